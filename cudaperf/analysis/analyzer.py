@@ -1,0 +1,211 @@
+"""Source -> reports: the analyzer's one entry point for files, strings and directories."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from . import graph as access_graph
+from . import parse
+from .banks import bank_conflicts
+from .coalescing import coalescing
+from .ctype import UNKNOWN
+from .divergence import Dependence, uniformity
+from .host import HostResolver
+from .ir import Kernel
+from .launch import (DEFAULT_BLOCKS, DEFAULT_GRIDS, HostLaunch, Launch, LaunchError, dimensionality,
+                     find_host_launches, infer_arguments, template_bindings, validate)
+from .lower import Lowerer, LoweringError, Scalar
+from .memory import executions
+from .parse import Node, text
+from .report import AccessReport, BranchReport, KernelReport, FileReport, features
+from .sampling import Sampler
+from .scope import FileScope, collect, function_name
+from .source import Diagnostic, SourceError, SourceFile, load, read
+
+CUDA_SUFFIXES = (".cu", ".cuh")
+
+
+@dataclass
+class Options:
+    """What the user fixed on the command line (or API); everything else is inferred or defaulted."""
+
+    kernel: str | None = None
+    grid: tuple[int, int, int] | None = None
+    block: tuple[int, int, int] | None = None
+    dynamic_smem: int | None = None
+    args: dict[str, float] = field(default_factory=dict)
+    defines: dict[str, str] = field(default_factory=dict)
+    arch: str = "sm_90"
+    resources: str = "auto"
+
+
+def find_sources(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files as given, directories searched recursively for .cu/.cuh (sorted, hidden dirs skipped)."""
+    for p in map(Path, paths):
+        if p.is_dir():
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for f in sorted(files):
+                    if f.endswith(CUDA_SUFFIXES):
+                        yield Path(root) / f
+        else:
+            yield p
+
+
+def _size_evaluator(holder: dict):
+    def evaluate(node: Node | None) -> int | None:
+        lowerer = holder.get("lowerer")
+        return lowerer.const_int(node) if lowerer is not None and node is not None else None
+    return evaluate
+
+
+def _template_params(definition: Node) -> tuple[list[str], list[str], dict[str, str]]:
+    parent = definition.parent
+    names, kinds, defaults = [], [], {}
+    if parent is None or parent.type != "template_declaration":
+        return names, kinds, defaults
+    plist = parent.child_by_field_name("parameters")
+    for p in plist.named_children if plist is not None else []:
+        is_type = p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
+                             "variadic_type_parameter_declaration")
+        name_node = p.child_by_field_name("name") or p.child_by_field_name("declarator") or \
+            next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
+        name = text(name_node)
+        names.append(name)
+        kinds.append("type" if is_type else "value")
+        default = p.child_by_field_name("default_type") or p.child_by_field_name("default_value")
+        if default is not None:
+            defaults[name] = text(default)
+    return names, kinds, defaults
+
+
+class FileAnalysis:
+    """One translation unit: parse once, then lower and analyse each kernel under its launch."""
+
+    def __init__(self, source: SourceFile, options: Options):
+        self.source = source
+        self.options = options
+        self.tree = parse.parse(source.data)
+        holder: dict = {}
+        self.scope: FileScope = collect(source, self.tree.root_node, _size_evaluator(holder))
+        holder["lowerer"] = Lowerer(self.scope)
+        self.host_launches: list[HostLaunch] | None = None
+
+    def launches(self) -> list[HostLaunch]:
+        if self.host_launches is None:
+            self.host_launches = find_host_launches(self.tree.root_node, HostResolver(self.scope))
+        return self.host_launches
+
+    def report(self) -> FileReport:
+        diagnostics = list(self.source.diagnostics)
+        for node in parse.error_nodes(self.tree.root_node, limit=20):
+            line, column = parse.position(node)
+            what = f"missing {node.type}" if node.is_missing else "syntax error"
+            diagnostics.append(Diagnostic(line, column, "warning", f"{what}; analysis of the enclosing code is partial"))
+        kernels = []
+        for definition in self._kernel_nodes():
+            name = function_name(definition)
+            if self.options.kernel and name != self.options.kernel:
+                continue
+            try:
+                kernels.append(self.kernel(definition))
+            except (LoweringError, RecursionError) as exc:
+                line, column = parse.position(definition)
+                diagnostics.append(Diagnostic(line, column, "error", f"kernel {name}: {exc or 'too deeply nested'}"))
+        return FileReport(self.source.path, diagnostics, kernels)
+
+    def _kernel_nodes(self) -> list[Node]:
+        return self.scope.kernels
+
+    def kernel(self, definition: Node) -> KernelReport:
+        name = function_name(definition)
+        names, kinds, defaults = _template_params(definition)
+        host = next((h for h in self.launches() if h.kernel == name), None)
+        given = host.template_args if host and host.template_args else [defaults.get(n, "") for n in names]
+        bound = template_bindings(names, kinds, given, self.scope.types.lookup)
+        for n in names:  # --arg may set value template parameters too
+            if n in self.options.args:
+                bound[n] = Scalar(_const(self.options.args[n]))
+        template_args = {k: (Scalar(v) if not hasattr(v, "size") else v) for k, v in bound.items()}
+        lowerer = Lowerer(self.scope, template_args)
+        kernel = lowerer.lower_kernel(definition)
+        launch = self._launch(kernel, host)
+        return analyse(kernel, launch)
+
+    def _launch(self, kernel: Kernel, host: HostLaunch | None) -> Launch:
+        o = self.options
+        dims = dimensionality(kernel)
+        source = "cli" if (o.grid or o.block) else "default"
+        block = o.block
+        grid = o.grid
+        if host is not None:
+            if block is None and host.block is not None:
+                block, source = host.block, "inferred" if source == "default" else source
+            if grid is None and host.grid is not None:
+                grid, source = host.grid, "inferred" if source == "default" else source
+        if block is None:
+            block = (kernel.launch_bounds[0], 1, 1) if kernel.launch_bounds and dims == 1 else DEFAULT_BLOCKS[dims]
+        if grid is None:
+            grid = DEFAULT_GRIDS[dims]
+        validate(grid, block)
+        smem = o.dynamic_smem if o.dynamic_smem is not None else \
+            (host.dynamic_smem if host is not None and host.dynamic_smem is not None else 0)
+        launch = Launch(tuple(grid), tuple(block), smem, source)
+        scalars = [p for p in kernel.params]
+        for param in scalars:
+            if param.name in o.args:
+                launch.args[param.name] = float(o.args[param.name])
+                launch.arg_sources[param.name] = "cli"
+        if host is not None:
+            for param, value in zip(kernel.params, host.args):
+                if not param.pointer and value is not None and param.name not in launch.args:
+                    launch.args[param.name] = float(value)
+                    launch.arg_sources[param.name] = "inferred"
+        infer_arguments(kernel, launch)
+        return launch
+
+
+def _const(value: float):
+    from .symbolic import Const
+    return Const(float(value), float(value).is_integer())
+
+
+def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
+    """All memory and branch analyses of one lowered kernel under one launch."""
+    g = access_graph.build(kernel)
+    sampler = Sampler(launch)
+    total_threads = launch.threads_per_block * launch.blocks
+    access_reports = []
+    for access, context in access_graph.accesses(g):
+        ex = executions(access, sampler.batch(context))
+        report = AccessReport.of(access, ex, total_threads)
+        if access.space == "global":
+            report.coalescing = coalescing(ex)
+        elif access.space == "shared":
+            report.banks = bank_conflicts(ex)
+        access_reports.append(report)
+    divergence_sampler = Sampler(launch, all_warps=True)
+    dependence = Dependence(kernel)
+    defaulted = [f"arg:{k}" for k, s in launch.arg_sources.items() if s == "default"]
+    branch_reports = [BranchReport(b.line, b.text, uniformity(b, divergence_sampler.batch(ctx), dependence, defaulted))
+                      for b, ctx in access_graph.branches(g)]
+    return KernelReport(kernel, launch, access_reports, branch_reports, g,
+                        exact=not sampler.unknown_trips)
+
+
+def analyze_source(data: bytes | str, path: str = "<string>", options: Options | None = None) -> FileReport:
+    """Analyse CUDA source text; raises SourceError (one-line message) only for unusable input."""
+    raw = data.encode() if isinstance(data, str) else data
+    options = options or Options()
+    return FileAnalysis(load(raw, path, options.defines), options).report()
+
+
+def analyze_file(path: str | Path, options: Options | None = None) -> FileReport:
+    options = options or Options()
+    return FileAnalysis(read(path, options.defines), options).report()
+
+
+__all__ = ["Options", "analyze_source", "analyze_file", "find_sources", "SourceError", "LaunchError", "UNKNOWN"]

@@ -1,0 +1,67 @@
+"""Global-memory coalescing: 32-byte sectors per warp request.
+
+A warp's load or store instruction is one request; the L1 fetches every 32-byte sector any
+active lane touches.  That is what ``l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum``
+over ``l1tex__t_requests_...`` measures.  Array bases are assumed 256-byte aligned, as
+``cudaMalloc`` returns them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .memory import Executions, active_rows
+from .rows import distinct_per_row
+
+SECTOR = 32
+
+
+@dataclass
+class Coalescing:
+    pattern: str  # coalesced | strided | misaligned | broadcast | indirect | unknown
+    sectors: float | None  # weighted total over executed requests
+    ideal_sectors: float | None
+    requests: float
+
+    @property
+    def sectors_per_request(self) -> float | None:
+        if self.sectors is None or self.requests == 0:
+            return None
+        return self.sectors / self.requests
+
+
+def coalescing(ex: Executions) -> Coalescing:
+    requests = ex.requests
+    if ex.address is None:
+        return Coalescing(ex.pattern or "unknown", None, None, requests)
+    size = ex.access.size
+    nrows = ex.active.shape[0]
+    rows, _, addr = active_rows(ex)
+    if rows.size == 0:
+        return Coalescing("coalesced", 0.0, 0.0, 0.0)
+    first = np.floor(addr / SECTOR)
+    last = np.floor((addr + size - 1) / SECTOR)
+    sectors = distinct_per_row(np.concatenate([rows, rows]), np.concatenate([first, last]), nrows)
+    distinct = distinct_per_row(rows, addr, nrows)
+    ideal = np.ceil(distinct * size / SECTOR)
+    span = np.zeros(nrows)
+    lo = np.full(nrows, np.inf)
+    hi = np.full(nrows, -np.inf)
+    np.minimum.at(lo, rows, addr)
+    np.maximum.at(hi, rows, addr)
+    executed = ex.active.any(axis=1)
+    span[executed] = hi[executed] - lo[executed]
+    contiguous = executed & (span == (distinct - 1) * size)
+    w = ex.weight * executed
+    total, total_ideal = float((sectors * w).sum()), float((ideal * w).sum())
+    if np.all(distinct[executed] == 1):
+        pattern = "broadcast"
+    elif total <= total_ideal * 1.0001:
+        pattern = "coalesced"
+    elif (w * contiguous).sum() >= 0.5 * w.sum():
+        pattern = "misaligned"
+    else:
+        pattern = "strided"
+    return Coalescing(pattern, total, total_ideal, requests)

@@ -1,0 +1,103 @@
+"""Host code around a launch: evaluate ``<<<grid, block, smem>>>`` and argument expressions.
+
+Only what literals and constants determine is resolved: declarations before the launch in the
+same host function (``int n = 1 << 20; dim3 grid((n + 255) / 256);``), file constants, macros.
+"""
+
+from __future__ import annotations
+
+from .lower import Env, Lowerer, Scalar
+from .parse import Node, text
+from .scope import FileScope
+from .symbolic import Const
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    return node
+
+
+class HostResolver:
+    def __init__(self, scope: FileScope):
+        self.scope = scope
+        self._envs: dict[tuple[int, int], tuple[Env, dict[str, list[int | None]]]] = {}
+
+    def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
+        fn = _enclosing_function(launch)
+        lowerer = Lowerer(self.scope)
+        env, dims = Env(), {}
+        if fn is None:
+            return env, dims, lowerer
+        key = (fn.start_byte, launch.start_byte)
+        if key in self._envs:
+            env, dims = self._envs[key]
+            return env, dims, lowerer
+        stack = [fn.child_by_field_name("body")]
+        ordered: list[Node] = []
+        while stack:
+            node = stack.pop()
+            if node is None or node.start_byte >= launch.start_byte:
+                continue
+            if node.type in ("declaration", "expression_statement"):
+                ordered.append(node)
+            else:
+                stack.extend(reversed(node.named_children))
+        for node in sorted(ordered, key=lambda n: n.start_byte):
+            if node.type == "declaration" and text(node.child_by_field_name("type")) == "dim3":
+                for declarator in node.children_by_field_name("declarator"):
+                    name, values = self._dim3(declarator, env, lowerer)
+                    if name:
+                        dims[name] = values
+                continue
+            try:
+                lowerer.statement(node, env)
+            except RecursionError:
+                continue
+        self._envs[key] = (env, dims)
+        return env, dims, lowerer
+
+    def _dim3(self, declarator: Node, env: Env, lowerer: Lowerer) -> tuple[str, list[int | None]]:
+        if declarator.type == "init_declarator":
+            name = text(declarator.child_by_field_name("declarator"))
+            value = declarator.child_by_field_name("value")
+            if value is not None and value.type in ("argument_list", "initializer_list"):
+                return name, self._values(value.named_children, env, lowerer)
+            if value is not None and value.type == "call_expression":
+                args = value.child_by_field_name("arguments")
+                return name, self._values(args.named_children if args else [], env, lowerer)
+            return name, [self._int(value, env, lowerer), 1, 1]
+        if declarator.type == "function_declarator":  # dim3 grid(x, y) parses as a declarator
+            name = text(declarator.child_by_field_name("declarator"))
+            params = declarator.child_by_field_name("parameters")
+            return name, self._values(params.named_children if params else [], env, lowerer)
+        return text(declarator), [1, 1, 1]
+
+    def _values(self, nodes: list[Node], env: Env, lowerer: Lowerer) -> list[int | None]:
+        values = [self._int(n, env, lowerer) for n in nodes[:3]]
+        return values + [1] * (3 - len(values))
+
+    @staticmethod
+    def _int(node: Node | None, env: Env, lowerer: Lowerer) -> int | None:
+        if node is None:
+            return None
+        if node.type == "parameter_declaration":  # `dim3 g(n)` where the parser saw a type name
+            node = node.child_by_field_name("type") or node
+        value = lowerer.rvalue(node, env, record=False)
+        if isinstance(value, Scalar) and isinstance(value.expr, Const):
+            return int(value.expr.value)
+        return None
+
+    def __call__(self, node: Node, launch: Node, dim3: bool) -> list[int | None] | None:
+        env, dims, lowerer = self._env(launch)
+        if dim3:
+            if node.type == "identifier" and text(node) in dims:
+                values = dims[text(node)]
+            elif node.type == "call_expression" and text(node.child_by_field_name("function")) == "dim3":
+                args = node.child_by_field_name("arguments")
+                values = self._values(args.named_children if args else [], env, lowerer)
+            else:
+                values = [self._int(node, env, lowerer), 1, 1]
+            return values if all(v is not None and v > 0 for v in values) else None
+        value = self._int(node, env, lowerer)
+        return [value] if value is not None else None

@@ -1,0 +1,114 @@
+"""The kernel IR: structured control flow with memory accesses, loops, branches and barriers.
+
+The lowering (``lower.py``) turns a syntax tree into this form; every index is a byte offset
+expression over thread/block coordinates, loop counters and kernel arguments
+(``symbolic.py``).  The tree keeps program order and nesting, which is all the memory analyses
+need; ``graph.py`` turns it into the networkx access graph the analyses walk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from .ctype import CType
+from .symbolic import Expr
+
+
+@dataclass(eq=False)
+class Access:
+    """One memory instruction in the source: executed by a warp, it is one request."""
+
+    id: int
+    line: int
+    column: int
+    space: str  # global | shared | local | constant
+    kind: str  # load | store | atomic
+    array: str
+    offset: Expr  # byte offset from the array's base
+    size: int  # bytes moved per thread
+    type_name: str
+    text: str
+
+
+@dataclass(eq=False)
+class Barrier:
+    id: int
+    line: int
+    column: int
+    name: str  # __syncthreads, __syncwarp, block.sync(), bar.sync, ...
+    scope: str  # block | warp
+
+
+@dataclass(eq=False)
+class Loop:
+    id: int
+    line: int
+    column: int
+    text: str
+    counter: str  # symbol holding the counter's value in this iteration
+    iteration: str  # symbol holding the iteration number (0, 1, ...)
+    init: Expr
+    update: Expr  # next counter value, in terms of `counter`
+    condition: Expr  # in terms of `counter`; evaluated before each iteration
+    step: Expr | None  # loop-invariant increment when the counter is affine
+    at_least_once: bool = False  # do-while
+    unroll: int | None = None
+    body: list["Stmt"] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Branch:
+    id: int
+    line: int
+    column: int
+    text: str
+    condition: Expr
+    then: list["Stmt"] = field(default_factory=list)
+    orelse: list["Stmt"] = field(default_factory=list)
+    exits: bool = False  # the `then` side leaves the block (early return/continue/break)
+
+
+Stmt = Union[Access, Barrier, Loop, Branch]
+
+
+@dataclass
+class Param:
+    name: str
+    type: CType  # the pointee for pointers
+    pointer: bool
+    line: int
+
+
+@dataclass
+class SharedArray:
+    name: str
+    type: CType
+    dynamic: bool
+    line: int
+
+
+@dataclass
+class Kernel:
+    name: str
+    line: int
+    column: int
+    params: list[Param]
+    template_params: list[str]
+    shared: list[SharedArray]
+    body: list[Stmt]
+    launch_bounds: tuple[int, ...] = ()
+    uses: frozenset[str] = frozenset()  # launch symbols the kernel reads (tid.y, gdim.x, ...)
+    notes: list[str] = field(default_factory=list)
+
+
+def walk(stmts: list[Stmt], ancestors: tuple[Stmt, ...] = ()):
+    """Yield (statement, ancestors) depth-first in program order; for branches the ancestors
+    record which side through ``(branch, True|False)`` pairs."""
+    for s in stmts:
+        yield s, ancestors
+        if isinstance(s, Loop):
+            yield from walk(s.body, ancestors + (s,))
+        elif isinstance(s, Branch):
+            yield from walk(s.then, ancestors + ((s, True),))
+            yield from walk(s.orelse, ancestors + ((s, False),))

@@ -1,0 +1,171 @@
+"""Launch configurations: from the command line, inferred from host code, or documented defaults.
+
+A launch fixes grid, block, dynamic shared memory, the values of scalar kernel arguments and
+template arguments.  Every value records where it came from (``cli``, ``inferred`` from a
+``<<<...>>>`` launch in the same file or from a bounds check in the kernel, or ``default``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import parse
+from .ctype import CType
+from .ir import Branch, Kernel, Loop, walk
+from .parse import Node, text
+from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
+
+DEFAULT_BLOCKS = {1: (256, 1, 1), 2: (16, 16, 1), 3: (8, 8, 4)}
+DEFAULT_GRIDS = {1: (4096, 1, 1), 2: (64, 64, 1), 3: (16, 16, 16)}
+DEFAULT_ARGUMENT = 1024
+MAX_DIM = (2**31 - 1, 65535, 65535)
+MAX_BLOCK_THREADS = 1024
+
+
+class LaunchError(ValueError):
+    """An impossible launch (the message is one line for the user)."""
+
+
+@dataclass
+class Launch:
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    dynamic_smem: int = 0
+    source: str = "default"  # cli | inferred | default
+    args: dict[str, float] = field(default_factory=dict)
+    arg_sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    @property
+    def blocks(self) -> int:
+        return self.grid[0] * self.grid[1] * self.grid[2]
+
+    def symbols(self) -> dict[str, float]:
+        values: dict[str, float] = {f"arg:{k}": v for k, v in self.args.items()}
+        for i, axis in enumerate("xyz"):
+            values[f"bdim.{axis}"] = float(self.block[i])
+            values[f"gdim.{axis}"] = float(self.grid[i])
+        return values
+
+    def to_json(self) -> dict:
+        return {"grid": list(self.grid), "block": list(self.block), "dynamic_smem": self.dynamic_smem,
+                "source": self.source}
+
+
+def validate(grid: tuple[int, int, int], block: tuple[int, int, int]) -> None:
+    if any(v < 1 for v in grid + block):
+        raise LaunchError("launch dimensions must be >= 1")
+    if any(g > m for g, m in zip(grid, MAX_DIM)):
+        raise LaunchError(f"grid {grid} exceeds the CUDA limit {MAX_DIM}")
+    if block[0] * block[1] * block[2] > MAX_BLOCK_THREADS or block[2] > 64:
+        raise LaunchError(f"block {block} exceeds 1024 threads per block (or 64 in z)")
+
+
+def dimensionality(kernel: Kernel) -> int:
+    if {"tid.z", "bid.z"} & kernel.uses:
+        return 3
+    if {"tid.y", "bid.y"} & kernel.uses:
+        return 2
+    return 1
+
+
+@dataclass
+class HostLaunch:
+    """A `<<<...>>>` launch found in the file, resolved as far as literals allow."""
+
+    kernel: str
+    line: int
+    grid: tuple[int, int, int] | None
+    block: tuple[int, int, int] | None
+    dynamic_smem: int | None
+    template_args: list[str]
+    args: list[float | None]
+
+
+def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
+    """``resolve(node, launch_node) -> list of up to 3 ints or None`` evaluates host expressions."""
+    launches = []
+    for m in parse.matches("launches", root):
+        callee = m["callee"][0]
+        template_args: list[str] = []
+        if callee.type == "template_function":
+            targs = callee.child_by_field_name("arguments")
+            template_args = [text(a) for a in targs.named_children] if targs is not None else []
+            callee = callee.child_by_field_name("name")
+        name = text(callee).rsplit("::", 1)[-1]
+        config = [c for c in m["config"][0].named_children]
+        launch_node = m["launch"][0]
+        grid = resolve(config[0], launch_node, dim3=True) if config else None
+        block = resolve(config[1], launch_node, dim3=True) if len(config) > 1 else None
+        smem = resolve(config[2], launch_node, dim3=False) if len(config) > 2 else [0]
+        args = [resolve(a, launch_node, dim3=False) for a in m["arguments"][0].named_children]
+        launches.append(HostLaunch(
+            name, parse.position(launch_node)[0],
+            tuple(grid) if grid else None, tuple(block) if block else None,
+            int(smem[0]) if smem else None, template_args,
+            [a[0] if a else None for a in args]))
+    return launches
+
+
+def _bound_candidates(kernel: Kernel) -> dict[str, list[Expr]]:
+    """For `x < n`-style checks on a scalar argument n: the thread-index expressions x it bounds."""
+    found: dict[str, list[Expr]] = {}
+    conditions = [s.condition for s, _ in walk(kernel.body) if isinstance(s, (Branch, Loop))]
+    stack = list(conditions)
+    while stack:
+        e = stack.pop()
+        if not isinstance(e, Op):
+            continue
+        if e.name in ("&&", "||", "!"):
+            stack.extend(e.args)
+            continue
+        if e.name in ("<", "<=", ">", ">=") and len(e.args) == 2:
+            a, b = e.args
+            for bound, index, strict in ((b, a, e.name in ("<", ">=")), (a, b, e.name in (">", "<="))):
+                if isinstance(bound, Sym) and bound.name.startswith("arg:"):
+                    syms = free_symbols(index)
+                    if syms and all(s.split(".")[0] in ("tid", "bid", "bdim", "gdim") for s in syms):
+                        found.setdefault(bound.name[4:], []).append(index if strict else index)
+    return found
+
+
+def infer_arguments(kernel: Kernel, launch: Launch) -> None:
+    """Fill missing scalar arguments: from bounds checks (n = largest index + 1), else a default."""
+    candidates = _bound_candidates(kernel)
+    values = launch.symbols()
+    for i, axis in enumerate("xyz"):
+        values[f"tid.{axis}"] = float(launch.block[i] - 1)
+        values[f"bid.{axis}"] = float(launch.grid[i] - 1)
+    for param in kernel.params:
+        if param.pointer or param.name in launch.args:
+            continue
+        best = None
+        for index in candidates.get(param.name, []):
+            v = evaluate(index, values)
+            if v == v:  # not NaN
+                best = max(best or 0, int(v) + 1)
+        if best is not None:
+            launch.args[param.name] = float(best)
+            launch.arg_sources[param.name] = "inferred"
+        elif not param.type.is_float:
+            launch.args[param.name] = float(DEFAULT_ARGUMENT)
+            launch.arg_sources[param.name] = "default"
+
+
+def template_bindings(names: list[str], kinds: list[str], given: list[str], types_lookup) -> dict[str, object]:
+    """Map template parameters to launch template arguments (ints become constants, types CTypes)."""
+    bound: dict[str, object] = {}
+    for name, kind, value in zip(names, kinds, given):
+        if kind == "type":
+            ctype = types_lookup(value)
+            if isinstance(ctype, CType):
+                bound[name] = ctype
+        else:
+            try:
+                bound[name] = Const(float(int(value.rstrip("uUlL"), 0)))
+            except ValueError:
+                pass
+    return bound

@@ -1,0 +1,1139 @@
+"""Lowering: a kernel's syntax tree -> IR (``ir.py``) with symbolic byte offsets.
+
+The lowering executes the kernel body symbolically, statement by statement, keeping an
+environment of what every local variable holds: a scalar expression, a pointer (array +
+byte offset + pointee type) or a memory location.  Reading a location records a load,
+writing it a store; ``__device__`` helpers are inlined at their call sites, macros expanded,
+and loop counters become symbols whose per-iteration values the analyses sample.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from . import parse
+from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
+from .ir import Access, Barrier, Branch, Kernel, Loop, Param, SharedArray, Stmt
+from .parse import Node, text
+from .scope import FileScope, array_dims, function_name
+from .source import Macro
+from .symbolic import (ONE, ZERO, Const, Expr, Load, Opaque, Sym, free_symbols, lift, op, substitute)
+
+_BUILTIN_VECTORS = {"threadIdx": "tid", "blockIdx": "bid", "blockDim": "bdim", "gridDim": "gdim"}
+_ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
+_BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
+                   "__barrier_sync"}
+_INLINE_DEPTH = 8
+_MAX_STATEMENTS = 20000
+
+
+@dataclass(frozen=True)
+class Scalar:
+    expr: Expr
+    type: CType = INT
+
+
+@dataclass(frozen=True)
+class Ptr:
+    space: str
+    array: str
+    offset: Expr  # bytes
+    pointee: CType
+
+
+@dataclass(frozen=True)
+class Loc:
+    space: str
+    array: str
+    offset: Expr  # bytes
+    type: CType
+
+
+Val = Scalar | Ptr | Loc
+
+
+def _opaque(reason: str, ctype: CType = UNKNOWN) -> Scalar:
+    return Scalar(Opaque(reason, not ctype.is_float), ctype)
+
+
+class Env:
+    """Lexical scopes of local variables; assignment updates the scope that declared the name."""
+
+    def __init__(self, frames: list[dict[str, Val]] | None = None):
+        self.frames = frames if frames is not None else [{}]
+
+    def push(self) -> None:
+        self.frames.append({})
+
+    def pop(self) -> None:
+        self.frames.pop()
+
+    def lookup(self, name: str) -> Val | None:
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
+        return None
+
+    def declare(self, name: str, value: Val) -> None:
+        self.frames[-1][name] = value
+
+    def assign(self, name: str, value: Val) -> bool:
+        for frame in reversed(self.frames):
+            if name in frame:
+                frame[name] = value
+                return True
+        return False
+
+    def copy(self) -> "Env":
+        return Env([dict(f) for f in self.frames])
+
+
+@dataclass
+class _Inline:
+    returns: list[Val] = field(default_factory=list)
+
+
+class LoweringError(Exception):
+    pass
+
+
+class Lowerer:
+    """Lowers one kernel instance (one set of template arguments)."""
+
+    def __init__(self, scope: FileScope, template_args: dict[str, Val | CType] | None = None,
+                 expand_macros: bool = True):
+        self.scope = scope
+        self.template_args = dict(template_args or {})
+        self.expand_macros = expand_macros
+        self.next_id = 0
+        self.stmts: list[Stmt] = []
+        self.shared: list[SharedArray] = []
+        self.uses: set[str] = set()
+        self.notes: list[str] = []
+        self.position: tuple[int, int] | None = None  # override inside macro expansions
+        self.inline_stack: list[_Inline] = []
+        self.pending_unroll: int | None = None
+        self.cse: dict[tuple, Load] = {}
+        self.statements = 0
+        self.macro_depth = 0
+
+    # ---------------------------------------------------------------- helpers
+    def _id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def _pos(self, node: Node) -> tuple[int, int]:
+        return self.position or parse.position(node)
+
+    def emit(self, stmt: Stmt) -> None:
+        self.stmts.append(stmt)
+
+    def type_of(self, spelling: str) -> CType | None:
+        name = spelling.strip()
+        tpl = self.template_args.get(name.replace("const", "").strip())
+        if isinstance(tpl, CType):
+            return tpl
+        return self.scope.types.lookup(name)
+
+    def const_int(self, node: Node | None, env: Env | None = None) -> int | None:
+        if node is None:
+            return None
+        value = self.rvalue(node, env or Env(), record=False)
+        if isinstance(value, Scalar) and isinstance(value.expr, Const):
+            return int(value.expr.value)
+        return None
+
+    # ---------------------------------------------------------------- kernel entry
+    def lower_kernel(self, definition: Node) -> Kernel:
+        name = function_name(definition)
+        line, column = parse.position(definition)
+        env = Env()
+        params = self._params(definition, env)
+        bounds = self._launch_bounds(definition)
+        body = definition.child_by_field_name("body")
+        if body is not None:
+            self.block(body, env)
+        template_params = list(self.template_args)
+        return Kernel(name, line, column, params, template_params, self.shared, self.stmts, bounds,
+                      frozenset(self.uses), self.notes)
+
+    def _launch_bounds(self, definition: Node) -> tuple[int, ...]:
+        for child in definition.children:
+            if child.type == "launch_bounds":
+                values = [self.const_int(arg) for arg in child.named_children]
+                extra = [int(a) for off, n, args in self.scope.source.attributes
+                         if n == "__launch_bounds__" and child.start_byte <= off <= child.end_byte
+                         for a in args[2:3] if a.isdigit()]
+                return tuple(v for v in values if v is not None) + tuple(extra)
+        return ()
+
+    def _params(self, definition: Node, env: Env) -> list[Param]:
+        declarator = definition.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        params: list[Param] = []
+        if declarator is None:
+            return params
+        plist = declarator.child_by_field_name("parameters")
+        for p in plist.named_children if plist is not None else []:
+            if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                continue
+            ctype = self.type_of(text(p.child_by_field_name("type"))) or UNKNOWN
+            decl = p.child_by_field_name("declarator")
+            pointer = 0
+            while decl is not None and decl.type in ("pointer_declarator", "reference_declarator",
+                                                     "array_declarator"):
+                if decl.type != "reference_declarator":
+                    pointer += 1
+                decl = decl.child_by_field_name("declarator") or next(
+                    (c for c in decl.named_children if c.type == "identifier"), None)
+            name = text(decl)
+            if not name:
+                continue
+            line = parse.position(p)[0]
+            if pointer:
+                params.append(Param(name, ctype, True, line))
+                env.declare(name, Ptr("global", name, ZERO, ctype))
+            else:
+                params.append(Param(name, ctype, False, line))
+                env.declare(name, Scalar(Sym(f"arg:{name}", not ctype.is_float), ctype))
+        return params
+
+    # ---------------------------------------------------------------- statements
+    def block(self, node: Node, env: Env) -> None:
+        env.push()
+        self.statements_of(list(node.named_children), env)
+        env.pop()
+
+    def statements_of(self, children: list[Node], env: Env) -> None:
+        for index, child in enumerate(children):
+            exiting = self._early_exit(child)
+            if exiting is not None:
+                self._guarded_rest(child, exiting, children[index + 1:], env)
+                return
+            self.statement(child, env)
+
+    @staticmethod
+    def _ends_in_exit(node: Node | None) -> bool:
+        if node is None:
+            return False
+        if node.type in ("return_statement", "continue_statement", "break_statement"):
+            return True
+        if node.type == "compound_statement":
+            named = [c for c in node.named_children if c.type != "comment"]
+            return bool(named) and Lowerer._ends_in_exit(named[-1])
+        return False
+
+    def _early_exit(self, node: Node) -> Node | None:
+        """`if (c) return;` (or continue/break) with no else: the rest of the block runs where !c."""
+        if node.type == "if_statement" and node.child_by_field_name("alternative") is None and \
+                self._ends_in_exit(node.child_by_field_name("consequence")):
+            return node
+        return None
+
+    def _guarded_rest(self, node: Node, if_node: Node, rest: list[Node], env: Env) -> None:
+        line, column = self._pos(if_node)
+        cond_node = if_node.child_by_field_name("condition")
+        cond = self._condition(cond_node, env)
+        branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond, exits=True)
+        outer = self.stmts
+        then_env, else_env = env.copy(), env
+        self.stmts = branch.then
+        self.cse = {}
+        self.statement(if_node.child_by_field_name("consequence"), then_env)
+        if self.inline_stack and then_env is not env:
+            pass
+        self.stmts = branch.orelse
+        self.cse = {}
+        self.statements_of(rest, else_env)
+        self.stmts = outer
+        self.cse = {}
+        self.emit(branch)
+
+    def statement(self, node: Node | None, env: Env) -> None:
+        if node is None:
+            return
+        self.statements += 1
+        if self.statements > _MAX_STATEMENTS:
+            raise LoweringError("kernel too large to lower (statement limit)")
+        kind = node.type
+        handler = _STATEMENTS.get(kind)
+        if handler is not None:
+            handler(self, node, env)
+        elif kind in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"):
+            # Take the first arm only: both arms together would double-count work.
+            arm = [c for c in node.named_children
+                   if c.type not in ("preproc_else", "preproc_elif", "identifier", "preproc_defined",
+                                     "binary_expression", "number_literal", "parenthesized_expression",
+                                     "unary_expression", "call_expression")
+                   and node.field_name_for_child(list(node.children).index(c)) not in ("condition", "name")]
+            self.statements_of(arm, env)
+        elif kind == "labeled_statement":
+            self.statements_of([c for c in node.named_children if c.type != "statement_identifier"], env)
+
+    def _compound(self, node: Node, env: Env) -> None:
+        self.block(node, env)
+
+    def _expression_statement(self, node: Node, env: Env) -> None:
+        for child in node.named_children:
+            self.rvalue(child, env)
+
+    def _declaration(self, node: Node, env: Env) -> None:
+        quals = {text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
+        base = self.type_of(text(node.child_by_field_name("type"))) or UNKNOWN
+        for declarator in node.children_by_field_name("declarator"):
+            value_node = None
+            target = declarator
+            if declarator.type == "init_declarator":
+                target = declarator.child_by_field_name("declarator")
+                value_node = declarator.child_by_field_name("value")
+            pointer = 0
+            while target is not None and target.type in ("pointer_declarator", "reference_declarator"):
+                pointer += target.type == "pointer_declarator"
+                target = target.child_by_field_name("declarator")
+            if target is None:
+                continue
+            if target.type == "array_declarator":
+                self._array_declaration(target, base, quals, env)
+                continue
+            name = text(target)
+            if value_node is None:
+                env.declare(name, _opaque("uninitialised", base) if not pointer else
+                            Ptr("global", "?", ZERO, base))
+                continue
+            if value_node.type in ("initializer_list", "argument_list"):
+                items = value_node.named_children
+                value = self.rvalue(items[0], env) if len(items) == 1 else _opaque("aggregate", base)
+            else:
+                value = self.rvalue(value_node, env)
+            if pointer and isinstance(value, Ptr) and value.pointee.size != base.size and base is not UNKNOWN:
+                value = replace(value, pointee=base)
+            elif not pointer and isinstance(value, Scalar) and not base.is_float and base is not UNKNOWN \
+                    and not value.expr.is_int and base.size <= 8 and not base.fields:
+                value = Scalar(op("int", value.expr), base)
+            elif isinstance(value, Scalar) and base is not UNKNOWN:
+                value = Scalar(value.expr, base)
+            env.declare(name, value)
+
+    def _array_declaration(self, declarator: Node, base: CType, quals: set[str], env: Env) -> None:
+        name, dims = array_dims(declarator)
+        ctype = base
+        sizes = [self.const_int(d, env) if d is not None else None for d in dims]
+        for size in reversed(sizes):
+            ctype = array_of(ctype, size)
+        if "__shared__" in quals:
+            dynamic = "extern" in quals or any(s is None for s in sizes)
+            self.shared.append(SharedArray(name, ctype, dynamic, self._pos(declarator)[0]))
+            env.declare(name, Loc("shared", name, ZERO, ctype))
+        else:
+            env.declare(name, Loc("local", name, ZERO, ctype))
+
+    def _if(self, node: Node, env: Env) -> None:
+        line, column = self._pos(node)
+        cond_node = node.child_by_field_name("condition")
+        cond = self._condition(cond_node, env)
+        branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond)
+        outer = self.stmts
+        then_env, else_env = env.copy(), env.copy()
+        self.stmts, self.cse = branch.then, {}
+        self.statement(node.child_by_field_name("consequence"), then_env)
+        alternative = node.child_by_field_name("alternative")
+        self.stmts, self.cse = branch.orelse, {}
+        if alternative is not None:
+            for child in alternative.named_children:
+                self.statement(child, else_env)
+        self.stmts, self.cse = outer, {}
+        self._merge(env, cond, then_env, else_env)
+        self.emit(branch)
+
+    def _merge(self, env: Env, cond: Expr, a: Env, b: Env) -> None:
+        for depth, frame in enumerate(env.frames):
+            for name, old in frame.items():
+                va, vb = a.frames[depth].get(name, old), b.frames[depth].get(name, old)
+                if va == vb:
+                    frame[name] = va
+                elif isinstance(va, Scalar) and isinstance(vb, Scalar):
+                    frame[name] = Scalar(op("?:", cond, va.expr, vb.expr), va.type)
+                elif isinstance(va, Ptr) and isinstance(vb, Ptr) and va.array == vb.array:
+                    frame[name] = replace(va, offset=op("?:", cond, va.offset, vb.offset))
+                else:
+                    frame[name] = _opaque("differs between branches")
+
+    def _condition(self, node: Node | None, env: Env) -> Expr:
+        if node is None:
+            return Opaque("no condition")
+        inner = node.named_children[-1] if node.type == "condition_clause" and node.named_children else node
+        value = self.rvalue(inner, env)
+        return value.expr if isinstance(value, Scalar) else ONE
+
+    def _pragma(self, node: Node, env: Env) -> None:
+        content = text(node)
+        m = re.search(r"#\s*pragma\s+unroll\s*(\(?\s*(\d+)\s*\)?)?", content)
+        if m:
+            self.pending_unroll = int(m.group(2)) if m.group(2) else 0
+
+    def _return(self, node: Node, env: Env) -> None:
+        if self.inline_stack and node.named_children:
+            self.inline_stack[-1].returns.append(self.rvalue(node.named_children[0], env))
+
+    def _assigned_names(self, node: Node) -> set[str]:
+        names: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type == "assignment_expression":
+                left = n.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    names.add(text(left))
+            elif n.type == "update_expression":
+                arg = n.child_by_field_name("argument")
+                if arg is not None and arg.type == "identifier":
+                    names.add(text(arg))
+            elif n.type == "call_expression":
+                # a call to an inlined helper may assign through references: not modelled
+                pass
+            stack.extend(n.named_children)
+        return names
+
+    def _induction_steps(self, body: Node | None, names: set[str], env: Env) -> dict[str, Expr]:
+        """Variables updated once per iteration by `v += e` / `v++` with a loop-invariant e."""
+        if body is None:
+            return {}
+        counts: dict[str, int] = {}
+        steps: dict[str, Expr] = {}
+        statements = body.named_children if body.type == "compound_statement" else [body]
+        for stmt in statements:
+            expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
+            if expr is None:
+                continue
+            target, step = None, None
+            if expr.type == "update_expression":
+                target = text(expr.child_by_field_name("argument"))
+                step = ONE if "++" in text(expr) else lift(-1)
+            elif expr.type == "assignment_expression" and text(expr.child_by_field_name("operator")) in ("+=", "-="):
+                left = expr.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    target = text(left)
+                    value = self.rvalue(expr.child_by_field_name("right"), env, record=False)
+                    if isinstance(value, Scalar) and not (free_symbols(value.expr) & {f"var:{n}" for n in names}) \
+                            and not _mentions(expr.child_by_field_name("right"), names):
+                        step = value.expr if text(expr.child_by_field_name("operator")) == "+=" else op("-", ZERO, value.expr)
+            if target is not None:
+                counts[target] = counts.get(target, 0) + 1
+                if step is not None:
+                    steps[target] = step
+        assigned_elsewhere = self._assigned_names(body)
+        return {n: s for n, s in steps.items() if counts.get(n) == 1 and n in assigned_elsewhere
+                and _assignment_count(body, n) == 1}
+
+    def _loop(self, node: Node, env: Env) -> None:
+        line, column = self._pos(node)
+        unroll, self.pending_unroll = self.pending_unroll, None
+        env.push()
+        body = node.child_by_field_name("body")
+        kind = node.type
+        counter_name: str | None = None
+        if kind == "for_statement":
+            init = node.child_by_field_name("initializer")
+            if init is not None:
+                if init.type == "declaration":
+                    self._declaration(init, env)
+                    decls = init.children_by_field_name("declarator")
+                    if decls:
+                        target = decls[0].child_by_field_name("declarator") if decls[0].type == "init_declarator" \
+                            else decls[0]
+                        counter_name = text(target)
+                else:
+                    self.rvalue(init, env)
+                    first = init.named_children[0] if init.type == "comma_expression" else init
+                    if first.type == "assignment_expression":
+                        counter_name = text(first.child_by_field_name("left"))
+            update_node = node.child_by_field_name("update")
+            if counter_name is None and update_node is not None:
+                names = self._assigned_names(update_node)
+                counter_name = next(iter(sorted(names)), None)
+        else:
+            update_node = None
+        cond_node = node.child_by_field_name("condition")
+        assigned = self._assigned_names(body) if body is not None else set()
+        if update_node is not None:
+            assigned |= self._assigned_names(update_node)
+        steps = self._induction_steps(body, assigned, env)
+        if kind != "for_statement" and cond_node is not None:
+            # while/do: the counter is a condition variable advanced once per iteration by `v += e`
+            cond_names = _identifiers(cond_node)
+            counter_name = next((n for n in steps if n in cond_names), None)
+        loop_id = self._id()
+        counter_sym = Sym(f"loop{loop_id}:{counter_name or 'it'}")
+        iteration_sym = Sym(f"iter{loop_id}")
+        counter_val = env.lookup(counter_name) if counter_name else None
+        init_expr: Expr = ZERO
+        if isinstance(counter_val, Scalar):
+            init_expr = counter_val.expr
+        elif isinstance(counter_val, Ptr):
+            init_expr = counter_val.offset
+        # the body sees the counter symbol, affine induction variables, and opaque other updates
+        for name in assigned:
+            current = env.lookup(name)
+            if name == counter_name:
+                continue
+            if name in steps and isinstance(current, Scalar):
+                env.assign(name, Scalar(op("+", current.expr, op("*", iteration_sym, steps[name])), current.type))
+            elif isinstance(current, Ptr) and name in steps:
+                env.assign(name, replace(current, offset=op("+", current.offset, op(
+                    "*", iteration_sym, op("*", steps[name], lift(current.pointee.size))))))
+            elif current is not None:
+                env.assign(name, _opaque(f"{name} changes in the loop", current.type if isinstance(current, Scalar)
+                                         else UNKNOWN) if isinstance(current, Scalar) else current)
+        if isinstance(counter_val, Scalar):
+            env.assign(counter_name, Scalar(counter_sym, counter_val.type))
+        elif isinstance(counter_val, Ptr):
+            env.assign(counter_name, replace(counter_val, offset=counter_sym))
+        condition = self._condition(cond_node, env) if cond_node is not None else ONE
+        update = counter_sym
+        if kind == "for_statement" and update_node is not None and counter_name:
+            scratch = env.copy()
+            saved, self.stmts = self.stmts, []
+            self.rvalue(update_node, scratch, record=False)
+            self.stmts = saved
+            after = scratch.lookup(counter_name)
+            update = after.expr if isinstance(after, Scalar) else after.offset if isinstance(after, Ptr) \
+                else Opaque("update")
+        elif counter_name in steps:
+            update = op("+", counter_sym, steps[counter_name])
+        step = _affine_step(update, counter_sym.name, assigned)
+        loop = Loop(loop_id, line, column, _header(node), counter_sym.name, iteration_sym.name, init_expr,
+                    update, condition, step, kind == "do_statement", unroll)
+        outer, self.stmts, self.cse = self.stmts, loop.body, {}
+        if body is not None:
+            self.statement(body, env)
+        self.stmts, self.cse = outer, {}
+        env.pop()
+        for name in assigned:
+            current = env.lookup(name)
+            if isinstance(current, Scalar):
+                env.assign(name, _opaque(f"{name} after a loop", current.type))
+        self.emit(loop)
+
+    def _switch(self, node: Node, env: Env) -> None:
+        value = self.rvalue(node.child_by_field_name("condition"), env)
+        body = node.child_by_field_name("body")
+        line, column = self._pos(node)
+        for case in body.named_children if body is not None else []:
+            if case.type != "case_statement":
+                continue
+            label = case.child_by_field_name("value")
+            cond = op("==", value.expr, self.rvalue(label, env, record=False).expr) \
+                if label is not None and isinstance(value, Scalar) else Opaque("default")
+            branch = Branch(self._id(), *self._pos(case), f"case {text(label)}", cond)
+            outer, self.stmts, self.cse = self.stmts, branch.then, {}
+            self.statements_of([c for c in case.named_children if c != label], env.copy())
+            self.stmts, self.cse = outer, {}
+            self.emit(branch)
+        del line, column
+
+    def _nested_definition(self, node: Node, env: Env) -> None:
+        """A statement macro such as ``CUDA_KERNEL_LOOP(i, n) { ... }`` parses as a nested function."""
+        name = function_name(node)
+        macro = self.scope.source.macros.get(name)
+        body = node.child_by_field_name("body")
+        if macro is None or macro.params is None or body is None or self.macro_depth > 4:
+            if body is not None:
+                self.block(body, env)
+            return
+        declarator = node.child_by_field_name("declarator")
+        args = [text(p) for p in declarator.child_by_field_name("parameters").named_children]
+        expansion = _expand(macro, args)
+        snippet = parse.parse(f"void __cudaperf_macro() {{ {expansion} {{}} }}".encode())
+        fn = snippet.root_node.named_children[0] if snippet.root_node.named_children else None
+        stmts = fn.child_by_field_name("body").named_children if fn is not None and \
+            fn.child_by_field_name("body") is not None else []
+        if len(stmts) != 1 or stmts[0].type not in ("for_statement", "while_statement"):
+            self.block(body, env)
+            return
+        self._with_position(node, lambda: self._loop_with_body(stmts[0], body, env))
+
+    def _loop_with_body(self, loop_node: Node, body: Node, env: Env) -> None:
+        self._body_override = body
+        self._loop(_BodySwap(loop_node, body), env)
+
+    def _with_position(self, node: Node, fn):
+        saved = self.position
+        self.position = self.position or parse.position(node)
+        self.macro_depth += 1
+        try:
+            return fn()
+        finally:
+            self.position = saved
+            self.macro_depth -= 1
+
+    # ---------------------------------------------------------------- expressions
+    def rvalue(self, node: Node | None, env: Env, record: bool = True) -> Val:
+        value = self.expr(node, env, record)
+        if isinstance(value, Loc):
+            if value.type.is_array:
+                return Ptr(value.space, value.array, value.offset, value.type.element)
+            return self._read(value, node, record)
+        return value
+
+    def _read(self, loc: Loc, node: Node | None, record: bool) -> Scalar:
+        if not record or node is None:
+            return Scalar(Opaque("memory"), loc.type)
+        key = (loc.space, loc.array, loc.offset, loc.type.size)
+        cached = self.cse.get(key)
+        if cached is not None:
+            return Scalar(cached, loc.type)
+        first = None
+        for piece in _pieces(loc):
+            access = self._access(piece, "load", node)
+            first = first or access
+        load = Load(first.id if first else 0, text(node)[:60], not loc.type.is_float)
+        self.cse[key] = load
+        return Scalar(load, loc.type)
+
+    def _access(self, loc: Loc, kind: str, node: Node) -> Access:
+        line, column = self._pos(node)
+        access = Access(self._id(), line, column, loc.space, kind, loc.array, loc.offset, loc.type.size,
+                        loc.type.name, text(node)[:80])
+        self.emit(access)
+        return access
+
+    def _write(self, loc: Loc, node: Node, kind: str = "store") -> None:
+        for piece in _pieces(loc):
+            self._access(piece, kind, node)
+        self.cse = {}
+
+    def expr(self, node: Node | None, env: Env, record: bool = True) -> Val:
+        if node is None:
+            return _opaque("missing")
+        handler = _EXPRESSIONS.get(node.type)
+        if handler is None:
+            if node.type in ("ERROR",) or node.has_error:
+                return _opaque("syntax error")
+            for child in node.named_children:  # still record accesses inside unknown constructs
+                self.rvalue(child, env, record)
+            return _opaque(node.type)
+        return handler(self, node, env, record)
+
+    def _number(self, node: Node, env: Env, record: bool) -> Val:
+        raw = text(node).replace("'", "")
+        digits = raw.rstrip("uUlLfF") if not raw.lower().startswith("0x") else raw.rstrip("uUlL")
+        try:
+            if raw.lower().startswith(("0x", "0b")) or (digits.isdigit() and not raw.lower().endswith("f")):
+                return Scalar(Const(float(int(digits, 0) if not digits.startswith("0") or digits == "0"
+                                          or digits.lower().startswith(("0x", "0b")) else int(digits, 8))))
+            return Scalar(Const(float(digits), False), FLOAT)
+        except ValueError:
+            return _opaque("literal")
+
+    def _identifier(self, node: Node, env: Env, record: bool) -> Val:
+        name = text(node).rsplit("::", 1)[-1]
+        return self.name(name, env, node)
+
+    def name(self, name: str, env: Env, node: Node | None = None) -> Val:
+        local = env.lookup(name)
+        if local is not None:
+            return local
+        if name in self.template_args:
+            tpl = self.template_args[name]
+            return tpl if not isinstance(tpl, CType) else _opaque(name)
+        if name == "warpSize":
+            return Scalar(Const(32.0))
+        if name in ("true", "false"):
+            return Scalar(Const(1.0 if name == "true" else 0.0))
+        array = self.scope.arrays.get(name)
+        if array is not None:
+            return Loc(array.space, name, ZERO, array.type)
+        constant = self.scope.constants.get(name)
+        if constant is not None and self.macro_depth < 8:
+            self.macro_depth += 1
+            try:
+                return self.rvalue(constant, Env(), record=False)
+            finally:
+                self.macro_depth -= 1
+        macro = self.scope.source.macros.get(name) if self.expand_macros else None
+        if macro is not None and macro.params is None and self.macro_depth < 8:
+            return self._expand_expression(macro, [], env, node)
+        return Scalar(Opaque(name))
+
+    def _expand_expression(self, macro: Macro, args: list[str], env: Env, node: Node | None) -> Val:
+        expansion = _expand(macro, args).strip()
+        if not expansion:
+            return _opaque("empty macro")
+        tree = _snippet(expansion)
+        if tree is None:
+            return _opaque(f"macro {macro.name}")
+        saved = self.position
+        if node is not None:
+            self.position = self.position or parse.position(node)
+        self.macro_depth += 1
+        try:
+            return self.expr(tree, env)
+        finally:
+            self.macro_depth -= 1
+            self.position = saved
+
+    def _field(self, node: Node, env: Env, record: bool) -> Val:
+        base_node = node.child_by_field_name("argument")
+        field_name = text(node.child_by_field_name("field"))
+        operator = text(node.child_by_field_name("operator"))
+        if base_node is not None and base_node.type == "identifier" and operator == ".":
+            builtin = _BUILTIN_VECTORS.get(text(base_node))
+            if builtin is not None and env.lookup(text(base_node)) is None and field_name in ("x", "y", "z"):
+                symbol = f"{builtin}.{field_name}"
+                self.uses.add(symbol)
+                return Scalar(Sym(symbol))
+        base = self.expr(base_node, env, record)
+        if operator == "->":
+            base = self._deref(base)
+        if isinstance(base, Loc):
+            found = base.type.field(field_name)
+            if found is None:
+                return _opaque(f"field {field_name}")
+            offset, ftype = found
+            return Loc(base.space, base.array, op("+", base.offset, lift(offset)), ftype)
+        if isinstance(base, Scalar) and base.type.fields:
+            found = base.type.field(field_name)
+            ftype = found[1] if found else UNKNOWN
+            return Scalar(base.expr if isinstance(base.expr, (Load, Opaque)) else Opaque("member"), ftype)
+        return _opaque(f"member {field_name}")
+
+    @staticmethod
+    def _deref(value: Val) -> Val:
+        if isinstance(value, Ptr):
+            return Loc(value.space, value.array, value.offset, value.pointee)
+        if isinstance(value, Loc) and value.type.is_array:
+            return Loc(value.space, value.array, value.offset, value.type.element)
+        return _opaque("dereference")
+
+    def _subscript(self, node: Node, env: Env, record: bool) -> Val:
+        base = self.expr(node.child_by_field_name("argument"), env, record)
+        indices = node.child_by_field_name("indices")
+        index_nodes = indices.named_children if indices is not None else []
+        index = self.rvalue(index_nodes[0], env, record) if index_nodes else _opaque("index")
+        idx = index.expr if isinstance(index, Scalar) else Opaque("pointer index")
+        if isinstance(base, Loc) and base.type.is_array:
+            base = Ptr(base.space, base.array, base.offset, base.type.element)
+        if isinstance(base, Ptr):
+            size = lift(base.pointee.size)
+            return Loc(base.space, base.array, op("+", base.offset, op("*", op("int", idx) if not idx.is_int else idx,
+                                                                            size)), base.pointee)
+        return _opaque("subscript")
+
+    def _pointer(self, node: Node, env: Env, record: bool) -> Val:
+        operator = text(node.child_by_field_name("operator"))
+        arg = node.child_by_field_name("argument")
+        if operator == "&":
+            target = self.expr(arg, env, record)
+            if isinstance(target, Loc):
+                return Ptr(target.space, target.array, target.offset, target.type)
+            return _opaque("address")
+        return self._deref(self.rvalue(arg, env, record))
+
+    def _binary(self, node: Node, env: Env, record: bool) -> Val:
+        operator = text(node.child_by_field_name("operator"))
+        left = self.rvalue(node.child_by_field_name("left"), env, record)
+        right = self.rvalue(node.child_by_field_name("right"), env, record)
+        if isinstance(left, Ptr) and isinstance(right, Scalar) and operator in ("+", "-"):
+            delta = op("*", right.expr, lift(left.pointee.size))
+            return replace(left, offset=op(operator, left.offset, delta))
+        if isinstance(right, Ptr) and isinstance(left, Scalar) and operator == "+":
+            return replace(right, offset=op("+", right.offset, op("*", left.expr, lift(right.pointee.size))))
+        if isinstance(left, Ptr) and isinstance(right, Ptr):
+            if operator == "-" and left.array == right.array:
+                return Scalar(op("/", op("-", left.offset, right.offset), lift(left.pointee.size)))
+            return Scalar(Opaque("pointer comparison"))
+        if not isinstance(left, Scalar) or not isinstance(right, Scalar):
+            return _opaque("operand")
+        is_float = left.type.is_float or right.type.is_float or not (left.expr.is_int and right.expr.is_int)
+        ctype = (left.type if left.type.is_float else right.type) if is_float else \
+            (left.type if left.type.size >= right.type.size else right.type)
+        name = operator
+        expr = op(name, left.expr, right.expr, is_int=None if name not in "+-*/%" else not is_float)
+        return Scalar(expr, INT if name in ("<", "<=", ">", ">=", "==", "!=", "&&", "||") else ctype)
+
+    def _unary(self, node: Node, env: Env, record: bool) -> Val:
+        operator = text(node.child_by_field_name("operator"))
+        value = self.rvalue(node.child_by_field_name("argument"), env, record)
+        if not isinstance(value, Scalar):
+            return _opaque("unary")
+        if operator == "+":
+            return value
+        return Scalar(op(operator, value.expr), value.type if operator != "!" else INT)
+
+    def _paren(self, node: Node, env: Env, record: bool) -> Val:
+        children = node.named_children
+        return self.expr(children[-1], env, record) if children else _opaque("empty")
+
+    def _conditional(self, node: Node, env: Env, record: bool) -> Val:
+        cond = self.rvalue(node.child_by_field_name("condition"), env, record)
+        a = self.rvalue(node.child_by_field_name("consequence"), env, record)
+        b = self.rvalue(node.child_by_field_name("alternative"), env, record)
+        c = cond.expr if isinstance(cond, Scalar) else Opaque("condition")
+        if isinstance(a, Scalar) and isinstance(b, Scalar):
+            return Scalar(op("?:", c, a.expr, b.expr), a.type)
+        if isinstance(a, Ptr) and isinstance(b, Ptr) and a.array == b.array:
+            return replace(a, offset=op("?:", c, a.offset, b.offset))
+        return a if isinstance(a, Ptr) else _opaque("conditional")
+
+    def _comma(self, node: Node, env: Env, record: bool) -> Val:
+        value: Val = _opaque("comma")
+        for child in node.named_children:
+            value = self.rvalue(child, env, record)
+        return value
+
+    def _cast(self, node: Node, env: Env, record: bool) -> Val:
+        type_node = node.child_by_field_name("type")
+        value = self.rvalue(node.child_by_field_name("value"), env, record)
+        return self._convert(text(type_node), value)
+
+    def _convert(self, spelling: str, value: Val) -> Val:
+        is_pointer = "*" in spelling
+        ctype = self.type_of(spelling.replace("*", " ").replace("&", " ")) or UNKNOWN
+        if is_pointer:
+            if isinstance(value, Ptr):
+                return replace(value, pointee=ctype) if ctype is not UNKNOWN else value
+            return _opaque("cast")
+        if isinstance(value, Scalar):
+            if ctype.is_float:
+                return Scalar(op("float", value.expr), ctype)
+            if ctype is not UNKNOWN and not ctype.fields:
+                return Scalar(op("int", value.expr) if not value.expr.is_int else value.expr, ctype)
+        return value
+
+    def _sizeof(self, node: Node, env: Env, record: bool) -> Val:
+        target = node.child_by_field_name("type")
+        if target is not None:
+            spelling = text(target)
+            ctype = self.type_of(spelling)
+            size = 8 if "*" in spelling else ctype.size if ctype else None
+        else:
+            value = self.expr(node.child_by_field_name("value"), env, record=False)
+            size = value.type.size if isinstance(value, (Loc, Scalar)) else 8
+        return Scalar(Const(float(size))) if size else _opaque("sizeof")
+
+    def _assignment(self, node: Node, env: Env, record: bool) -> Val:
+        operator = text(node.child_by_field_name("operator"))
+        left_node = node.child_by_field_name("left")
+        right = self.rvalue(node.child_by_field_name("right"), env, record)
+        if left_node is not None and left_node.type == "identifier" and env.lookup(text(left_node)) is not None:
+            name = text(left_node)
+            if operator != "=":
+                current = env.lookup(name)
+                right = self._combine(current, operator[:-1], right)
+            old = env.lookup(name)
+            if isinstance(old, Scalar) and isinstance(right, Scalar):
+                right = Scalar(right.expr, old.type)
+            env.assign(name, right)
+            return right
+        target = self.expr(left_node, env, record)
+        if isinstance(target, Loc):
+            if operator != "=":
+                current = self._read(target, left_node, record)
+                right = self._combine(current, operator[:-1], right)
+            if record:
+                self._write(target, left_node)
+            return right
+        return right
+
+    def _combine(self, current: Val | None, operator: str, right: Val) -> Val:
+        if isinstance(current, Ptr) and isinstance(right, Scalar) and operator in ("+", "-"):
+            return replace(current, offset=op(operator, current.offset, op("*", right.expr, lift(current.pointee.size))))
+        if isinstance(current, Scalar) and isinstance(right, Scalar):
+            is_int = current.expr.is_int and right.expr.is_int and not current.type.is_float
+            return Scalar(op(operator, current.expr, right.expr, is_int=is_int), current.type)
+        return _opaque("compound assignment")
+
+    def _update(self, node: Node, env: Env, record: bool) -> Val:
+        arg = node.child_by_field_name("argument")
+        delta = Scalar(ONE)
+        operator = "+" if "++" in text(node.child_by_field_name("operator")) else "-"
+        if arg is not None and arg.type == "identifier" and env.lookup(text(arg)) is not None:
+            current = env.lookup(text(arg))
+            env.assign(text(arg), self._combine(current, operator, delta))
+            return current
+        target = self.expr(arg, env, record)
+        if isinstance(target, Loc) and record:
+            current = self._read(target, arg, record)
+            self._write(target, arg)
+            return current
+        return _opaque("update")
+
+    def _call(self, node: Node, env: Env, record: bool) -> Val:
+        callee = node.child_by_field_name("function")
+        args_node = node.child_by_field_name("arguments")
+        arg_nodes = args_node.named_children if args_node is not None else []
+        if callee is not None and callee.type == "template_function":
+            name = text(callee.child_by_field_name("name")).rsplit("::", 1)[-1]
+            targs = callee.child_by_field_name("arguments")
+            if name in ("reinterpret_cast", "static_cast", "const_cast", "dynamic_cast") and arg_nodes:
+                return self._convert(text(targs)[1:-1], self.rvalue(arg_nodes[0], env, record))
+            return self._call_named(name, node, arg_nodes, env, record)
+        if callee is not None and callee.type == "field_expression":
+            method = text(callee.child_by_field_name("field"))
+            if method in ("sync", "barrier_wait", "arrive_and_wait"):
+                self._barrier(node, "block" if "tile" not in text(callee) else "warp", f"{text(callee)}()")
+                return Scalar(ZERO)
+            if method == "thread_rank":
+                return Scalar(self._linear_tid())
+            if method in ("size", "num_threads"):
+                return Scalar(op("*", op("*", Sym("bdim.x"), Sym("bdim.y")), Sym("bdim.z")))
+            self.rvalue(callee.child_by_field_name("argument"), env, record)
+            for a in arg_nodes:
+                self.rvalue(a, env, record)
+            return _opaque(f"method {method}")
+        name = text(callee).rsplit("::", 1)[-1]
+        return self._call_named(name, node, arg_nodes, env, record)
+
+    def _linear_tid(self) -> Expr:
+        self.uses.update(("tid.x", "tid.y", "tid.z"))
+        return op("+", Sym("tid.x"), op("*", Sym("bdim.x"), op("+", Sym("tid.y"), op("*", Sym("bdim.y"), Sym("tid.z")))))
+
+    def _barrier(self, node: Node, scope: str, name: str) -> None:
+        line, column = self._pos(node)
+        self.emit(Barrier(self._id(), line, column, name, scope))
+        self.cse = {}
+
+    def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val:
+        if name in _BLOCK_BARRIERS:
+            for a in arg_nodes:
+                self.rvalue(a, env, record)
+            self._barrier(node, "block", name)
+            return Scalar(Opaque(name))
+        if name == "__syncwarp":
+            self._barrier(node, "warp", name)
+            return Scalar(ZERO)
+        if name == "this_thread_block" or name == "this_grid":
+            return _opaque(name)
+        if _ATOMICS.match(name) and arg_nodes:
+            target = self._deref(self.rvalue(arg_nodes[0], env, record))
+            for a in arg_nodes[1:]:
+                self.rvalue(a, env, record)
+            if isinstance(target, Loc) and record:
+                self._access(target, "atomic", node)
+                self.cse = {}
+            return Scalar(Opaque("atomic result"), target.type if isinstance(target, Loc) else UNKNOWN)
+        if name.startswith("__ldg") or name.startswith("__ldcg") or name.startswith("__ldca") or \
+                name.startswith("__ldcs") or name.startswith("__ldlu") or name.startswith("__ldcv"):
+            if arg_nodes:
+                target = self._deref(self.rvalue(arg_nodes[0], env, record))
+                if isinstance(target, Loc):
+                    return self._read(target, node, record)
+            return _opaque(name)
+        if name.startswith(("__stcg", "__stcs", "__stwb", "__stwt")) and len(arg_nodes) == 2:
+            target = self._deref(self.rvalue(arg_nodes[0], env, record))
+            self.rvalue(arg_nodes[1], env, record)
+            if isinstance(target, Loc) and record:
+                self._write(target, node)
+            return Scalar(ZERO)
+        values = [self.rvalue(a, env, record) for a in arg_nodes]
+        if name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH:
+            return self._inline(name, node, values)
+        macro = self.scope.source.macros.get(name) if self.expand_macros else None
+        if macro is not None and macro.params is not None and self.macro_depth < 8:
+            return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node)
+        if name in ("min", "max", "umin", "umax", "llmin", "llmax") and len(values) == 2 and \
+                all(isinstance(v, Scalar) for v in values):
+            return Scalar(op(name.lstrip("ul").replace("lm", "m") if name.startswith("ll") else
+                             name[1:] if name.startswith("u") else name, values[0].expr, values[1].expr), INT)
+        if name in ("abs",) and len(values) == 1 and isinstance(values[0], Scalar):
+            return Scalar(op("abs", values[0].expr), values[0].type)
+        if name.startswith("make_") and name[5:] in BUILTIN_TYPES:
+            return Scalar(Opaque(name), BUILTIN_TYPES[name[5:]])
+        exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
+        is_float = any(isinstance(v, Scalar) and v.type.is_float for v in values) or name.endswith("f")
+        if name.startswith("__shfl"):
+            return Scalar(op("shfl", *exprs) if exprs else Opaque(name), values[0].type if values and
+                          isinstance(values[0], Scalar) else UNKNOWN)
+        return Scalar(op(name, *exprs, is_int=not is_float) if exprs else Opaque(name),
+                      FLOAT if is_float else UNKNOWN)
+
+    def _inline(self, name: str, node: Node, values: list[Val]) -> Val:
+        candidates = self.scope.device_functions[name]
+        definition = next((d for d in candidates if _arity(d) == len(values)), candidates[0])
+        frame = Env()
+        declarator = definition.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        plist = declarator.child_by_field_name("parameters") if declarator is not None else None
+        params = [p for p in plist.named_children if p.type in ("parameter_declaration",
+                                                                "optional_parameter_declaration")] if plist else []
+        for p, value in zip(params, values):
+            pname = p.child_by_field_name("declarator")
+            while pname is not None and pname.type not in ("identifier",):
+                pname = pname.child_by_field_name("declarator") or next(
+                    (c for c in pname.named_children if c.type == "identifier"), None)
+            if pname is not None:
+                ptype = self.type_of(text(p.child_by_field_name("type")))
+                if isinstance(value, Ptr) and ptype is not None and ptype is not UNKNOWN and "*" in text(p):
+                    value = replace(value, pointee=ptype)
+                frame.declare(text(pname), value)
+        ctx = _Inline()
+        self.inline_stack.append(ctx)
+        try:
+            body = definition.child_by_field_name("body")
+            if body is not None:
+                self.block(body, frame)
+        finally:
+            self.inline_stack.pop()
+        self.cse = {}
+        if len(ctx.returns) == 1:
+            return ctx.returns[0]
+        if ctx.returns and all(r == ctx.returns[0] for r in ctx.returns):
+            return ctx.returns[0]
+        return _opaque(f"result of {name}")
+
+    def _initializer(self, node: Node, env: Env, record: bool) -> Val:
+        for child in node.named_children:
+            self.rvalue(child, env, record)
+        return _opaque("initializer")
+
+
+class _BodySwap:
+    """A loop node from a macro expansion whose body is the user's block that followed the macro."""
+
+    def __init__(self, loop: Node, body: Node):
+        self._loop, self._body = loop, body
+        self.type = loop.type
+
+    def child_by_field_name(self, name: str):
+        return self._body if name == "body" else self._loop.child_by_field_name(name)
+
+    def __getattr__(self, item):
+        return getattr(self._loop, item)
+
+
+def _header(node) -> str:
+    body = node.child_by_field_name("body")
+    full = text(node._loop if isinstance(node, _BodySwap) else node)
+    if body is not None and not isinstance(node, _BodySwap):
+        full = full[: body.start_byte - node.start_byte]
+    return " ".join(full.split())[:80]
+
+
+def _pieces(loc: Loc) -> list[Loc]:
+    """How a whole-object copy is split into memory instructions: one wide access when the type's
+    alignment allows (float4, __align__(16) structs), otherwise member by member."""
+    t = loc.type
+    if not t.fields or (t.size in (1, 2, 4, 8, 16) and t.align >= t.size):
+        return [loc]
+    out: list[Loc] = []
+    for _, offset, ftype in t.fields:
+        out.extend(_pieces(Loc(loc.space, loc.array, op("+", loc.offset, lift(offset)), ftype)))
+    return out
+
+
+def _affine_step(update: Expr, counter: str, assigned: set[str]) -> Expr | None:
+    if isinstance(update, type(op("+", Sym("a"), Sym("b")))) and getattr(update, "name", None) in ("+", "-"):
+        a, b = update.args
+        if a == Sym(counter) and counter not in free_symbols(b) and not any(
+                s.startswith("var:") for s in free_symbols(b)):
+            return b if update.name == "+" else op("-", ZERO, b)
+        if update.name == "+" and b == Sym(counter) and counter not in free_symbols(a):
+            return a
+    return None
+
+
+def _identifiers(node: Node) -> set[str]:
+    found, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            found.add(text(n))
+        stack.extend(n.named_children)
+    return found
+
+
+def _mentions(node: Node | None, names: set[str]) -> bool:
+    return node is not None and bool(_identifiers(node) & names)
+
+
+def _assignment_count(body: Node, name: str) -> int:
+    count, stack = 0, [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name:
+            count += 1
+        elif n.type == "update_expression" and text(n.child_by_field_name("argument")) == name:
+            count += 1
+        stack.extend(n.named_children)
+    return count
+
+
+def _arity(definition: Node) -> int:
+    declarator = definition.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    plist = declarator.child_by_field_name("parameters") if declarator is not None else None
+    return len([p for p in plist.named_children if "parameter" in p.type]) if plist else 0
+
+
+def _expand(macro: Macro, args: list[str]) -> str:
+    body = macro.body
+    if macro.params:
+        mapping = dict(zip(macro.params, args))
+        body = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: mapping.get(m.group(0), m.group(0)), body)
+        body = body.replace("##", "")
+    return body
+
+
+_SNIPPETS: dict[str, Node | None] = {}
+
+
+def _snippet(expression: str) -> Node | None:
+    """Parse a macro body as an expression (cached): `int __v = (BODY);`."""
+    if expression in _SNIPPETS:
+        return _SNIPPETS[expression]
+    tree = parse.parse(f"int __cudaperf_v = ({expression});".encode())
+    node = None
+    decl = tree.root_node.named_children[0] if tree.root_node.named_children else None
+    if decl is not None and not decl.has_error and decl.type == "declaration":
+        init = decl.child_by_field_name("declarator")
+        node = init.child_by_field_name("value") if init is not None else None
+    if len(_SNIPPETS) > 4096:
+        _SNIPPETS.clear()
+    _SNIPPETS[expression] = node
+    return node
+
+
+_STATEMENTS = {
+    "compound_statement": Lowerer._compound,
+    "expression_statement": Lowerer._expression_statement,
+    "declaration": Lowerer._declaration,
+    "if_statement": Lowerer._if,
+    "for_statement": Lowerer._loop,
+    "while_statement": Lowerer._loop,
+    "do_statement": Lowerer._loop,
+    "preproc_call": Lowerer._pragma,
+    "return_statement": Lowerer._return,
+    "switch_statement": Lowerer._switch,
+    "function_definition": Lowerer._nested_definition,
+}
+
+_EXPRESSIONS = {
+    "number_literal": Lowerer._number,
+    "char_literal": lambda self, n, e, r: Scalar(Const(float(ord(text(n)[1:-1][:1] or "\0")))),
+    "true": lambda self, n, e, r: Scalar(ONE),
+    "false": lambda self, n, e, r: Scalar(ZERO),
+    "null": lambda self, n, e, r: Scalar(ZERO),
+    "nullptr": lambda self, n, e, r: Scalar(ZERO),
+    "identifier": Lowerer._identifier,
+    "qualified_identifier": Lowerer._identifier,
+    "type_identifier": Lowerer._identifier,
+    "field_expression": Lowerer._field,
+    "subscript_expression": Lowerer._subscript,
+    "pointer_expression": Lowerer._pointer,
+    "binary_expression": Lowerer._binary,
+    "unary_expression": Lowerer._unary,
+    "parenthesized_expression": Lowerer._paren,
+    "conditional_expression": Lowerer._conditional,
+    "comma_expression": Lowerer._comma,
+    "cast_expression": Lowerer._cast,
+    "sizeof_expression": Lowerer._sizeof,
+    "assignment_expression": Lowerer._assignment,
+    "update_expression": Lowerer._update,
+    "call_expression": Lowerer._call,
+    "initializer_list": Lowerer._initializer,
+    "compound_literal_expression": Lowerer._initializer,
+}

@@ -1,0 +1,231 @@
+"""Sampled warp executions: which lanes reach a statement, how often, with which values.
+
+A kernel-level sectors-per-request figure is a ratio over every warp-level instruction the
+launch executes.  Enumerating millions of warps is pointless: warps of a launch fall into a few
+classes (first block, interior blocks, last block; each warp of a block), and loop iterations
+into first, interior and last.  A *batch* is a set of sampled warp executions (rows of 32
+lanes) with a weight each (how many real warp executions the row stands for) and the values of
+every symbol per lane.  Entering a loop repeats rows for sampled iterations; entering a
+branch narrows the active mask.  Analyses evaluate an access's byte offset on the batch of its
+enclosing statements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .ir import Branch, Loop
+from .launch import Launch
+from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
+
+WARP = 32
+MAX_ROWS = 2048  # cap on sampled warp executions per statement
+LOOP_SAMPLES = 6  # iterations sampled per loop (first, last and evenly spaced interior ones)
+MAX_ITERATE = 4096  # loops without a closed-form trip count are stepped at most this often
+
+
+@dataclass
+class Batch:
+    env: dict[str, np.ndarray | float]  # per-lane values, shape (rows, 32), or scalars
+    active: np.ndarray  # bool (rows, 32)
+    weight: np.ndarray  # float (rows,)
+    exact: bool = True  # False once an unknown trip count or condition was assumed
+
+    @property
+    def rows(self) -> int:
+        return self.active.shape[0]
+
+
+def _axis_samples(extent: int) -> list[tuple[int, float]]:
+    """Sampled coordinates along one grid axis with the number of blocks each stands for: the
+    edges (where bounds checks bite) stand for themselves, the middle for all interior blocks."""
+    if extent <= 3:
+        return [(i, 1.0) for i in range(extent)]
+    return [(0, 1.0), (extent // 2, float(extent - 2)), (extent - 1, 1.0)]
+
+
+def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8) -> Batch:
+    bx, by, bz = launch.block
+    threads = bx * by * bz
+    warps = -(-threads // WARP)
+    if all_warps or warps <= max_warps:
+        warp_ids = [(w, 1.0) for w in range(warps)]
+    else:
+        picks = sorted(set(np.linspace(0, warps - 1, max_warps).round().astype(int).tolist()))
+        warp_ids = [(w, warps / len(picks)) for w in picks]
+    blocks = [((x, y, z), wx * wy * wz)
+              for x, wx in _axis_samples(launch.grid[0])
+              for y, wy in _axis_samples(launch.grid[1])
+              for z, wz in _axis_samples(launch.grid[2])]
+    rows = len(blocks) * len(warp_ids)
+    lane = np.arange(WARP)
+    linear = np.empty((rows, WARP))
+    bid = np.empty((rows, 3))
+    weight = np.empty(rows)
+    r = 0
+    for (coords, bw) in blocks:
+        for w, ww in warp_ids:
+            linear[r] = w * WARP + lane
+            bid[r] = coords
+            weight[r] = bw * ww
+            r += 1
+    env: dict[str, np.ndarray | float] = dict(launch.symbols())
+    env["tid.x"] = linear % bx
+    env["tid.y"] = (linear // bx) % by
+    env["tid.z"] = linear // (bx * by)
+    for i, axis in enumerate("xyz"):
+        env[f"bid.{axis}"] = np.repeat(bid[:, i:i + 1], WARP, axis=1)
+    return Batch(env, linear < threads, weight)
+
+
+def _repeat(batch: Batch, k: int) -> dict[str, np.ndarray | float]:
+    return {name: (np.repeat(v, k, axis=0) if isinstance(v, np.ndarray) and v.ndim == 2 else v)
+            for name, v in batch.env.items()}
+
+
+def _closed_form_trips(loop: Loop, init: np.ndarray, step: np.ndarray, env) -> np.ndarray | None:
+    """Trip counts of `for (c = init; c REL bound; c += step)` with a loop-invariant bound."""
+    cond = loop.condition
+    if not isinstance(cond, Op) or cond.name not in ("<", "<=", ">", ">=", "!=") or len(cond.args) != 2:
+        return None
+    a, b = cond.args
+    counter = Sym(loop.counter)
+    relation = cond.name
+    if b == counter and counter.name not in free_symbols(a):
+        a, b = b, a
+        relation = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[relation]
+    if a != counter or loop.counter in free_symbols(b) or loop.iteration in free_symbols(b):
+        return None
+    bound = evaluate(b, env)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if relation in ("<", "<="):
+            span = bound - init + (1 if relation == "<=" else 0)
+            trips = np.where(step > 0, np.ceil(span / step), np.where(span > 0, np.inf, 0))
+        elif relation in (">", ">="):
+            span = init - bound + (1 if relation == ">=" else 0)
+            trips = np.where(step < 0, np.ceil(span / -step), np.where(span > 0, np.inf, 0))
+        else:
+            span = bound - init
+            trips = np.where((step != 0) & (np.fmod(span, step) == 0) & (span / step >= 0), span / step, np.inf)
+    return np.maximum(trips, 0)
+
+
+def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
+    """Rows for sampled iterations of `loop`; also whether the trip count was known."""
+    env = batch.env
+    shape = batch.active.shape
+    init = np.broadcast_to(evaluate(loop.init, env), shape).astype(float)
+    known = True
+    values: list[np.ndarray] | None = None
+    trips = None
+    if loop.step is not None:
+        step = np.broadcast_to(evaluate(loop.step, env), shape).astype(float)
+        trips = _closed_form_trips(loop, init, step, env)
+    if trips is None:
+        # step the counter numerically: handles s >>= 1, i *= 2 and conditions of any shape
+        values = []
+        value = init
+        trips = np.zeros(shape)
+        alive = batch.active.copy()
+        step_env = dict(env)
+        for k in range(MAX_ITERATE):
+            step_env[loop.counter] = value
+            step_env[loop.iteration] = float(k)
+            holds = np.broadcast_to(evaluate(loop.condition, step_env), shape)
+            if k == 0 and loop.at_least_once:
+                holds = np.ones(shape)
+            unknown = np.isnan(holds) & alive
+            if unknown.any():
+                known = False
+                holds = np.where(np.isnan(holds), 1.0 if k == 0 else 0.0, holds)
+            alive = alive & (holds == 1)
+            if not alive.any():
+                break
+            values.append(value)
+            trips = trips + alive
+            value = np.broadcast_to(evaluate(loop.update, step_env), shape).astype(float)
+        else:
+            known = False
+    else:
+        step = np.broadcast_to(evaluate(loop.step, env), shape).astype(float)
+        bad = ~np.isfinite(trips) & batch.active
+        if bad.any():
+            known = False
+            trips = np.where(np.isfinite(trips), trips, 1.0)
+        if loop.at_least_once:
+            trips = np.maximum(trips, 1)
+    trips = np.where(batch.active, trips, 0)
+    total = int(trips.max()) if trips.size else 0
+    if total == 0:
+        out = Batch(batch.env, np.zeros_like(batch.active), batch.weight, batch.exact and known)
+        return out, known
+    budget = max(1, MAX_ROWS // max(1, batch.rows))
+    samples = min(total, LOOP_SAMPLES, budget)
+    if samples >= total:
+        picks = [(k, 1.0) for k in range(total)]
+    elif samples == 1:
+        picks = [(total // 2, float(total))]
+    elif samples == 2:
+        picks = [(0, total / 2), (total - 1, total / 2)]
+    else:
+        interior = np.linspace(1, total - 2, samples - 2).round().astype(int)
+        picks = [(0, 1.0)] + [(int(k), (total - 2) / (samples - 2)) for k in interior] + [(total - 1, 1.0)]
+    n = len(picks)
+    new_env = _repeat(batch, n)
+    ks = np.array([k for k, _ in picks], dtype=float)
+    kcol = np.tile(ks, batch.rows)[:, None]
+    if values is not None:
+        stacked = np.stack(values)  # (iterations, rows, 32)
+        idx = np.array([k for k, _ in picks])
+        counter = stacked[idx].transpose(1, 0, 2).reshape(batch.rows * n, WARP)
+    else:
+        counter = np.repeat(init, n, axis=0) + kcol * np.repeat(step, n, axis=0)
+    new_env[loop.counter] = counter
+    new_env[loop.iteration] = np.broadcast_to(kcol, (batch.rows * n, WARP))
+    active = np.repeat(batch.active, n, axis=0) & (kcol < np.repeat(trips, n, axis=0))
+    weight = np.repeat(batch.weight, n) * np.tile([w for _, w in picks], batch.rows)
+    return Batch(new_env, active, weight, batch.exact and known), known
+
+
+def enter_branch(batch: Batch, branch: Branch, side: bool) -> Batch:
+    """Narrow to lanes taking `side`; a data-dependent condition is assumed taken by every lane on
+    both sides (the warp serialises both paths), which the batch records as inexact."""
+    cond = np.broadcast_to(evaluate(branch.condition, batch.env), batch.active.shape)
+    unknown = np.isnan(cond)
+    taken = (cond == 1) if side else (cond == 0)
+    exact = batch.exact and not (unknown & batch.active).any()
+    return Batch(batch.env, batch.active & (taken | unknown), batch.weight, exact)
+
+
+class Sampler:
+    """Batches per statement context, memoised on the chain of enclosing loops and branches."""
+
+    def __init__(self, launch: Launch, all_warps: bool = False):
+        self.root = initial_batch(launch, all_warps=all_warps)
+        self.cache: dict[tuple, Batch] = {(): self.root}
+        self.unknown_trips: set[int] = set()
+
+    def batch(self, ancestors: tuple) -> Batch:
+        cached = self.cache.get(ancestors)
+        if cached is not None:
+            return cached
+        parent = self.batch(ancestors[:-1])
+        last = ancestors[-1]
+        if isinstance(last, Loop):
+            out, known = enter_loop(parent, last)
+            if not known:
+                self.unknown_trips.add(last.id)
+        else:
+            branch, side = last
+            out = enter_branch(parent, branch, side)
+        self.cache[ancestors] = out
+        return out
+
+
+def evaluate_on(expr: Expr, batch: Batch) -> np.ndarray:
+    value = evaluate(expr, batch.env)
+    if isinstance(expr, Const) or np.ndim(value) == 0:
+        return np.full(batch.active.shape, float(value))
+    return np.broadcast_to(value, batch.active.shape)

@@ -1,0 +1,136 @@
+"""What a translation unit declares at namespace scope: types, integer constants, device
+functions (for inlining) and device arrays, gathered with the queries in ``grammars/``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import parse
+from .ctype import CType, TypeTable, array_of, struct_of
+from .parse import Node, text
+from .source import SourceFile
+
+
+@dataclass
+class DeviceArray:
+    name: str
+    space: str  # global | constant | shared
+    type: CType
+
+
+@dataclass
+class FileScope:
+    source: SourceFile
+    root: Node
+    types: TypeTable = field(default_factory=TypeTable)
+    constants: dict[str, Node] = field(default_factory=dict)  # name -> initializer expression
+    device_functions: dict[str, list[Node]] = field(default_factory=dict)
+    arrays: dict[str, DeviceArray] = field(default_factory=dict)
+    kernels: list[Node] = field(default_factory=list)
+
+
+def function_name(definition: Node) -> str:
+    declarator = definition.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    if declarator is None:
+        return ""
+    name = text(declarator.child_by_field_name("declarator"))
+    return name.rsplit("::", 1)[-1]
+
+
+def _qualifiers(node: Node) -> set[str]:
+    found = set()
+    for child in node.children:
+        if child.type in ("type_qualifier", "storage_class_specifier"):
+            found.add(text(child))
+        elif not child.is_named:
+            found.add(child.type)
+    return found
+
+
+def declared_type(types: TypeTable, type_node: Node | None) -> CType | None:
+    if type_node is None:
+        return None
+    return types.lookup(text(type_node))
+
+
+def array_dims(declarator: Node) -> tuple[str, list[Node | None]]:
+    """Name and size expressions of ``a[X][Y]`` (outermost first)."""
+    dims: list[Node | None] = []
+    node = declarator
+    while node is not None and node.type == "array_declarator":
+        dims.append(node.child_by_field_name("size"))
+        node = node.child_by_field_name("declarator")
+    dims.reverse()
+    while node is not None and node.type not in ("identifier", "field_identifier"):
+        node = node.child_by_field_name("declarator")
+    return text(node), dims
+
+
+def _struct(types: TypeTable, name: str, body: Node, evaluate_size, align: int | None) -> CType:
+    members: list[tuple[str, CType]] = []
+    for decl in body.named_children:
+        if decl.type != "field_declaration":
+            continue
+        base = declared_type(types, decl.child_by_field_name("type"))
+        for declarator in decl.children_by_field_name("declarator"):
+            ftype = base
+            if declarator.type == "pointer_declarator":
+                ftype = CType("pointer", 8, 8)
+            fname, dims = array_dims(declarator)
+            if ftype is None:
+                ftype = CType("?", 4, 4)
+            for dim in reversed(dims):
+                ftype = array_of(ftype, evaluate_size(dim))
+            members.append((fname or text(declarator), ftype))
+    return struct_of(name, members, align)
+
+
+def collect(source: SourceFile, root: Node, evaluate_size) -> FileScope:
+    """Gather namespace-scope facts.  ``evaluate_size`` turns an array-size node into an int."""
+    scope = FileScope(source, root)
+    aligns = {offset: int(args[0]) for offset, name, args in source.attributes
+              if name == "__align__" and args and args[0].isdigit()}
+    for m in parse.matches("types", root):
+        name = text(m["name"][0])
+        if "struct" in m:
+            node = m["struct"][0]
+            align = next((a for off, a in aligns.items() if node.start_byte <= off < m["body"][0].start_byte), None)
+            scope.types.user[name] = _struct(scope.types, name, m["body"][0], evaluate_size, align)
+        else:
+            target = declared_type(scope.types, m["type"][0])
+            if target is not None:
+                scope.types.user[name] = target
+    for m in parse.matches("functions", root):
+        if "kernel" in m:
+            scope.kernels.append(m["kernel"][0])
+        else:
+            node = m["device_function"][0]
+            scope.device_functions.setdefault(function_name(node), []).append(node)
+    for m in parse.matches("globals", root):
+        _global_declaration(scope, m["declaration"][0], evaluate_size)
+    return scope
+
+
+def _global_declaration(scope: FileScope, decl: Node, evaluate_size) -> None:
+    quals = _qualifiers(decl)
+    base = declared_type(scope.types, decl.child_by_field_name("type"))
+    for declarator in decl.children_by_field_name("declarator"):
+        if declarator.type == "init_declarator":
+            name_node = declarator.child_by_field_name("declarator")
+            value = declarator.child_by_field_name("value")
+            if name_node is not None and name_node.type == "identifier" and value is not None and \
+                    ({"const", "constexpr"} & quals) and (base is None or not base.is_float):
+                scope.constants[text(name_node)] = value
+            continue
+        if declarator.type == "array_declarator" and base is not None:
+            space = "constant" if "__constant__" in quals else "shared" if "__shared__" in quals else \
+                "global" if ({"__device__", "__managed__"} & quals) else None
+            if space is None:
+                continue
+            name, dims = array_dims(declarator)
+            ctype = base
+            for dim in reversed(dims):
+                ctype = array_of(ctype, evaluate_size(dim) if dim is not None else None)
+            scope.arrays[name] = DeviceArray(name, space, ctype)

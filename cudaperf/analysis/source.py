@@ -1,0 +1,167 @@
+"""Reading CUDA source: decoding, position-preserving clean-up, and the macro table.
+
+tree-sitter-cuda rejects a few real CUDA constructs (``__align__``, three-argument
+``__launch_bounds__``, ``__maxnreg__``, ``__cluster_dims__``, device lambdas).  Instead of
+rewriting the text, they are overwritten with spaces of the same length, so every byte offset,
+line and column the parser reports still points at the user's file.  Values they carried
+(launch bounds, register caps) are kept on the side.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+class SourceError(Exception):
+    """Input that cannot be analysed at all; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    line: int
+    column: int
+    severity: str  # "error" | "warning" | "note"
+    message: str
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "column": self.column, "severity": self.severity, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Macro:
+    name: str
+    params: tuple[str, ...] | None  # None for object-like macros
+    body: str
+    line: int
+
+
+@dataclass
+class SourceFile:
+    path: str
+    data: bytes  # cleaned text the parser sees (same length as the file)
+    macros: dict[str, Macro] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # attributes the grammar cannot hold, keyed by the byte offset where they appeared
+    attributes: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
+
+    def line_of(self, offset: int) -> int:
+        return self.data.count(b"\n", 0, offset) + 1
+
+
+def _keep_length(error: UnicodeDecodeError) -> tuple[str, int]:
+    return "?" * (error.end - error.start), error.end
+
+
+codecs.register_error("cudaperf-keep-length", _keep_length)
+
+
+def decode(raw: bytes, path: str) -> tuple[bytes, list[Diagnostic]]:
+    """Reject binaries; replace invalid UTF-8 bytes one-for-one so offsets stay valid."""
+    diagnostics: list[Diagnostic] = []
+    head = raw[:8192]
+    if b"\x00" in head or (head and sum(b < 9 or 13 < b < 32 for b in head) > len(head) // 10):
+        raise SourceError(f"{path}: binary file, not CUDA source")
+    try:
+        raw.decode("utf-8")
+        return raw, diagnostics
+    except UnicodeDecodeError as first:
+        line = raw.count(b"\n", 0, first.start) + 1
+        diagnostics.append(Diagnostic(line, 1, "warning", "invalid UTF-8 bytes replaced by '?'"))
+        return raw.decode("utf-8", errors="cudaperf-keep-length").encode(), diagnostics
+
+
+_BALANCED = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
+_ATTRIBUTE = re.compile(rb"\b(__align__|__maxnreg__|__cluster_dims__|__launch_bounds__)\s*(" +
+                        _BALANCED.encode() + rb")")
+_LAMBDA_QUALIFIERS = re.compile(rb"\]\s*((?:(?:__host__|__device__)\s*)+)(?=[(\{]|mutable)")
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?[ \t]*((?:[^\n]*\\\r?\n)*[^\n]*)",
+                     re.MULTILINE)
+_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
+
+
+def _top_level_commas(inner: bytes) -> list[int]:
+    commas, depth = [], 0
+    for i, ch in enumerate(inner):
+        if ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            depth -= 1
+        elif ch == ord(",") and depth == 0:
+            commas.append(i)
+    return commas
+
+
+def _split_args(inner: bytes) -> list[bytes]:
+    bounds = [-1, *_top_level_commas(inner), len(inner)]
+    return [inner[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
+
+
+def _blank(buf: bytearray, start: int, end: int) -> None:
+    buf[start:end] = bytes(b if b in b"\r\n" else 32 for b in buf[start:end])
+
+
+def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
+    """Blank out what the grammar cannot parse; return the new bytes and the attributes removed."""
+    buf = bytearray(data)
+    attributes: list[tuple[int, str, tuple[str, ...]]] = []
+    for m in _ATTRIBUTE.finditer(data):
+        name = m.group(1).decode()
+        args = tuple(a.decode(errors="replace") for a in _split_args(m.group(2)[1:-1]))
+        attributes.append((m.start(), name, args))
+        if name == "__launch_bounds__":
+            commas = _top_level_commas(m.group(2)[1:-1])
+            if len(commas) >= 2:  # keep the first two arguments, which the grammar accepts
+                _blank(buf, m.start(2) + 1 + commas[1], m.end() - 1)
+        else:
+            _blank(buf, m.start(), m.end())
+    for m in _LAMBDA_QUALIFIERS.finditer(data):
+        _blank(buf, m.start(1), m.end(1))
+    return bytes(buf), attributes
+
+
+def _macros(data: bytes, defines: dict[str, str]) -> dict[str, Macro]:
+    table: dict[str, Macro] = {}
+    for m in _DEFINE.finditer(data):
+        body = m.group(3).replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
+        body = _COMMENT.sub(b" ", body).strip().decode(errors="replace")
+        params = None
+        if m.group(2) is not None:
+            params = tuple(p.strip() for p in m.group(2)[1:-1].decode(errors="replace").split(",") if p.strip())
+        name = m.group(1).decode()
+        table.setdefault(name, Macro(name, params, body, data.count(b"\n", 0, m.start()) + 1))
+    for name, value in defines.items():  # -D wins over the file, as with a compiler
+        table[name] = Macro(name, None, value, 0)
+    return table
+
+
+def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> SourceFile:
+    """Prepare bytes for parsing; raises SourceError only when nothing can be analysed."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise SourceError(f"{path}: file too large ({len(raw) // (1024 * 1024)} MiB > "
+                          f"{MAX_FILE_BYTES // (1024 * 1024)} MiB limit)")
+    data, diagnostics = decode(raw, path)
+    cleaned, attributes = clean(data)
+    source = SourceFile(path, cleaned, _macros(cleaned, defines or {}), diagnostics, attributes)
+    opened, closed = cleaned.count(b"/*"), cleaned.count(b"*/")
+    if opened > closed:
+        last = cleaned.rfind(b"/*")
+        source.diagnostics.append(Diagnostic(source.line_of(last), 1, "warning", "unterminated comment"))
+    return source
+
+
+def read(path: str | Path, defines: dict[str, str] | None = None) -> SourceFile:
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise SourceError(f"{p}: file too large ({size // (1024 * 1024)} MiB > "
+                              f"{MAX_FILE_BYTES // (1024 * 1024)} MiB limit)")
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    return load(raw, str(p), defines)

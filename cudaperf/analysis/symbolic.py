@@ -1,0 +1,324 @@
+"""Symbolic index and condition expressions, evaluated on batches of lanes.
+
+Indices are kept as small expression trees over named symbols (``tid.x``, ``bid.y``, ``bdim.x``,
+``arg:n``, loop variables ...) so that every analysis can evaluate the same expression for
+thousands of sampled lanes at once with numpy.  Values are float64 arrays; NaN means "not known
+statically" (a value loaded from memory, a variable the lowering could not follow), which lets
+unknowns flow through arithmetic without special cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+Value = np.ndarray | float
+
+THREAD_SYMBOLS = ("tid.x", "tid.y", "tid.z")
+BLOCK_SYMBOLS = ("bid.x", "bid.y", "bid.z")
+LAUNCH_SYMBOLS = ("bdim.x", "bdim.y", "bdim.z", "gdim.x", "gdim.y", "gdim.z")
+_SPELLING = {
+    "tid": "threadIdx", "bid": "blockIdx", "bdim": "blockDim", "gdim": "gridDim",
+}
+
+
+class Expr:
+    """Base class; subclasses are immutable and hashable so they can key caches."""
+
+    __slots__ = ()
+    is_int: bool = True
+
+    def __add__(self, other: "Expr | int") -> "Expr":
+        return op("+", self, lift(other))
+
+    def __radd__(self, other: "Expr | int") -> "Expr":
+        return op("+", lift(other), self)
+
+    def __sub__(self, other: "Expr | int") -> "Expr":
+        return op("-", self, lift(other))
+
+    def __mul__(self, other: "Expr | int") -> "Expr":
+        return op("*", self, lift(other))
+
+    def __rmul__(self, other: "Expr | int") -> "Expr":
+        return op("*", lift(other), self)
+
+
+@dataclass(frozen=True, slots=True)
+class Const(Expr):
+    value: float
+    is_int: bool = True
+
+    def __str__(self) -> str:
+        v = self.value
+        return str(int(v)) if self.is_int and float(v).is_integer() else repr(float(v))
+
+
+@dataclass(frozen=True, slots=True)
+class Sym(Expr):
+    """A named quantity: a thread/block coordinate, a launch dimension, a kernel argument, a loop counter."""
+
+    name: str
+    is_int: bool = True
+
+    def __str__(self) -> str:
+        head, _, tail = self.name.partition(".")
+        if head in _SPELLING and tail:
+            return f"{_SPELLING[head]}.{tail}"
+        return self.name.split(":", 1)[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Load(Expr):
+    """A value read from memory by access ``access_id``: data-dependent, never known statically."""
+
+    access_id: int
+    text: str
+    is_int: bool = True
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Opaque(Expr):
+    """A value the lowering could not express (an unmodelled call, a variable updated in complex ways)."""
+
+    reason: str
+    is_int: bool = True
+
+    def __str__(self) -> str:
+        return f"?{self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Op(Expr):
+    name: str
+    args: tuple[Expr, ...]
+    is_int: bool = True
+
+    def __str__(self) -> str:
+        a = self.args
+        if self.name == "?:":
+            return f"({a[0]} ? {a[1]} : {a[2]})"
+        if len(a) == 1:
+            return f"{self.name}({a[0]})" if self.name.isalpha() else f"{self.name}{_paren(a[0])}"
+        if self.name.isalpha():
+            return f"{self.name}({', '.join(map(str, a))})"
+        return f"{_paren(a[0])} {self.name} {_paren(a[1])}"
+
+
+def _paren(e: Expr) -> str:
+    return f"({e})" if isinstance(e, Op) and len(e.args) > 1 and not e.name.isalpha() else str(e)
+
+
+def lift(x: "Expr | int | float") -> Expr:
+    if isinstance(x, Expr):
+        return x
+    return Const(float(x), isinstance(x, int))
+
+
+ZERO = Const(0.0)
+ONE = Const(1.0)
+
+_COMMUTATIVE = {"+", "*", "&", "|", "^", "==", "!="}
+_COMPARISONS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||", "!"}
+
+
+def op(name: str, *args: Expr, is_int: bool | None = None) -> Expr:
+    """Build an operation node, folding constants and trivial identities."""
+    if is_int is None:
+        is_int = name in _COMPARISONS or all(a.is_int for a in args)
+    if name == "float":
+        is_int = False
+    elif name == "int":
+        is_int = True
+    if all(isinstance(a, Const) for a in args):
+        value = evaluate(Op(name, args, is_int), {})
+        if np.isfinite(value):
+            return Const(float(value), is_int)
+    if len(args) == 2:
+        a, b = args
+        if name == "+":
+            if a == ZERO:
+                return b
+            if b == ZERO:
+                return a
+        elif name == "-" and b == ZERO:
+            return a
+        elif name == "*":
+            if a == ONE:
+                return b
+            if b == ONE:
+                return a
+            if (a == ZERO or b == ZERO) and is_int:
+                return ZERO
+        elif name in (">>", "<<") and b == ZERO:
+            return a
+        elif name == "/" and b == ONE:
+            return a
+        if name in _COMMUTATIVE and isinstance(a, Const) and not isinstance(b, Const):
+            args = (b, a)
+    return Op(name, tuple(args), is_int)
+
+
+def free_symbols(expr: Expr) -> frozenset[str]:
+    return _symbols(expr)
+
+
+def _symbols(expr: Expr) -> frozenset[str]:
+    if isinstance(expr, Sym):
+        return frozenset((expr.name,))
+    if isinstance(expr, Op):
+        out: frozenset[str] = frozenset()
+        for a in expr.args:
+            out |= _symbols(a)
+        return out
+    return frozenset()
+
+
+def loads_in(expr: Expr) -> list[Load]:
+    """Memory reads an expression depends on (what makes an index `indirect`)."""
+    if isinstance(expr, Load):
+        return [expr]
+    if isinstance(expr, Op):
+        return [ld for a in expr.args for ld in loads_in(a)]
+    return []
+
+
+def has_opaque(expr: Expr) -> bool:
+    if isinstance(expr, Opaque):
+        return True
+    if isinstance(expr, Op):
+        return any(has_opaque(a) for a in expr.args)
+    return False
+
+
+def substitute(expr: Expr, mapping: Mapping[str, Expr]) -> Expr:
+    if isinstance(expr, Sym):
+        return mapping.get(expr.name, expr)
+    if isinstance(expr, Op):
+        new = tuple(substitute(a, mapping) for a in expr.args)
+        return expr if new == expr.args else op(expr.name, *new, is_int=expr.is_int)
+    return expr
+
+
+# ---------------------------------------------------------------- numeric evaluation
+
+def _int(x: np.ndarray) -> np.ndarray:
+    return np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0).astype(np.int64)
+
+
+def _nan_where(result: np.ndarray, *inputs: Value) -> np.ndarray:
+    bad = np.zeros(np.shape(result), dtype=bool)
+    for x in inputs:
+        bad = bad | np.isnan(x)
+    return np.where(bad, np.nan, result)
+
+
+def _div(a: Value, b: Value, is_int: bool) -> Value:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = np.divide(a, b)
+        if is_int:
+            q = np.trunc(q)
+    return np.where(np.asarray(b) == 0, np.nan, q)
+
+
+def _mod(a: Value, b: Value, is_int: bool) -> Value:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.fmod(a, b)
+    return np.where(np.asarray(b) == 0, np.nan, r)
+
+
+def _bitwise(fn, a: Value, b: Value) -> Value:
+    return _nan_where(fn(_int(np.asarray(a, dtype=float)), _int(np.asarray(b, dtype=float))).astype(float), a, b)
+
+
+def _shift(a: Value, b: Value, left: bool) -> Value:
+    ai, bi = _int(np.asarray(a, dtype=float)), np.clip(_int(np.asarray(b, dtype=float)), 0, 62)
+    out = (np.left_shift(ai, bi) if left else np.right_shift(ai, bi)).astype(float)
+    return _nan_where(out, a, b)
+
+
+def _truth(x: Value) -> Value:
+    return np.where(np.isnan(x), np.nan, (np.asarray(x) != 0).astype(float))
+
+
+def _and(a: Value, b: Value) -> Value:
+    ta, tb = _truth(a), _truth(b)
+    return np.where((ta == 0) | (tb == 0), 0.0, np.where((ta == 1) & (tb == 1), 1.0, np.nan))
+
+
+def _or(a: Value, b: Value) -> Value:
+    ta, tb = _truth(a), _truth(b)
+    return np.where((ta == 1) | (tb == 1), 1.0, np.where((ta == 0) & (tb == 0), 0.0, np.nan))
+
+
+def _compare(fn, a: Value, b: Value) -> Value:
+    with np.errstate(invalid="ignore"):
+        return _nan_where(fn(a, b).astype(float), a, b)
+
+
+def _select(c: Value, a: Value, b: Value) -> Value:
+    tc = _truth(c)
+    same = np.asarray(a) == np.asarray(b)
+    return np.where(tc == 1, a, np.where(tc == 0, b, np.where(same, a, np.nan)))
+
+
+_BINARY = {
+    "+": lambda a, b, i: np.add(a, b),
+    "-": lambda a, b, i: np.subtract(a, b),
+    "*": lambda a, b, i: np.multiply(a, b),
+    "/": _div,
+    "%": _mod,
+    "&": lambda a, b, i: _bitwise(np.bitwise_and, a, b),
+    "|": lambda a, b, i: _bitwise(np.bitwise_or, a, b),
+    "^": lambda a, b, i: _bitwise(np.bitwise_xor, a, b),
+    "<<": lambda a, b, i: _shift(a, b, True),
+    ">>": lambda a, b, i: _shift(a, b, False),
+    "<": lambda a, b, i: _compare(np.less, a, b),
+    "<=": lambda a, b, i: _compare(np.less_equal, a, b),
+    ">": lambda a, b, i: _compare(np.greater, a, b),
+    ">=": lambda a, b, i: _compare(np.greater_equal, a, b),
+    "==": lambda a, b, i: _compare(np.equal, a, b),
+    "!=": lambda a, b, i: _compare(np.not_equal, a, b),
+    "&&": lambda a, b, i: _and(a, b),
+    "||": lambda a, b, i: _or(a, b),
+    "min": lambda a, b, i: np.minimum(a, b),
+    "max": lambda a, b, i: np.maximum(a, b),
+}
+
+_UNARY = {
+    "-": lambda a: np.negative(a),
+    "!": lambda a: np.where(np.isnan(a), np.nan, (np.asarray(a) == 0).astype(float)),
+    "~": lambda a: _nan_where((~_int(np.asarray(a, dtype=float))).astype(float), a),
+    "int": lambda a: np.trunc(a),
+    "float": lambda a: a,
+    "abs": lambda a: np.abs(a),
+}
+
+
+def evaluate(expr: Expr, env: Mapping[str, Value]) -> Value:
+    """Evaluate on numpy arrays (broadcasting); unknown symbols, loads and opaque values give NaN."""
+    if isinstance(expr, Const):
+        return expr.value
+    if isinstance(expr, Sym):
+        return env.get(expr.name, np.nan)
+    if isinstance(expr, Op):
+        name, args = expr.name, expr.args
+        if name == "?:":
+            return _select(*(evaluate(a, env) for a in args))
+        vals = [evaluate(a, env) for a in args]
+        with np.errstate(over="ignore", invalid="ignore"):
+            if len(vals) == 1:
+                return _UNARY[name](vals[0]) if name in _UNARY else np.full(np.shape(vals[0]), np.nan)
+            fn = _BINARY.get(name)
+            if fn is None:
+                return np.full(np.broadcast(*vals).shape, np.nan)
+            out = fn(vals[0], vals[1], expr.is_int)
+            if expr.is_int and name in ("+", "-", "*"):
+                out = np.where(np.abs(out) > 2.0**62, np.nan, out)
+            return out
+    return np.nan

@@ -1,0 +1,163 @@
+"""The ``cudaperf`` command.  Subcommands parse options and delegate; they hold no analysis logic.
+
+Exit codes: 0 success (files with parse problems still report, with diagnostics), 2 usage error
+or no readable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Sequence
+
+from . import __version__
+from .analysis.analyzer import Options, analyze_file, find_sources
+from .analysis.launch import LaunchError
+from .analysis.report import FileReport, document
+from .analysis.source import Diagnostic, SourceError
+from .textout import render_analysis
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _dims(text: str) -> tuple[int, int, int]:
+    try:
+        values = [int(v, 0) for v in text.replace("x", ",").split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X[,Y[,Z]] integers, got {text!r}") from None
+    if not 1 <= len(values) <= 3:
+        raise argparse.ArgumentTypeError(f"expected 1 to 3 dimensions, got {text!r}")
+    return tuple(values + [1] * (3 - len(values)))  # type: ignore[return-value]
+
+
+def _assignment(text: str) -> tuple[str, float]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    try:
+        number = float(int(value, 0)) if value.strip().lstrip("-").replace("x", "").isalnum() and "." not in value \
+            else float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"value of {name} must be a number, got {value!r}") from None
+    return name.strip(), number
+
+
+def _define(text: str) -> tuple[str, str]:
+    name, _, value = text.partition("=")
+    if not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"-D expects NAME[=VALUE], got {text!r}")
+    return name, value or "1"
+
+
+def _nonnegative(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a byte count, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("shared memory size must be >= 0")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, like ruff
+        self.exit(EXIT_USAGE, f"cudaperf: error: {message}\n")
+
+
+def _launch_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kernel", metavar="NAME", help="only this kernel")
+    p.add_argument("--grid", type=_dims, metavar="X[,Y[,Z]]", help="grid dimensions (blocks)")
+    p.add_argument("--block", type=_dims, metavar="X[,Y[,Z]]", help="block dimensions (threads)")
+    p.add_argument("--smem", type=_nonnegative, metavar="BYTES", help="dynamic shared memory per block")
+    p.add_argument("--arg", type=_assignment, action="append", default=[], metavar="NAME=VALUE",
+                   help="value of a scalar kernel argument or template parameter (repeatable)")
+    p.add_argument("-D", dest="defines", type=_define, action="append", default=[], metavar="NAME[=VALUE]",
+                   help="define a macro, as for the compiler (repeatable)")
+    p.add_argument("--arch", default="sm_90", metavar="sm_XX", help="target architecture (default sm_90)")
+    p.add_argument("--resources", choices=("auto", "ptxas", "estimate"), default="auto",
+                   help="how registers and static shared memory are obtained")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="cudaperf", description="Read CUDA kernels the way a performance engineer does.")
+    parser.add_argument("--version", action="version", version=f"cudaperf {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    analyze = sub.add_parser("analyze", help="per-kernel memory, divergence and access report",
+                             description="Analyse CUDA files or directories (searched for .cu/.cuh).")
+    analyze.add_argument("paths", nargs="+", metavar="PATH")
+    _launch_options(analyze)
+    analyze.add_argument("--format", choices=("text", "json"), default="text")
+    analyze.set_defaults(handler=cmd_analyze)
+    return parser
+
+
+def options_from(ns: argparse.Namespace) -> Options:
+    if not ns.arch.startswith("sm_") or not ns.arch[3:].rstrip("a").isdigit():
+        raise UsageError(f"--arch must look like sm_90, got {ns.arch!r}")
+    return Options(kernel=ns.kernel, grid=ns.grid, block=ns.block, dynamic_smem=ns.smem, args=dict(ns.arg),
+                   defines=dict(ns.defines), arch=ns.arch, resources=ns.resources)
+
+
+def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileReport], list[str]]:
+    """Reports for every readable file, and one-line errors for the rest."""
+    reports, errors = [], []
+    for path in find_sources(paths):
+        try:
+            reports.append(analyze_file(path, options))
+        except SourceError as exc:
+            errors.append(str(exc))
+            reports.append(FileReport(str(path), [Diagnostic(1, 1, "error", str(exc).split(": ", 1)[-1])], []))
+        except LaunchError:
+            raise
+        except RecursionError:
+            errors.append(f"{path}: nesting too deep to analyse")
+            reports.append(FileReport(str(path), [Diagnostic(1, 1, "error", "nesting too deep to analyse")], []))
+    return reports, errors
+
+
+def cmd_analyze(ns: argparse.Namespace) -> int:
+    options = options_from(ns)
+    missing = [p for p in ns.paths if not os.path.exists(p)]
+    for p in missing:
+        print(f"cudaperf: error: {p}: no such file or directory", file=sys.stderr)
+    present = [p for p in ns.paths if p not in missing]
+    reports, errors = analyze_paths(present, options) if present else ([], [])
+    for e in errors:
+        print(f"cudaperf: error: {e}", file=sys.stderr)
+    if present and not reports:
+        print("cudaperf: error: no .cu or .cuh files found", file=sys.stderr)
+    if len(reports) == len(errors):
+        return EXIT_USAGE
+    if ns.format == "json":
+        json.dump(document(reports, options.arch), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_analysis(reports))
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    if ns.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return ns.handler(ns)
+    except (UsageError, LaunchError) as exc:
+        print(f"cudaperf: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
