@@ -36,16 +36,20 @@ def _dims(text: str) -> tuple[int, int, int]:
     return tuple(values + [1] * (3 - len(values)))  # type: ignore[return-value]
 
 
-def _assignment(text: str) -> tuple[str, float]:
+def _assignment(text: str) -> tuple[str, float | str]:
+    """NAME=NUMBER for scalar arguments and value template parameters, NAME=TYPE for type parameters."""
     name, sep, value = text.partition("=")
-    if not sep or not name.strip():
+    value = value.strip()
+    if not sep or not name.strip() or not value:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    try:
-        number = float(int(value, 0)) if value.strip().lstrip("-").replace("x", "").isalnum() and "." not in value \
-            else float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"value of {name} must be a number, got {value!r}") from None
-    return name.strip(), number
+    for parse_number in (lambda v: float(int(v, 0)), float):
+        try:
+            return name.strip(), parse_number(value)
+        except ValueError:
+            continue
+    if value.replace("_", "").replace(" ", "").replace(":", "").isalnum():
+        return name.strip(), value
+    raise argparse.ArgumentTypeError(f"value of {name} must be a number or a type name, got {value!r}")
 
 
 def _define(text: str) -> tuple[str, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from . import graph as access_graph
-from . import parse
+from . import islands, parse
 from .banks import bank_conflicts
 from .coalescing import coalescing
 from .ctype import UNKNOWN
@@ -32,11 +32,11 @@ CUDA_SUFFIXES = (".cu", ".cuh")
 class Options:
     """What the user fixed on the command line (or API); everything else is inferred or defaulted."""
 
-    kernel: str | None = None
+    kernel: str | None = None  # a name, optionally with template arguments: "tile<32, 8>"
     grid: tuple[int, int, int] | None = None
     block: tuple[int, int, int] | None = None
     dynamic_smem: int | None = None
-    args: dict[str, float] = field(default_factory=dict)
+    args: dict[str, float | str] = field(default_factory=dict)  # str: a type for a template parameter
     defines: dict[str, str] = field(default_factory=dict)
     arch: str = "sm_90"
     resources: str = "auto"
@@ -93,6 +93,7 @@ class FileAnalysis:
         self.scope: FileScope = collect(source, self.tree.root_node, _size_evaluator(holder))
         holder["lowerer"] = Lowerer(self.scope)
         self.host_launches: list[HostLaunch] | None = None
+        self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
 
     def launches(self) -> list[HostLaunch]:
         if self.host_launches is None:
@@ -108,7 +109,7 @@ class FileAnalysis:
         kernels = []
         for definition in self._kernel_nodes():
             name = function_name(definition)
-            if self.options.kernel and name != self.options.kernel:
+            if self.options.kernel and name != self.options.kernel.split("<", 1)[0].strip():
                 continue
             try:
                 kernels.append(self.kernel(definition))
@@ -118,17 +119,41 @@ class FileAnalysis:
         return FileReport(self.source.path, diagnostics, kernels)
 
     def _kernel_nodes(self) -> list[Node]:
-        return self.scope.kernels
+        """Kernels the query found, plus any a syntax error or a qualifier macro hid from it."""
+        kernels = list(self.scope.kernels)
+        covered = [(k.start_byte, k.end_byte) for k in kernels]
+        for start in islands.hidden_kernel_starts(self.source, self.tree.root_node, covered):
+            island = islands.reparse(self.source, start)
+            if island is None:
+                continue
+            self._islands.append(island)
+            for m in parse.matches("functions", island.root_node):
+                node = m.get("kernel", [None])[0]
+                if node is not None and not any(a <= node.start_byte < b for a, b in covered):
+                    kernels.append(node)
+                    covered.append((node.start_byte, node.end_byte))
+        return sorted(kernels, key=lambda n: n.start_byte)
 
     def kernel(self, definition: Node) -> KernelReport:
         name = function_name(definition)
         names, kinds, defaults = _template_params(definition)
         host = next((h for h in self.launches() if h.kernel == name), None)
-        given = host.template_args if host and host.template_args else [defaults.get(n, "") for n in names]
+        given = [defaults.get(n, "") for n in names]
+        if host and host.template_args:
+            given = host.template_args
+        if self.options.kernel and "<" in self.options.kernel:
+            given = _split_template_args(self.options.kernel)
         bound = template_bindings(names, kinds, given, self.scope.types.lookup)
-        for n in names:  # --arg may set value template parameters too
-            if n in self.options.args:
-                bound[n] = Scalar(_const(self.options.args[n]))
+        for n, kind in zip(names, kinds):  # --arg may set template parameters too
+            value = self.options.args.get(n)
+            if value is None:
+                continue
+            if kind == "type":
+                ctype = self.scope.types.lookup(str(value))
+                if ctype is not None:
+                    bound[n] = ctype
+            elif isinstance(value, (int, float)):
+                bound[n] = _const(value)
         template_args = {k: (Scalar(v) if not hasattr(v, "size") else v) for k, v in bound.items()}
         lowerer = Lowerer(self.scope, template_args)
         kernel = lowerer.lower_kernel(definition)
@@ -156,7 +181,7 @@ class FileAnalysis:
         launch = Launch(tuple(grid), tuple(block), smem, source)
         scalars = [p for p in kernel.params]
         for param in scalars:
-            if param.name in o.args:
+            if param.name in o.args and isinstance(o.args[param.name], (int, float)):
                 launch.args[param.name] = float(o.args[param.name])
                 launch.arg_sources[param.name] = "cli"
         if host is not None:
@@ -166,6 +191,21 @@ class FileAnalysis:
                     launch.arg_sources[param.name] = "inferred"
         infer_arguments(kernel, launch)
         return launch
+
+
+def _split_template_args(spelled: str) -> list[str]:
+    inner = spelled.split("<", 1)[1].rsplit(">", 1)[0]
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(inner):
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(inner[start:i].strip())
+            start = i + 1
+    out.append(inner[start:].strip())
+    return [a for a in out if a]
 
 
 def _const(value: float):
@@ -189,8 +229,8 @@ def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
         access_reports.append(report)
     divergence_sampler = Sampler(launch, all_warps=True)
     dependence = Dependence(kernel)
-    defaulted = [f"arg:{k}" for k, s in launch.arg_sources.items() if s == "default"]
-    branch_reports = [BranchReport(b.line, b.text, uniformity(b, divergence_sampler.batch(ctx), dependence, defaulted))
+    arguments = [f"arg:{name}" for name in launch.args]
+    branch_reports = [BranchReport(b.line, b.text, uniformity(b, divergence_sampler.batch(ctx), dependence, arguments))
                       for b, ctx in access_graph.branches(g)]
     return KernelReport(kernel, launch, access_reports, branch_reports, g,
                         exact=not sampler.unknown_trips)

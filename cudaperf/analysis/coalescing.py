@@ -16,6 +16,7 @@ from .memory import Executions, active_rows
 from .rows import distinct_per_row
 
 SECTOR = 32
+BROADCAST_SHARING = 8  # lanes per distinct address at which an access counts as a broadcast
 
 
 @dataclass
@@ -56,7 +57,8 @@ def coalescing(ex: Executions) -> Coalescing:
     contiguous = executed & (span == (distinct - 1) * size)
     w = ex.weight * executed
     total, total_ideal = float((sectors * w).sum()), float((ideal * w).sum())
-    if np.all(distinct[executed] == 1):
+    lanes = ex.active.sum(axis=1)
+    if np.all(distinct[executed] * BROADCAST_SHARING <= np.maximum(lanes[executed], BROADCAST_SHARING)):
         pattern = "broadcast"
     elif total <= total_ideal * 1.0001:
         pattern = "coalesced"

@@ -4,9 +4,11 @@ Two steps.  Dependence says the widest scope a condition can vary over: anything
 ``threadIdx`` (or from data loaded at a thread-dependent address) is thread-level, ``blockIdx``
 block-level, launch constants and arguments grid-level.  Evaluation then refines thread-level
 conditions under the launch: if, for every sampled warp, the lanes agree, the condition is
-warp-uniform (``threadIdx.x / 32``, ``threadIdx.y`` with ``blockDim.x == 32``).  Arguments
-without a known value are tried at several values, so ``i < n`` stays thread-level unless
-``n`` is given (or inferred) and keeps whole warps together.
+warp-uniform (``threadIdx.x / 32``, ``threadIdx.y`` with ``blockDim.x == 32``).  The launch
+shape is taken as given, but scalar arguments are not: the uniformity is what the code
+guarantees for any input, so a bounds check ``i < n`` is thread-level even when this launch's
+``n`` happens to be a multiple of 32 (see ``may_split``).  ``divergent_fraction`` is the measured
+side: the share of warps that really split under this launch and these argument values.
 """
 
 from __future__ import annotations
@@ -17,10 +19,9 @@ import numpy as np
 
 from .ir import Access, Branch, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
-from .symbolic import Expr, Load, Op, Opaque, Sym
+from .symbolic import Expr, Load, Op, Opaque, Sym, free_symbols, op
 
 LEVELS = ("grid", "block", "warp", "thread")
-_PERTURBATIONS = (0.0, 13.0, 1000.0 + 7.0)
 
 
 @dataclass
@@ -77,32 +78,48 @@ class Dependence:
 
 def _disagrees(values: np.ndarray, active: np.ndarray) -> np.ndarray:
     """Per row: do active lanes see different values (NaN counts as possibly different)?"""
-    v = np.where(active, values, np.nan)
-    lo = np.nanmin(np.where(active, values, np.inf), axis=1)
-    hi = np.nanmax(np.where(active, values, -np.inf), axis=1)
-    unknown = (np.isnan(v) & active).any(axis=1)
+    unknown = (np.isnan(values) & active).any(axis=1)
+    known = np.nan_to_num(values, nan=0.0)
+    lo = np.where(active, known, np.inf).min(axis=1)
+    hi = np.where(active, known, -np.inf).max(axis=1)
     return (hi > lo) | unknown
 
 
-def uniformity(branch: Branch, batch: Batch, dependence: Dependence, defaulted: list[str]) -> BranchUniformity:
+_RELATIONS = ("<", "<=", ">", ">=", "==", "!=")
+_LOGICAL = ("&&", "||", "!")
+
+
+def _argument_dependent(expr: Expr, arguments: frozenset[str]) -> bool:
+    return bool(free_symbols(expr) & arguments)
+
+
+def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray:
+    """Per row: can lanes of this warp disagree on `expr` for some values of the arguments?
+
+    A comparison against an argument-dependent threshold (``i < n``) splits a warp for some
+    argument value exactly when the difference of its sides varies across the warp's lanes."""
+    if isinstance(expr, Op) and expr.name in _LOGICAL:
+        out = np.zeros(batch.rows, dtype=bool)
+        for a in expr.args:
+            out |= may_split(a, batch, arguments)
+        return out
+    if isinstance(expr, Op) and expr.name in _RELATIONS and _argument_dependent(expr, arguments):
+        difference = op("-", expr.args[0], expr.args[1], is_int=False)
+        return _disagrees(evaluate_on(difference, batch), batch.active)
+    return _disagrees(evaluate_on(expr, batch), batch.active)
+
+
+def uniformity(branch: Branch, batch: Batch, dependence: Dependence, arguments: list[str]) -> BranchUniformity:
     level = dependence.level(branch.condition)
     executed = batch.active.any(axis=1)
     if level < 3:
         return BranchUniformity(branch, LEVELS[level], 0.0 if executed.any() else None)
-    divergent_rows = np.zeros(batch.rows, dtype=bool)
     fraction = None
-    for i, delta in enumerate(_PERTURBATIONS if defaulted else _PERTURBATIONS[:1]):
-        env = batch.env
-        if delta:
-            env = dict(env)
-            for name in defaulted:
-                env[name] = env[name] + delta
-        values = evaluate_on(branch.condition, Batch(env, batch.active, batch.weight))
-        rows = _disagrees(values, batch.active)
-        if i == 0 and executed.any():
-            w = batch.weight * executed
-            fraction = float((w * rows).sum() / w.sum())
-        divergent_rows |= rows
+    if executed.any():
+        w = batch.weight * executed
+        actual = _disagrees(evaluate_on(branch.condition, batch), batch.active)
+        fraction = float((w * actual).sum() / w.sum())
+    divergent_rows = may_split(branch.condition, batch, frozenset(arguments))
     if divergent_rows[executed].any() or not executed.any():
         return BranchUniformity(branch, "thread", fraction)
     return BranchUniformity(branch, "warp", fraction)

@@ -298,6 +298,10 @@ class Lowerer:
                 self._array_declaration(target, base, quals, env)
                 continue
             name = text(target)
+            if "__shared__" in quals and not pointer:  # a shared scalar is memory, not a register
+                self.shared.append(SharedArray(name, base, "extern" in quals, self._pos(target)[0]))
+                env.declare(name, Loc("shared", name, ZERO, base))
+                continue
             if value_node is None:
                 env.declare(name, _opaque("uninitialised", base) if not pointer else
                             Ptr("global", "?", ZERO, base))
@@ -817,7 +821,8 @@ class Lowerer:
         operator = text(node.child_by_field_name("operator"))
         left_node = node.child_by_field_name("left")
         right = self.rvalue(node.child_by_field_name("right"), env, record)
-        if left_node is not None and left_node.type == "identifier" and env.lookup(text(left_node)) is not None:
+        if left_node is not None and left_node.type == "identifier" and \
+                isinstance(env.lookup(text(left_node)), (Scalar, Ptr)):
             name = text(left_node)
             if operator != "=":
                 current = env.lookup(name)
@@ -849,7 +854,7 @@ class Lowerer:
         arg = node.child_by_field_name("argument")
         delta = Scalar(ONE)
         operator = "+" if "++" in text(node.child_by_field_name("operator")) else "-"
-        if arg is not None and arg.type == "identifier" and env.lookup(text(arg)) is not None:
+        if arg is not None and arg.type == "identifier" and isinstance(env.lookup(text(arg)), (Scalar, Ptr)):
             current = env.lookup(text(arg))
             env.assign(text(arg), self._combine(current, operator, delta))
             return current
