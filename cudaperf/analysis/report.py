@@ -9,6 +9,7 @@ documentation in docs/features.md is generated from it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import networkx as nx
 
@@ -21,6 +22,7 @@ from .memory import Executions
 from .source import Diagnostic
 
 SCHEMA = "cudaperf.analyze/1"
+SCHEMA_FILE = Path(__file__).with_name("data") / "analyze.schema.json"
 
 
 def _round(x: float | None, digits: int = 3) -> float | None:

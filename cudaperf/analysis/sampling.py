@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import Branch, Loop
+from .ir import Branch, Loop, walk
 from .launch import Launch
 from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
 
 WARP = 32
-MAX_ROWS = 2048  # cap on sampled warp executions per statement
-LOOP_SAMPLES = 6  # iterations sampled per loop (first, last and evenly spaced interior ones)
+MAX_ROWS = 1024  # cap on sampled warp executions per statement
+LOOP_SAMPLES = 6  # iterations sampled at least per loop (first, last and evenly spaced interior ones)
 MAX_ITERATE = 4096  # loops without a closed-form trip count are stepped at most this often
 
 
@@ -112,6 +112,12 @@ def _closed_form_trips(loop: Loop, init: np.ndarray, step: np.ndarray, env) -> n
     return np.maximum(trips, 0)
 
 
+def _depth_below(loop: Loop) -> int:
+    """How many loop levels nest inside `loop`."""
+    return max((1 + sum(isinstance(a, Loop) for a in ancestors)
+                for stmt, ancestors in walk(loop.body) if isinstance(stmt, Loop)), default=0)
+
+
 def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
     """Rows for sampled iterations of `loop`; also whether the trip count was known."""
     env = batch.env
@@ -161,8 +167,9 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
     if total == 0:
         out = Batch(batch.env, np.zeros_like(batch.active), batch.weight, batch.exact and known)
         return out, known
-    budget = max(1, MAX_ROWS // max(1, batch.rows))
-    samples = min(total, LOOP_SAMPLES, budget)
+    # share the row budget with the loops nested inside, so every level gets sampled
+    budget = (MAX_ROWS / max(1, batch.rows)) ** (1.0 / (1 + _depth_below(loop)))
+    samples = min(total, max(LOOP_SAMPLES if budget >= 1 else 1, int(budget)))
     if samples >= total:
         picks = [(k, 1.0) for k in range(total)]
     elif samples == 1:

@@ -1,0 +1,34 @@
+"""Shared helpers: analyse a CUDA snippet under an explicit launch and return the kernel JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.report import document
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "corpus"
+
+
+def kernel_report(code: str, kernel: str | None = None, grid=(1024, 1, 1), block=(256, 1, 1), smem=0,
+                  **args) -> dict:
+    options = Options(kernel=kernel, grid=tuple(grid), block=tuple(block), dynamic_smem=smem,
+                      args={k: v for k, v in args.items()})
+    doc = document([analyze_source(code, "test.cu", options)], "sm_90")
+    kernels = doc["files"][0]["kernels"]
+    assert kernels, f"no kernel analysed; diagnostics: {doc['files'][0]['diagnostics']}"
+    return kernels[0]
+
+
+def accesses(report: dict, array: str | None = None, kind: str | None = None) -> list[dict]:
+    return [a for a in report["memory"]["accesses"]
+            if (array is None or a["array"] == array) and (kind is None or a["kind"] == kind)]
+
+
+@pytest.fixture(scope="session")
+def manifest() -> list[dict]:
+    return json.loads((CORPUS / "manifest.json").read_text())
