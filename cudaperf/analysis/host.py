@@ -49,6 +49,9 @@ class HostResolver:
                     name, values = self._dim3(declarator, env, lowerer)
                     if name:
                         dims[name] = values
+                        for axis, value in zip("xyz", values):
+                            if value is not None:
+                                env.declare(f"{name}.{axis}", Scalar(Const(float(value))))
                 continue
             try:
                 lowerer.statement(node, env)

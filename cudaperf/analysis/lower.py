@@ -688,6 +688,10 @@ class Lowerer:
                 symbol = f"{builtin}.{field_name}"
                 self.uses.add(symbol)
                 return Scalar(Sym(symbol))
+        if base_node is not None and base_node.type == "identifier":
+            member = env.lookup(f"{text(base_node)}.{field_name}")  # components of host dim3 values
+            if member is not None:
+                return member
         base = self.expr(base_node, env, record)
         if operator == "->":
             base = self._deref(base)
