@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -19,6 +21,7 @@ from .launch import (DEFAULT_BLOCKS, DEFAULT_GRIDS, HostLaunch, Launch, LaunchEr
                      find_host_launches, infer_arguments, template_bindings, validate)
 from .lower import Lowerer, LoweringError, Scalar
 from .memory import executions
+from .predication import issue_context, tail_branches
 from .parse import Node, text
 from .report import AccessReport, BranchReport, KernelReport, FileReport, features
 from .sampling import Sampler
@@ -218,9 +221,12 @@ def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
     g = access_graph.build(kernel)
     sampler = Sampler(launch)
     total_threads = launch.threads_per_block * launch.blocks
+    tails = tail_branches(kernel.body)
     access_reports = []
     for access, context in access_graph.accesses(g):
-        ex = executions(access, sampler.batch(context))
+        # shared instruction counters include predicated-off issues; global request counters don't
+        issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
+        ex = executions(access, sampler.batch(context), issuing)
         report = AccessReport.of(access, ex, total_threads)
         if access.space == "global":
             report.coalescing = coalescing(ex)
@@ -230,22 +236,61 @@ def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
     divergence_sampler = Sampler(launch, all_warps=True)
     dependence = Dependence(kernel)
     arguments = [f"arg:{name}" for name in launch.args]
-    branch_reports = [BranchReport(b.line, b.text, uniformity(b, divergence_sampler.batch(ctx), dependence, arguments))
+    branch_reports = [BranchReport(b.line, "if", b.text,
+                                   uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments))
                       for b, ctx in access_graph.branches(g)]
+    for loop, ctx in access_graph.loops(g):
+        branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniformity(
+            loop.condition, divergence_sampler.exits(ctx, loop), dependence, arguments, loop.update)))
+    branch_reports.sort(key=lambda b: b.line)
     return KernelReport(kernel, launch, access_reports, branch_reports, g,
                         exact=not sampler.unknown_trips)
+
+
+_STACK_BYTES = 256 * 1024 * 1024
+_RECURSION_LIMIT = 60_000
+_local = threading.local()
+
+
+def _with_deep_stack(fn, *args):
+    """Run on a thread with a large stack: deeply nested code (hundreds of levels of blocks or
+    parentheses) recurses deeply in the tree walks, and must not crash the interpreter."""
+    if getattr(_local, "deep", False):
+        return fn(*args)
+    outcome: dict = {}
+
+    def target() -> None:
+        _local.deep = True
+        try:
+            outcome["value"] = fn(*args)
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome["error"] = exc
+
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    previous = threading.stack_size(_STACK_BYTES)
+    try:
+        worker = threading.Thread(target=target, name="cudaperf-analysis")
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def analyze_source(data: bytes | str, path: str = "<string>", options: Options | None = None) -> FileReport:
     """Analyse CUDA source text; raises SourceError (one-line message) only for unusable input."""
     raw = data.encode() if isinstance(data, str) else data
     options = options or Options()
-    return FileAnalysis(load(raw, path, options.defines), options).report()
+    return _with_deep_stack(lambda: FileAnalysis(load(raw, path, options.defines), options).report())
 
 
 def analyze_file(path: str | Path, options: Options | None = None) -> FileReport:
+    """Analyse one file; raises SourceError (one-line message) for unreadable or unusable input."""
     options = options or Options()
-    return FileAnalysis(read(path, options.defines), options).report()
+    return _with_deep_stack(lambda: FileAnalysis(read(path, options.defines), options).report())
 
 
 __all__ = ["Options", "analyze_source", "analyze_file", "find_sources", "SourceError", "LaunchError", "UNKNOWN"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import Access, Branch, Kernel, Loop, walk
+from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
 from .symbolic import Expr, Load, Op, Opaque, Sym, free_symbols, op
 
@@ -26,8 +26,7 @@ LEVELS = ("grid", "block", "warp", "thread")
 
 @dataclass
 class BranchUniformity:
-    branch: Branch
-    uniformity: str
+    uniformity: str  # thread | warp | block | grid
     divergent_fraction: float | None  # share of executing warps whose lanes disagree
 
 
@@ -109,17 +108,22 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray
     return _disagrees(evaluate_on(expr, batch), batch.active)
 
 
-def uniformity(branch: Branch, batch: Batch, dependence: Dependence, arguments: list[str]) -> BranchUniformity:
-    level = dependence.level(branch.condition)
+def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
+               extra: Expr | None = None) -> BranchUniformity:
+    """Classify a branch (or loop) condition on the batch of lanes that evaluate it.  For loops,
+    `extra` is the counter's update, whose dependence matters as much as the condition's."""
+    level = dependence.level(condition)
+    if extra is not None:
+        level = max(level, dependence.level(extra))
     executed = batch.active.any(axis=1)
     if level < 3:
-        return BranchUniformity(branch, LEVELS[level], 0.0 if executed.any() else None)
+        return BranchUniformity(LEVELS[level], 0.0 if executed.any() else None)
     fraction = None
     if executed.any():
         w = batch.weight * executed
-        actual = _disagrees(evaluate_on(branch.condition, batch), batch.active)
+        actual = _disagrees(evaluate_on(condition, batch), batch.active)
         fraction = float((w * actual).sum() / w.sum())
-    divergent_rows = may_split(branch.condition, batch, frozenset(arguments))
+    divergent_rows = may_split(condition, batch, frozenset(arguments))
     if divergent_rows[executed].any() or not executed.any():
-        return BranchUniformity(branch, "thread", fraction)
-    return BranchUniformity(branch, "warp", fraction)
+        return BranchUniformity("thread", fraction)
+    return BranchUniformity("warp", fraction)

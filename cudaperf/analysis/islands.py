@@ -46,8 +46,9 @@ def hidden_kernel_starts(source: SourceFile, root: Node, covered: list[tuple[int
     return starts
 
 
-def _definition_end(data: bytes, start: int) -> int | None:
-    """Byte after the closing brace of the first body after `start` (None for a declaration)."""
+def _definition_end(data: bytes, start: int) -> tuple[int, int] | None:
+    """Byte after the closing brace of the first body after `start`, and how many braces the file
+    never closed (None for a declaration without a body)."""
     i, n = start, len(data)
     paren = 0
     while i < n:
@@ -61,6 +62,8 @@ def _definition_end(data: bytes, start: int) -> int | None:
         elif c == ord("{") and paren == 0:
             break
         i += 1
+    if i >= n:
+        return None
     depth = 0
     while i < n:
         c = data[i]
@@ -69,9 +72,9 @@ def _definition_end(data: bytes, start: int) -> int | None:
         elif c == ord("}"):
             depth -= 1
             if depth == 0:
-                return i + 1
+                return i + 1, 0
         i += 1
-    return None
+    return n, depth
 
 
 def reparse(source: SourceFile, start: int) -> Tree | None:
@@ -80,11 +83,12 @@ def reparse(source: SourceFile, start: int) -> Tree | None:
     prefix = data[line_start:start]
     if re.fullmatch(rb"[ \t]*(template\s*<[^>]*>\s*)?", prefix) is None and prefix.strip():
         line_start = start
-    end = _definition_end(data, start)
-    if end is None:
+    found = _definition_end(data, start)
+    if found is None:
         return None
+    end, unclosed = found
     head = bytes(b if b == 10 else 32 for b in data[:line_start])
-    body = data[line_start:end]
+    body = data[line_start:end] + b"}" * unclosed
     for name, expansion in _qualifier_macros(source).items():
         body = re.sub(rb"\b" + re.escape(name.encode()) + rb"\b", expansion.encode(), body)
     return parse.parse(head + body)

@@ -18,30 +18,35 @@ from .symbolic import has_opaque, loads_in
 @dataclass
 class Executions:
     access: Access
-    active: np.ndarray  # bool (rows, 32)
+    active: np.ndarray  # bool (rows, 32): lanes that perform the access
     weight: np.ndarray  # (rows,)
     address: np.ndarray | None  # byte offsets (rows, 32); None when not computable
     pattern: str | None  # "indirect" | "unknown" when the address is not computable
     exact: bool
+    issued: np.ndarray | None = None  # bool (rows,): warps issuing the instruction (predication)
 
     @property
     def requests(self) -> float:
-        """Warp-level instructions executed (rows with at least one active lane, weighted)."""
-        return float(self.weight[self.active.any(axis=1)].sum())
+        """Warp-level instructions executed, weighted: rows with an active lane, or every row that
+        issues the instruction when it is predicated (see predication.py)."""
+        issued = self.issued if self.issued is not None else self.active.any(axis=1)
+        return float(self.weight[issued].sum())
 
     def thread_executions(self) -> float:
         return float((self.active.sum(axis=1) * self.weight).sum())
 
 
-def executions(access: Access, batch: Batch) -> Executions:
-    if loads_in(access.offset):
-        return Executions(access, batch.active, batch.weight, None, "indirect", batch.exact)
-    if has_opaque(access.offset):
-        return Executions(access, batch.active, batch.weight, None, "unknown", batch.exact)
-    address = evaluate_on(access.offset, batch)
-    if np.isnan(address[batch.active]).any():
-        return Executions(access, batch.active, batch.weight, None, "unknown", batch.exact)
-    return Executions(access, batch.active, batch.weight, address, None, batch.exact)
+def executions(access: Access, batch: Batch, issuing: Batch | None = None) -> Executions:
+    """`issuing` is the batch of the context whose warps issue the instruction (same rows as
+    `batch`, wider masks) when predicated branches enclose the access."""
+    issued = issuing.active.any(axis=1) if issuing is not None else None
+    pattern = "indirect" if loads_in(access.offset) else "unknown" if has_opaque(access.offset) else None
+    address = None
+    if pattern is None:
+        address = evaluate_on(access.offset, batch)
+        if np.isnan(address[batch.active]).any():
+            pattern, address = "unknown", None
+    return Executions(access, batch.active, batch.weight, address, pattern, batch.exact, issued)
 
 
 def active_rows(ex: Executions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

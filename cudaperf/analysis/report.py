@@ -70,12 +70,13 @@ class AccessReport:
 @dataclass
 class BranchReport:
     line: int
+    kind: str  # if | loop
     condition: str
     result: BranchUniformity
 
     def to_json(self) -> dict:
-        return {"line": self.line, "condition": self.condition, "uniformity": self.result.uniformity,
-                "divergent_fraction": _round(self.result.divergent_fraction)}
+        return {"line": self.line, "kind": self.kind, "condition": self.condition,
+                "uniformity": self.result.uniformity, "divergent_fraction": _round(self.result.divergent_fraction)}
 
 
 def _ratio(parts: list[tuple[float | None, float]]) -> float | None:
@@ -170,9 +171,9 @@ FEATURES: dict[str, str] = {
     "indirect_access_fraction": "share of executed global requests with data-dependent addresses",
     "uncoalesced_access_fraction": "share of executed global requests that are strided or misaligned",
     "vector_access_fraction": "share of executed global requests moving >= 8 bytes per thread",
-    "thread_divergent_branches": "branches whose condition may differ inside a warp",
+    "thread_divergent_branches": "branches and loop conditions that may differ inside a warp",
     "divergent_warp_fraction": "share of executing warps, over all branches, whose lanes disagree",
-    "branches": "conditional branches (including early exits) in the kernel",
+    "branches": "conditional branches and loop conditions (including early exits) in the kernel",
     "loops": "loops in the kernel (after inlining)",
     "max_loop_depth": "deepest loop nesting",
     "unrolled_loops": "loops with #pragma unroll",

@@ -231,6 +231,14 @@ class Sampler:
         return out
 
 
+    def exits(self, ancestors: tuple, loop: Loop) -> Batch:
+        """The loop's sampled iterations with every lane that entered the loop marked active, so
+        that lanes leaving earlier than their warp-mates show up as disagreeing on the condition."""
+        parent, inner = self.batch(ancestors), self.batch(ancestors + (loop,))
+        repeat = inner.rows // max(1, parent.rows)
+        return Batch(inner.env, np.repeat(parent.active, repeat, axis=0), inner.weight, inner.exact)
+
+
 def evaluate_on(expr: Expr, batch: Batch) -> np.ndarray:
     value = evaluate(expr, batch.env)
     if isinstance(expr, Const) or np.ndim(value) == 0:

@@ -126,14 +126,17 @@ def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
 
 def _macros(data: bytes, defines: dict[str, str]) -> dict[str, Macro]:
     table: dict[str, Macro] = {}
+    line, counted = 1, 0
     for m in _DEFINE.finditer(data):
+        line += data.count(b"\n", counted, m.start())
+        counted = m.start()
         body = m.group(3).replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
         body = _COMMENT.sub(b" ", body).strip().decode(errors="replace")
         params = None
         if m.group(2) is not None:
             params = tuple(p.strip() for p in m.group(2)[1:-1].decode(errors="replace").split(",") if p.strip())
         name = m.group(1).decode()
-        table.setdefault(name, Macro(name, params, body, data.count(b"\n", 0, m.start()) + 1))
+        table.setdefault(name, Macro(name, params, body, line))
     for name, value in defines.items():  # -D wins over the file, as with a compiler
         table[name] = Macro(name, None, value, 0)
     return table

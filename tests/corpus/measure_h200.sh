@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Collect ground truth for the calibration corpus on the H200.
+#
+#   bash tests/corpus/measure_h200.sh OUTDIR [PHASES]
+#
+# PHASES (default "time ncu summary sanitize") is any subset, in order, of:
+#   time      timing + attributes + device pass   -> OUTDIR/{timings,attributes,device,launch_order}.json
+#   ncu       one launch per case under Nsight Compute -> OUTDIR/ncu_raw.csv (+ launch_order.json of that run)
+#   summary   expected vs measured table            -> OUTDIR/summary.json, OUTDIR/summary.txt
+#   sanitize  compute-sanitizer memcheck (all cases), racecheck + synccheck (shared-memory cases)
+#             -> OUTDIR/sanitizer_{memcheck,racecheck,synccheck}.log
+# Each phase runs under `timeout` (seconds, override with TIME_LIMIT, NCU_LIMIT, SAN_LIMIT).
+# Extra variables: PYTHON (default python3), ONLY (comma-separated case ids for every phase).
+set -u
+OUT=${1:?usage: measure_h200.sh OUTDIR [PHASES]}
+PHASES=${2:-time ncu summary sanitize}
+HERE=$(cd "$(dirname "$0")" && pwd)
+PY=${PYTHON:-python3}
+SCRIPT="$HERE/measure_h200.py"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+ONLY_ARGS=()
+if [ -n "${ONLY:-}" ]; then ONLY_ARGS=(--only "$ONLY"); fi
+log() { echo "[measure_h200 $(date +%H:%M:%S)] $*"; }
+rc_all=0
+
+for phase in $PHASES; do
+  case "$phase" in
+  time)
+    log "timing/attributes pass"
+    timeout "${TIME_LIMIT:-300}" "$PY" "$SCRIPT" --out "$OUT" --time "${ONLY_ARGS[@]}" 2>&1 | tee "$OUT/time_pass.log"
+    rc=${PIPESTATUS[0]}; log "timing pass rc=$rc"; [ "$rc" = 0 ] || rc_all=1
+    cp -f "$OUT/launch_order.json" "$OUT/launch_order_time.json" 2>/dev/null || true
+    ;;
+  ncu)
+    METRICS=$("$PY" "$SCRIPT" --metrics)
+    log "ncu pass ($(ncu --version | tail -1))"
+    # The ncu pass writes its own launch_order.json (the one that maps ncu rows to case ids).
+    timeout "${NCU_LIMIT:-480}" ncu --csv --page raw --clock-control none --metrics "$METRICS" \
+        --log-file "$OUT/ncu_raw.csv" \
+        "$PY" "$SCRIPT" --out "$OUT" --no-time "${ONLY_ARGS[@]}" 2>&1 | tee "$OUT/ncu_pass.log"
+    rc=${PIPESTATUS[0]}; log "ncu pass rc=$rc"; [ "$rc" = 0 ] || rc_all=1
+    cp -f "$OUT/launch_order.json" "$OUT/launch_order_ncu.json" 2>/dev/null || true
+    ;;
+  summary)
+    log "summary"
+    "$PY" "$SCRIPT" --summarize "$OUT" | tee "$OUT/summary.txt"
+    ;;
+  sanitize)
+    if ! command -v compute-sanitizer >/dev/null 2>&1; then log "compute-sanitizer not found; skipping"; continue; fi
+    SHARED=$("$PY" "$SCRIPT" --list --shared-only)
+    if [ -n "${ONLY:-}" ]; then SAN_ALL="$ONLY"; else SAN_ALL=$("$PY" "$SCRIPT" --list); fi
+    mkdir -p "$OUT/sanitizer_tmp"
+    log "memcheck over all cases"
+    timeout "${SAN_LIMIT:-300}" compute-sanitizer --tool memcheck --error-exitcode 3 --log-file "$OUT/sanitizer_memcheck.log" \
+        "$PY" "$SCRIPT" --out "$OUT/sanitizer_tmp" --no-time --only "$SAN_ALL" > "$OUT/sanitizer_memcheck.out" 2>&1
+    log "memcheck rc=$?"
+    for tool in racecheck synccheck; do
+      log "$tool over shared-memory cases"
+      timeout "${SAN_LIMIT:-300}" compute-sanitizer --tool "$tool" --error-exitcode 3 --log-file "$OUT/sanitizer_$tool.log" \
+          "$PY" "$SCRIPT" --out "$OUT/sanitizer_tmp" --no-time --only "$SHARED" > "$OUT/sanitizer_$tool.out" 2>&1
+      log "$tool rc=$?"
+    done
+    ;;
+  *)
+    log "unknown phase $phase"; rc_all=2 ;;
+  esac
+done
+log "done; outputs in $OUT"
+exit $rc_all
