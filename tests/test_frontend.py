@@ -32,7 +32,8 @@ __global__ void __cluster_dims__(2, 1, 1) clustered(float* a) { a[threadIdx.x] =
 __global__ void lambda(float* a) { auto f = [=] __device__ (int i) { return 2 * i; }; a[threadIdx.x] = 1.f; }
 KERNEL hidden(float* a) { a[threadIdx.x] = 3.f; }
 """
-    reports = {k.kernel.name: k for k in analyze_source(code, "t.cu", Options(block=(256, 1, 1), grid=(4, 1, 1))).kernels}
+    options = Options(block=(256, 1, 1), grid=(4, 1, 1))
+    reports = {k.kernel.name: k for k in analyze_source(code, "t.cu", options).kernels}
     assert set(reports) == {"lb3", "capped", "clustered", "lambda", "hidden"}
     assert reports["lb3"].kernel.line == 3 and reports["hidden"].kernel.line == 7
     assert reports["lb3"].kernel.launch_bounds == (256, 2, 1)

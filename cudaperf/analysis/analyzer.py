@@ -13,7 +13,6 @@ from . import graph as access_graph
 from . import islands, parse
 from .banks import bank_conflicts
 from .coalescing import coalescing
-from .ctype import UNKNOWN
 from .divergence import Dependence, uniformity
 from .host import HostResolver
 from .ir import Kernel
@@ -23,7 +22,7 @@ from .lower import Lowerer, LoweringError, Scalar
 from .memory import executions
 from .predication import issue_context, tail_branches
 from .parse import Node, text
-from .report import AccessReport, BranchReport, KernelReport, FileReport, features
+from .report import AccessReport, BranchReport, KernelReport, FileReport
 from .sampling import Sampler
 from .scope import FileScope, collect, function_name
 from .source import Diagnostic, SourceError, SourceFile, load, read
@@ -108,7 +107,8 @@ class FileAnalysis:
         for node in parse.error_nodes(self.tree.root_node, limit=20):
             line, column = parse.position(node)
             what = f"missing {node.type}" if node.is_missing else "syntax error"
-            diagnostics.append(Diagnostic(line, column, "warning", f"{what}; analysis of the enclosing code is partial"))
+            diagnostics.append(Diagnostic(line, column, "warning",
+                                          f"{what}; analysis of the enclosing code is partial"))
         kernels = []
         for definition in self._kernel_nodes():
             name = function_name(definition)
@@ -293,4 +293,4 @@ def analyze_file(path: str | Path, options: Options | None = None) -> FileReport
     return _with_deep_stack(lambda: FileAnalysis(read(path, options.defines), options).report())
 
 
-__all__ = ["Options", "analyze_source", "analyze_file", "find_sources", "SourceError", "LaunchError", "UNKNOWN"]
+__all__ = ["Options", "analyze_source", "analyze_file", "find_sources", "SourceError", "LaunchError"]

@@ -18,12 +18,14 @@ from .ir import Access, Barrier, Branch, Kernel, Loop, Param, SharedArray, Stmt
 from .parse import Node, text
 from .scope import FileScope, array_dims, function_name
 from .source import Macro
-from .symbolic import (ONE, ZERO, Const, Expr, Load, Opaque, Sym, free_symbols, lift, op, substitute)
+from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, lift, op
 
 _BUILTIN_VECTORS = {"threadIdx": "tid", "blockIdx": "bid", "blockDim": "bdim", "gridDim": "gdim"}
 _ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
 _BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
                    "__barrier_sync"}
+_MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
+            "ullmin": "min", "ullmax": "max", "fminf": "min", "fmaxf": "max", "fmin": "min", "fmax": "max"}
 _INLINE_DEPTH = 8
 _MAX_STATEMENTS = 20000
 
@@ -242,8 +244,6 @@ class Lowerer:
         self.stmts = branch.then
         self.cse = {}
         self.statement(if_node.child_by_field_name("consequence"), then_env)
-        if self.inline_stack and then_env is not env:
-            pass
         self.stmts = branch.orelse
         self.cse = {}
         self.statements_of(rest, else_env)
@@ -394,42 +394,31 @@ class Lowerer:
                 arg = n.child_by_field_name("argument")
                 if arg is not None and arg.type == "identifier":
                     names.add(text(arg))
-            elif n.type == "call_expression":
-                # a call to an inlined helper may assign through references: not modelled
-                pass
             stack.extend(n.named_children)
         return names
 
     def _induction_steps(self, body: Node | None, names: set[str], env: Env) -> dict[str, Expr]:
-        """Variables updated once per iteration by `v += e` / `v++` with a loop-invariant e."""
+        """Variables updated exactly once per iteration, at the body's top level, by `v += e`,
+        `v -= e` or `v++` with an e that no statement of the loop changes."""
         if body is None:
             return {}
-        counts: dict[str, int] = {}
         steps: dict[str, Expr] = {}
         statements = body.named_children if body.type == "compound_statement" else [body]
         for stmt in statements:
             expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
             if expr is None:
                 continue
-            target, step = None, None
             if expr.type == "update_expression":
-                target = text(expr.child_by_field_name("argument"))
-                step = ONE if "++" in text(expr) else lift(-1)
+                steps[text(expr.child_by_field_name("argument"))] = ONE if "++" in text(expr) else lift(-1)
             elif expr.type == "assignment_expression" and text(expr.child_by_field_name("operator")) in ("+=", "-="):
-                left = expr.child_by_field_name("left")
-                if left is not None and left.type == "identifier":
-                    target = text(left)
-                    value = self.rvalue(expr.child_by_field_name("right"), env, record=False)
-                    if isinstance(value, Scalar) and not (free_symbols(value.expr) & {f"var:{n}" for n in names}) \
-                            and not _mentions(expr.child_by_field_name("right"), names):
-                        step = value.expr if text(expr.child_by_field_name("operator")) == "+=" else op("-", ZERO, value.expr)
-            if target is not None:
-                counts[target] = counts.get(target, 0) + 1
-                if step is not None:
-                    steps[target] = step
-        assigned_elsewhere = self._assigned_names(body)
-        return {n: s for n, s in steps.items() if counts.get(n) == 1 and n in assigned_elsewhere
-                and _assignment_count(body, n) == 1}
+                left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+                if left is None or left.type != "identifier" or _mentions(right, names):
+                    continue
+                value = self.rvalue(right, env, record=False)
+                if isinstance(value, Scalar):
+                    negate = text(expr.child_by_field_name("operator")) == "-="
+                    steps[text(left)] = op("-", ZERO, value.expr) if negate else value.expr
+        return {n: step for n, step in steps.items() if _assignment_count(body, n) == 1}
 
     def _loop(self, node: Node, env: Env) -> None:
         line, column = self._pos(node)
@@ -506,7 +495,7 @@ class Lowerer:
                 else Opaque("update")
         elif counter_name in steps:
             update = op("+", counter_sym, steps[counter_name])
-        step = _affine_step(update, counter_sym.name, assigned)
+        step = _affine_step(update, counter_sym.name)
         loop = Loop(loop_id, line, column, _header(node), counter_sym.name, iteration_sym.name, init_expr,
                     update, condition, step, kind == "do_statement", unroll)
         outer, self.stmts, self.cse = self.stmts, loop.body, {}
@@ -523,7 +512,6 @@ class Lowerer:
     def _switch(self, node: Node, env: Env) -> None:
         value = self.rvalue(node.child_by_field_name("condition"), env)
         body = node.child_by_field_name("body")
-        line, column = self._pos(node)
         for case in body.named_children if body is not None else []:
             if case.type != "case_statement":
                 continue
@@ -535,7 +523,6 @@ class Lowerer:
             self.statements_of([c for c in case.named_children if c != label], env.copy())
             self.stmts, self.cse = outer, {}
             self.emit(branch)
-        del line, column
 
     def _nested_definition(self, node: Node, env: Env) -> None:
         """A statement macro such as ``CUDA_KERNEL_LOOP(i, n) { ... }`` parses as a nested function."""
@@ -559,7 +546,6 @@ class Lowerer:
         self._with_position(node, lambda: self._loop_with_body(stmts[0], body, env))
 
     def _loop_with_body(self, loop_node: Node, body: Node, env: Env) -> None:
-        self._body_override = body
         self._loop(_BodySwap(loop_node, body), env)
 
     def _with_position(self, node: Node, fn):
@@ -744,10 +730,9 @@ class Lowerer:
         left = self.rvalue(node.child_by_field_name("left"), env, record)
         right = self.rvalue(node.child_by_field_name("right"), env, record)
         if isinstance(left, Ptr) and isinstance(right, Scalar) and operator in ("+", "-"):
-            delta = op("*", right.expr, lift(left.pointee.size))
-            return replace(left, offset=op(operator, left.offset, delta))
+            return _advance(left, right.expr, operator)
         if isinstance(right, Ptr) and isinstance(left, Scalar) and operator == "+":
-            return replace(right, offset=op("+", right.offset, op("*", left.expr, lift(right.pointee.size))))
+            return _advance(right, left.expr, "+")
         if isinstance(left, Ptr) and isinstance(right, Ptr):
             if operator == "-" and left.array == right.array:
                 return Scalar(op("/", op("-", left.offset, right.offset), lift(left.pointee.size)))
@@ -848,7 +833,7 @@ class Lowerer:
 
     def _combine(self, current: Val | None, operator: str, right: Val) -> Val:
         if isinstance(current, Ptr) and isinstance(right, Scalar) and operator in ("+", "-"):
-            return replace(current, offset=op(operator, current.offset, op("*", right.expr, lift(current.pointee.size))))
+            return _advance(current, right.expr, operator)
         if isinstance(current, Scalar) and isinstance(right, Scalar):
             is_int = current.expr.is_int and right.expr.is_int and not current.type.is_float
             return Scalar(op(operator, current.expr, right.expr, is_int=is_int), current.type)
@@ -897,7 +882,8 @@ class Lowerer:
 
     def _linear_tid(self) -> Expr:
         self.uses.update(("tid.x", "tid.y", "tid.z"))
-        return op("+", Sym("tid.x"), op("*", Sym("bdim.x"), op("+", Sym("tid.y"), op("*", Sym("bdim.y"), Sym("tid.z")))))
+        row = op("+", Sym("tid.y"), op("*", Sym("bdim.y"), Sym("tid.z")))
+        return op("+", Sym("tid.x"), op("*", Sym("bdim.x"), row))
 
     def _barrier(self, node: Node, scope: str, name: str) -> None:
         line, column = self._pos(node)
@@ -942,10 +928,8 @@ class Lowerer:
         macro = self.scope.source.macros.get(name) if self.expand_macros else None
         if macro is not None and macro.params is not None and self.macro_depth < 8:
             return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node)
-        if name in ("min", "max", "umin", "umax", "llmin", "llmax") and len(values) == 2 and \
-                all(isinstance(v, Scalar) for v in values):
-            return Scalar(op(name.lstrip("ul").replace("lm", "m") if name.startswith("ll") else
-                             name[1:] if name.startswith("u") else name, values[0].expr, values[1].expr), INT)
+        if name in _MIN_MAX and len(values) == 2 and all(isinstance(v, Scalar) for v in values):
+            return Scalar(op(_MIN_MAX[name], values[0].expr, values[1].expr), values[0].type)
         if name in ("abs",) and len(values) == 1 and isinstance(values[0], Scalar):
             return Scalar(op("abs", values[0].expr), values[0].type)
         if name.startswith("make_") and name[5:] in BUILTIN_TYPES:
@@ -1013,6 +997,11 @@ class _BodySwap:
         return getattr(self._loop, item)
 
 
+def _advance(pointer: Ptr, count: Expr, operator: str) -> Ptr:
+    """Pointer arithmetic: `p + count` moves by count elements of the pointee."""
+    return replace(pointer, offset=op(operator, pointer.offset, op("*", count, lift(pointer.pointee.size))))
+
+
 def _header(node) -> str:
     body = node.child_by_field_name("body")
     full = text(node._loop if isinstance(node, _BodySwap) else node)
@@ -1033,14 +1022,15 @@ def _pieces(loc: Loc) -> list[Loc]:
     return out
 
 
-def _affine_step(update: Expr, counter: str, assigned: set[str]) -> Expr | None:
-    if isinstance(update, type(op("+", Sym("a"), Sym("b")))) and getattr(update, "name", None) in ("+", "-"):
-        a, b = update.args
-        if a == Sym(counter) and counter not in free_symbols(b) and not any(
-                s.startswith("var:") for s in free_symbols(b)):
-            return b if update.name == "+" else op("-", ZERO, b)
-        if update.name == "+" and b == Sym(counter) and counter not in free_symbols(a):
-            return a
+def _affine_step(update: Expr, counter: str) -> Expr | None:
+    """The increment when the update is `counter + e` or `counter - e` with e free of the counter."""
+    if not isinstance(update, Op) or update.name not in ("+", "-"):
+        return None
+    a, b = update.args
+    if a == Sym(counter) and counter not in free_symbols(b):
+        return b if update.name == "+" else op("-", ZERO, b)
+    if update.name == "+" and b == Sym(counter) and counter not in free_symbols(a):
+        return a
     return None
 
 

@@ -219,7 +219,8 @@ def features(report: KernelReport) -> dict[str, float]:
                                                lambda a: a.banks.ideal_wavefronts)),
         "global_requests_per_thread": _round(sum(a.requests for a in glob) * 32 / threads, 4),
         "shared_requests_per_thread": _round(sum(a.requests for a in shared) * 32 / threads, 4),
-        "atomic_requests_per_thread": _round(sum(a.requests for a in acc if a.access.kind == "atomic") * 32 / threads, 4),
+        "atomic_requests_per_thread": _round(
+            sum(a.requests for a in acc if a.access.kind == "atomic") * 32 / threads, 4),
         "indirect_access_fraction": _round(sum(a.requests for a in glob if a.pattern == "indirect") / greq
                                            if greq else 0.0),
         "uncoalesced_access_fraction": _round(sum(a.requests for a in glob if a.pattern in ("strided", "misaligned"))
@@ -230,7 +231,7 @@ def features(report: KernelReport) -> dict[str, float]:
         "branches": float(len(report.branches)),
         "loops": float(len(loops)),
         "max_loop_depth": float(depth),
-        "unrolled_loops": float(sum(1 for l in loops if l.unroll is not None)),
+        "unrolled_loops": float(sum(1 for loop in loops if loop.unroll is not None)),
         "barriers": float(len(barriers)),
         "barriers_in_loops": float(sum(1 for _, ctx in barriers if any(isinstance(x, Loop) for x in ctx))),
         "shared_arrays": float(len(report.kernel.shared)),
