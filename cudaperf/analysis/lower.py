@@ -116,7 +116,8 @@ class Lowerer:
         self.position: tuple[int, int] | None = None  # override inside macro expansions
         self.inline_stack: list[_Inline] = []
         self.pending_unroll: int | None = None
-        self.cse: dict[tuple, Load] = {}
+        self.cse: dict[tuple, Load] = {}  # loads available for reuse: (space, array, offset, size)
+        self.writes = 0  # clobbers so far (see _clobber)
         self.statements = 0
         self.macro_depth = 0
 
@@ -239,17 +240,24 @@ class Lowerer:
         cond_node = if_node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
         branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond, exits=True)
-        outer = self.stmts
-        then_env, else_env = env.copy(), env
-        self.stmts = branch.then
-        self.cse = {}
-        self.statement(if_node.child_by_field_name("consequence"), then_env)
-        self.stmts = branch.orelse
-        self.cse = {}
-        self.statements_of(rest, else_env)
-        self.stmts = outer
-        self.cse = {}
+        self._sides(branch, lambda: self.statement(if_node.child_by_field_name("consequence"), env.copy()),
+                    lambda: self.statements_of(rest, env))
+
+    def _sides(self, branch: Branch, lower_then, lower_else) -> None:
+        """Lower both sides into `branch`.  Loads before the branch dominate both sides (still
+        available for reuse); loads inside a side are not available after it."""
+        outer, available, writes = self.stmts, self.cse, self.writes
+        self.stmts, self.cse = branch.then, dict(available)
+        lower_then()
+        self.stmts, self.cse = branch.orelse, dict(available)
+        lower_else()
+        self.stmts, self.cse = outer, available if self.writes == writes else {}
         self.emit(branch)
+
+    def _clobber(self) -> None:
+        """A store, atomic, barrier or call: loaded values may be stale."""
+        self.writes += 1
+        self.cse = {}
 
     def statement(self, node: Node | None, env: Env) -> None:
         if node is None:
@@ -338,18 +346,11 @@ class Lowerer:
         cond_node = node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
         branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond)
-        outer = self.stmts
         then_env, else_env = env.copy(), env.copy()
-        self.stmts, self.cse = branch.then, {}
-        self.statement(node.child_by_field_name("consequence"), then_env)
         alternative = node.child_by_field_name("alternative")
-        self.stmts, self.cse = branch.orelse, {}
-        if alternative is not None:
-            for child in alternative.named_children:
-                self.statement(child, else_env)
-        self.stmts, self.cse = outer, {}
+        self._sides(branch, lambda: self.statement(node.child_by_field_name("consequence"), then_env),
+                    lambda: [self.statement(c, else_env) for c in (alternative.named_children if alternative else [])])
         self._merge(env, cond, then_env, else_env)
-        self.emit(branch)
 
     def _merge(self, env: Env, cond: Expr, a: Env, b: Env) -> None:
         for depth, frame in enumerate(env.frames):
@@ -519,10 +520,8 @@ class Lowerer:
             cond = op("==", value.expr, self.rvalue(label, env, record=False).expr) \
                 if label is not None and isinstance(value, Scalar) else Opaque("default")
             branch = Branch(self._id(), *self._pos(case), f"case {text(label)}", cond)
-            outer, self.stmts, self.cse = self.stmts, branch.then, {}
-            self.statements_of([c for c in case.named_children if c != label], env.copy())
-            self.stmts, self.cse = outer, {}
-            self.emit(branch)
+            body = [c for c in case.named_children if c != label]
+            self._sides(branch, lambda: self.statements_of(body, env.copy()), lambda: None)
 
     def _nested_definition(self, node: Node, env: Env) -> None:
         """A statement macro such as ``CUDA_KERNEL_LOOP(i, n) { ... }`` parses as a nested function."""
@@ -592,7 +591,7 @@ class Lowerer:
     def _write(self, loc: Loc, node: Node, kind: str = "store") -> None:
         for piece in _pieces(loc):
             self._access(piece, kind, node)
-        self.cse = {}
+        self._clobber()
 
     def expr(self, node: Node | None, env: Env, record: bool = True) -> Val:
         if node is None:
@@ -888,7 +887,7 @@ class Lowerer:
     def _barrier(self, node: Node, scope: str, name: str) -> None:
         line, column = self._pos(node)
         self.emit(Barrier(self._id(), line, column, name, scope))
-        self.cse = {}
+        self._clobber()
 
     def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val:
         if name in _BLOCK_BARRIERS:
@@ -907,7 +906,7 @@ class Lowerer:
                 self.rvalue(a, env, record)
             if isinstance(target, Loc) and record:
                 self._access(target, "atomic", node)
-                self.cse = {}
+                self._clobber()
             return Scalar(Opaque("atomic result"), target.type if isinstance(target, Loc) else UNKNOWN)
         if name.startswith("__ldg") or name.startswith("__ldcg") or name.startswith("__ldca") or \
                 name.startswith("__ldcs") or name.startswith("__ldlu") or name.startswith("__ldcv"):
@@ -970,7 +969,6 @@ class Lowerer:
                 self.block(body, frame)
         finally:
             self.inline_stack.pop()
-        self.cse = {}
         if len(ctx.returns) == 1:
             return ctx.returns[0]
         if ctx.returns and all(r == ctx.returns[0] for r in ctx.returns):

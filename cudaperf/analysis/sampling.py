@@ -81,6 +81,8 @@ def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8) -
 
 
 def _repeat(batch: Batch, k: int) -> dict[str, np.ndarray | float]:
+    if k == 1:  # one sampled iteration: rows unchanged, share the arrays
+        return dict(batch.env)
     return {name: (np.repeat(v, k, axis=0) if isinstance(v, np.ndarray) and v.ndim == 2 else v)
             for name, v in batch.env.items()}
 
