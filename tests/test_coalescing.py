@@ -165,3 +165,40 @@ def test_atomics_are_not_loads_or_stores():
     r = kernel_report(code, grid=(64, 1, 1))
     assert [a["kind"] for a in accesses(r, "bins")] == ["atomic"]
     assert r["memory"]["global_store_sectors_per_request"] is None
+
+
+def test_loop_counter_started_from_loaded_data_makes_accesses_indirect():
+    code = """
+    __global__ void spmv(const int* row_ptr, const int* col, const float* val, const float* x, float* y, int rows) {
+        int r = blockIdx.x * blockDim.x + threadIdx.x;
+        if (r < rows) {
+            float sum = 0.f;
+            for (int j = row_ptr[r]; j < row_ptr[r + 1]; ++j) sum += val[j] * x[col[j]];
+            y[r] = sum;
+        }
+    }"""
+    r = kernel_report(code, grid=(64, 1, 1), block=(128, 1, 1), rows=8192)
+    assert {a["array"]: a["pattern"] for a in accesses(r, kind="load")} == {
+        "row_ptr": "misaligned", "val": "indirect", "col": "indirect", "x": "indirect"}
+    assert [a["pattern"] for a in accesses(r, "row_ptr")] == ["coalesced", "misaligned"]
+    assert r["estimate_exact"] is False  # the row loop's trip count is data
+
+
+def test_loop_invariant_load_is_hoisted_when_the_loop_writes_nothing():
+    code = """
+    __global__ void k(const float* A, const float* alpha, float* out, int n) {
+        int row = blockIdx.x * blockDim.x + threadIdx.x;
+        float acc = 0.f;
+        for (int k = 0; k < n; ++k) acc += A[row * n + k] * alpha[0];
+        out[row] = acc;
+    }
+    __global__ void keeps(const float* A, const float* alpha, float* out, int n) {
+        int row = blockIdx.x * blockDim.x + threadIdx.x;
+        for (int k = 0; k < n; ++k) out[row * n + k] = A[row * n + k] * alpha[0];
+    }"""
+    hoisted = kernel_report(code, kernel="k", grid=(64, 1, 1), block=(128, 1, 1), n=64)
+    assert accesses(hoisted, "alpha")[0]["executions_per_thread"] == pytest.approx(1)
+    # one broadcast request per thread's warp vs 64 strided ones: (1 + 64 * 32) / 65
+    assert hoisted["memory"]["global_load_sectors_per_request"] == pytest.approx((1 + 64 * 32) / 65, abs=1e-3)
+    kept = kernel_report(code, kernel="keeps", grid=(64, 1, 1), block=(128, 1, 1), n=64)
+    assert accesses(kept, "alpha")[0]["executions_per_thread"] == pytest.approx(64)  # out may alias alpha

@@ -222,11 +222,12 @@ def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
     sampler = Sampler(launch)
     total_threads = launch.threads_per_block * launch.blocks
     tails = tail_branches(kernel.body)
+    counters = {loop.counter: loop for loop, _ in access_graph.loops(g)}
     access_reports = []
     for access, context in access_graph.accesses(g):
         # shared instruction counters include predicated-off issues; global request counters don't
         issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
-        ex = executions(access, sampler.batch(context), issuing)
+        ex = executions(access, sampler.batch(context), issuing, counters)
         report = AccessReport.of(access, ex, total_threads)
         if access.space == "global":
             report.coalescing = coalescing(ex)

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field, replace
 
 from . import parse
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
-from .ir import Access, Barrier, Branch, Kernel, Loop, Param, SharedArray, Stmt
+from .ir import Access, Barrier, Branch, Kernel, Loop, Param, SharedArray, Stmt, walk
 from .parse import Node, text
 from .scope import FileScope, array_dims, function_name
 from .source import Macro
-from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, lift, op
+from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
 
 _BUILTIN_VECTORS = {"threadIdx": "tid", "blockIdx": "bid", "blockDim": "bdim", "gridDim": "gdim"}
 _ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
@@ -508,6 +508,9 @@ class Lowerer:
             current = env.lookup(name)
             if isinstance(current, Scalar):
                 env.assign(name, _opaque(f"{name} after a loop", current.type))
+        for access in _hoistable(loop):
+            loop.body.remove(access)
+            self.emit(access)
         self.emit(loop)
 
     def _switch(self, node: Node, env: Env) -> None:
@@ -993,6 +996,17 @@ class _BodySwap:
 
     def __getattr__(self, item):
         return getattr(self._loop, item)
+
+
+def _hoistable(loop: Loop) -> list[Access]:
+    """Loads nvcc moves out of a loop: at the body's top level, with an address the loop does not
+    change, in a loop that writes no memory and has no barrier (else aliasing forbids it)."""
+    for stmt, _ in walk(loop.body):
+        if isinstance(stmt, Barrier) or (isinstance(stmt, Access) and stmt.kind != "load"):
+            return []
+    varying = {loop.counter, loop.iteration}
+    return [s for s in loop.body if isinstance(s, Access) and not (free_symbols(s.offset) & varying)
+            and not loads_in(s.offset) and not has_opaque(s.offset)]
 
 
 def _advance(pointer: Ptr, count: Expr, operator: str) -> Ptr:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import Access
+from .ir import Access, Loop
 from .sampling import Batch, evaluate_on
-from .symbolic import has_opaque, loads_in
+from .symbolic import Expr, free_symbols, has_opaque, loads_in
 
 
 @dataclass
@@ -36,11 +36,31 @@ class Executions:
         return float((self.active.sum(axis=1) * self.weight).sum())
 
 
-def executions(access: Access, batch: Batch, issuing: Batch | None = None) -> Executions:
+def data_dependent(expr: Expr, loops: dict[str, Loop]) -> bool:
+    """Does the value depend on loaded data, directly or through a loop counter whose start,
+    step or bound is loaded (a CSR row loop `for (j = ptr[r]; j < ptr[r + 1]; ++j)`)?"""
+    seen: set[str] = set()
+    pending = [expr]
+    while pending:
+        e = pending.pop()
+        if loads_in(e):
+            return True
+        for name in free_symbols(e):
+            if name in loops and name not in seen:
+                seen.add(name)
+                loop = loops[name]
+                pending.extend((loop.init, loop.update, loop.condition))
+    return False
+
+
+def executions(access: Access, batch: Batch, issuing: Batch | None = None,
+               loops: dict[str, Loop] | None = None) -> Executions:
     """`issuing` is the batch of the context whose warps issue the instruction (same rows as
-    `batch`, wider masks) when predicated branches enclose the access."""
+    `batch`, wider masks) when predicated branches enclose the access; `loops` maps loop counter
+    symbols to their loops."""
     issued = issuing.active.any(axis=1) if issuing is not None else None
-    pattern = "indirect" if loads_in(access.offset) else "unknown" if has_opaque(access.offset) else None
+    pattern = "indirect" if data_dependent(access.offset, loops or {}) else \
+        "unknown" if has_opaque(access.offset) else None
     address = None
     if pattern is None:
         address = evaluate_on(access.offset, batch)
