@@ -11,7 +11,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data" / "h200" / "corpus"
+TESTS = Path(__file__).resolve().parent
+DATA = TESTS / "data" / "h200" / "corpus"
+SETS = {  # kernel set -> (manifest folder, measurements)
+    "corpus": (TESTS / "corpus", DATA),
+    "validation": (TESTS / "validation", TESTS / "data" / "h200" / "validation"),
+}
 
 
 def _number(text: str) -> float | None:
@@ -34,10 +39,10 @@ def ncu_rows(path: Path = DATA / "ncu_raw.csv") -> list[dict[str, str]]:
 
 
 @lru_cache(maxsize=None)
-def measured() -> dict[str, dict[str, float | None]]:
+def measured(data: Path = DATA) -> dict[str, dict[str, float | None]]:
     """Per case id: the raw counters ncu reported for its one launch."""
-    order = json.loads((DATA / "launch_order.json").read_text())
-    rows = ncu_rows()
+    order = json.loads((data / "launch_order.json").read_text())
+    rows = ncu_rows(data / "ncu_raw.csv")
     out = {}
     for entry in order:
         if entry.get("ncu_index") is None:

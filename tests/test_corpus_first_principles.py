@@ -63,7 +63,7 @@ def test_case(case: dict) -> None:
         if pattern["pattern"] == "indirect":
             assert all(a["sectors_per_request"] is None for a in found)
     for branch in expect.get("branches", []):
-        found = [b for b in doc["branches"] if b["line"] == branch["line"]]
+        found = [b for b in doc["branches"] if b["line"] == branch["line"] and b["kind"] == "if"]
         assert found, f"no branch on line {branch['line']}"
         assert found[0]["uniformity"] == branch["uniformity"], (branch, found)
 

@@ -21,6 +21,7 @@ from .launch import (DEFAULT_BLOCKS, DEFAULT_GRIDS, HostLaunch, Launch, LaunchEr
 from .lower import Lowerer, LoweringError, Scalar
 from .memory import executions
 from .predication import issue_context, tail_branches
+from .vectorize import vectorised
 from .parse import Node, text
 from .report import AccessReport, BranchReport, KernelReport, FileReport
 from .sampling import Sampler
@@ -28,6 +29,7 @@ from .scope import FileScope, collect, function_name
 from .source import Diagnostic, SourceError, SourceFile, load, read
 
 CUDA_SUFFIXES = (".cu", ".cuh")
+INTERNAL_ERROR = "internal error"
 
 
 @dataclass
@@ -114,11 +116,16 @@ class FileAnalysis:
             name = function_name(definition)
             if self.options.kernel and name != self.options.kernel.split("<", 1)[0].strip():
                 continue
+            line, column = parse.position(definition)
             try:
                 kernels.append(self.kernel(definition))
+            except LaunchError:
+                raise
             except (LoweringError, RecursionError) as exc:
-                line, column = parse.position(definition)
                 diagnostics.append(Diagnostic(line, column, "error", f"kernel {name}: {exc or 'too deeply nested'}"))
+            except Exception as exc:  # a bug must cost one kernel, not the file (and never a traceback)
+                diagnostics.append(Diagnostic(line, column, "error", f"{INTERNAL_ERROR} analysing kernel {name}: "
+                                              f"{type(exc).__name__}: {exc}"))
         return FileReport(self.source.path, diagnostics, kernels)
 
     def _kernel_nodes(self) -> list[Node]:
@@ -225,10 +232,12 @@ def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
     counters = {loop.counter: loop for loop, _ in access_graph.loops(g)}
     access_reports = []
     for access, context in access_graph.accesses(g):
+        batch = sampler.batch(context)
         # shared instruction counters include predicated-off issues; global request counters don't
         issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
-        ex = executions(access, sampler.batch(context), issuing, counters)
-        report = AccessReport.of(access, ex, total_threads)
+        issued, per_instruction = vectorised(access, context, batch)
+        ex = executions(issued, batch, issuing, counters, per_instruction)
+        report = AccessReport.of(access, ex, total_threads, per_instruction)
         if access.space == "global":
             report.coalescing = coalescing(ex)
         elif access.space == "shared":
@@ -237,7 +246,7 @@ def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
     divergence_sampler = Sampler(launch, all_warps=True)
     dependence = Dependence(kernel)
     arguments = [f"arg:{name}" for name in launch.args]
-    branch_reports = [BranchReport(b.line, "if", b.text,
+    branch_reports = [BranchReport(b.line, b.kind, b.text,
                                    uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments))
                       for b, ctx in access_graph.branches(g)]
     for loop, ctx in access_graph.loops(g):

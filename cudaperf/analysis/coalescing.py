@@ -47,14 +47,8 @@ def coalescing(ex: Executions) -> Coalescing:
     sectors = distinct_per_row(np.concatenate([rows, rows]), np.concatenate([first, last]), nrows)
     distinct = distinct_per_row(rows, addr, nrows)
     ideal = np.ceil(distinct * size / SECTOR)
-    span = np.zeros(nrows)
-    lo = np.full(nrows, np.inf)
-    hi = np.full(nrows, -np.inf)
-    np.minimum.at(lo, rows, addr)
-    np.maximum.at(hi, rows, addr)
+    runs, run_sectors = _contiguous_runs(rows, addr, size, nrows)
     executed = ex.active.any(axis=1)
-    span[executed] = hi[executed] - lo[executed]
-    contiguous = executed & (span == (distinct - 1) * size)
     w = ex.weight * executed
     total, total_ideal = float((sectors * w).sum()), float((ideal * w).sum())
     lanes = ex.active.sum(axis=1)
@@ -62,8 +56,26 @@ def coalescing(ex: Executions) -> Coalescing:
         pattern = "broadcast"
     elif total <= total_ideal * 1.0001:
         pattern = "coalesced"
-    elif (w * contiguous).sum() >= 0.5 * w.sum():
-        pattern = "misaligned"
+    elif (w * ((runs < distinct) & (sectors > run_sectors))).sum() >= 0.5 * w.sum():
+        pattern = "misaligned"  # rows of consecutive elements, each shifted off sector boundaries
     else:
         pattern = "strided"
     return Coalescing(pattern, total, total_ideal, requests)
+
+
+def _contiguous_runs(rows: np.ndarray, addr: np.ndarray, size: int, nrows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: how many runs of consecutive elements the distinct addresses form, and the sectors
+    those runs would need if each started on a sector boundary."""
+    order = np.lexsort((addr, rows))
+    r, a = rows[order], addr[order]
+    keep = np.ones(r.size, dtype=bool)
+    keep[1:] = (r[1:] != r[:-1]) | (a[1:] != a[:-1])
+    r, a = r[keep], a[keep]
+    start = np.ones(r.size, dtype=bool)
+    start[1:] = (r[1:] != r[:-1]) | (a[1:] - a[:-1] != size)
+    run_id = np.cumsum(start) - 1
+    run_len = np.bincount(run_id)
+    run_row = r[start]
+    runs = np.bincount(run_row, minlength=nrows).astype(float)
+    run_sectors = np.bincount(run_row, weights=np.ceil(run_len * size / SECTOR), minlength=nrows)
+    return runs, run_sectors

@@ -67,6 +67,7 @@ class Branch:
     then: list["Stmt"] = field(default_factory=list)
     orelse: list["Stmt"] = field(default_factory=list)
     exits: bool = False  # the `then` side leaves the block (early return/continue/break)
+    kind: str = "if"  # if | select (a `?:` whose sides read memory) | case
 
 
 Stmt = Union[Access, Barrier, Loop, Branch]

@@ -52,7 +52,14 @@ class Loc:
     type: CType
 
 
-Val = Scalar | Ptr | Loc
+@dataclass(frozen=True)
+class Group:
+    """A cooperative-groups handle: a thread block (size None) or a tile of `size` threads."""
+
+    size: Expr | None
+
+
+Val = Scalar | Ptr | Loc | Group
 
 
 def _opaque(reason: str, ctype: CType = UNKNOWN) -> Scalar:
@@ -210,6 +217,7 @@ class Lowerer:
         env.pop()
 
     def statements_of(self, children: list[Node], env: Env) -> None:
+        children = _glue_pragma_loops(children)
         for index, child in enumerate(children):
             exiting = self._early_exit(child)
             if exiting is not None:
@@ -319,7 +327,9 @@ class Lowerer:
                 value = self.rvalue(items[0], env) if len(items) == 1 else _opaque("aggregate", base)
             else:
                 value = self.rvalue(value_node, env)
-            if pointer and isinstance(value, Ptr) and value.pointee.size != base.size and base is not UNKNOWN:
+            if isinstance(value, Group):
+                pass
+            elif pointer and isinstance(value, Ptr) and value.pointee.size != base.size and base is not UNKNOWN:
                 value = replace(value, pointee=base)
             elif not pointer and isinstance(value, Scalar) and not base.is_float and base is not UNKNOWN \
                     and not value.expr.is_int and base.size <= 8 and not base.fields:
@@ -522,7 +532,7 @@ class Lowerer:
             label = case.child_by_field_name("value")
             cond = op("==", value.expr, self.rvalue(label, env, record=False).expr) \
                 if label is not None and isinstance(value, Scalar) else Opaque("default")
-            branch = Branch(self._id(), *self._pos(case), f"case {text(label)}", cond)
+            branch = Branch(self._id(), *self._pos(case), f"case {text(label)}", cond, kind="case")
             body = [c for c in case.named_children if c != label]
             self._sides(branch, lambda: self.statements_of(body, env.copy()), lambda: None)
 
@@ -762,10 +772,21 @@ class Lowerer:
         return self.expr(children[-1], env, record) if children else _opaque("empty")
 
     def _conditional(self, node: Node, env: Env, record: bool) -> Val:
-        cond = self.rvalue(node.child_by_field_name("condition"), env, record)
-        a = self.rvalue(node.child_by_field_name("consequence"), env, record)
-        b = self.rvalue(node.child_by_field_name("alternative"), env, record)
+        """`c ? a : b`.  Memory reads inside a side happen only for the lanes selecting it, so a
+        side that reads memory becomes a (predicated) branch of kind `select`."""
+        cond_node = node.child_by_field_name("condition")
+        cond = self.rvalue(cond_node, env, record)
         c = cond.expr if isinstance(cond, Scalar) else Opaque("condition")
+        sides: dict[str, Val] = {}
+        branch = Branch(self._id(), *self._pos(node), text(cond_node).strip("() "), c, kind="select")
+
+        def side(key: str) -> None:
+            sides[key] = self.rvalue(node.child_by_field_name(key), env, record)
+
+        self._sides(branch, lambda: side("consequence"), lambda: side("alternative"))
+        if not branch.then and not branch.orelse:
+            self.stmts.pop()  # a plain select: no memory access depends on it
+        a, b = sides["consequence"], sides["alternative"]
         if isinstance(a, Scalar) and isinstance(b, Scalar):
             return Scalar(op("?:", c, a.expr, b.expr), a.type)
         if isinstance(a, Ptr) and isinstance(b, Ptr) and a.array == b.array:
@@ -812,8 +833,13 @@ class Lowerer:
         operator = text(node.child_by_field_name("operator"))
         left_node = node.child_by_field_name("left")
         right = self.rvalue(node.child_by_field_name("right"), env, record)
+        if left_node is not None and left_node.type == "identifier" and operator == "=" and \
+                env.lookup(text(left_node)) is None and text(left_node) not in self.scope.arrays:
+            # `ns::tile_t<16> t = ...` parses as `(ns::tile_t < 16) > (t = ...)`: a declaration
+            env.declare(text(left_node), right)
+            return right
         if left_node is not None and left_node.type == "identifier" and \
-                isinstance(env.lookup(text(left_node)), (Scalar, Ptr)):
+                isinstance(env.lookup(text(left_node)), (Scalar, Ptr, Group)):
             name = text(left_node)
             if operator != "=":
                 current = env.lookup(name)
@@ -858,6 +884,8 @@ class Lowerer:
 
     def _call(self, node: Node, env: Env, record: bool) -> Val:
         callee = node.child_by_field_name("function")
+        while callee is not None and callee.type == "qualified_identifier":  # cg::tiled_partition<16>
+            callee = callee.child_by_field_name("name")
         args_node = node.child_by_field_name("arguments")
         arg_nodes = args_node.named_children if args_node is not None else []
         if callee is not None and callee.type == "template_function":
@@ -865,22 +893,37 @@ class Lowerer:
             targs = callee.child_by_field_name("arguments")
             if name in ("reinterpret_cast", "static_cast", "const_cast", "dynamic_cast") and arg_nodes:
                 return self._convert(text(targs)[1:-1], self.rvalue(arg_nodes[0], env, record))
+            if name == "tiled_partition" and targs is not None and targs.named_children:
+                size = self.rvalue(targs.named_children[0], env, record=False)
+                return Group(size.expr if isinstance(size, Scalar) else None)
             return self._call_named(name, node, arg_nodes, env, record)
         if callee is not None and callee.type == "field_expression":
-            method = text(callee.child_by_field_name("field"))
-            if method in ("sync", "barrier_wait", "arrive_and_wait"):
-                self._barrier(node, "block" if "tile" not in text(callee) else "warp", f"{text(callee)}()")
-                return Scalar(ZERO)
-            if method == "thread_rank":
-                return Scalar(self._linear_tid())
-            if method in ("size", "num_threads"):
-                return Scalar(op("*", op("*", Sym("bdim.x"), Sym("bdim.y")), Sym("bdim.z")))
-            self.rvalue(callee.child_by_field_name("argument"), env, record)
-            for a in arg_nodes:
-                self.rvalue(a, env, record)
-            return _opaque(f"method {method}")
+            group = self.expr(callee.child_by_field_name("argument"), env, record)
+            values = [self.rvalue(a, env, record) for a in arg_nodes]
+            return self._method(text(callee.child_by_field_name("field")), group, values, node)
         name = text(callee).rsplit("::", 1)[-1]
         return self._call_named(name, node, arg_nodes, env, record)
+
+    def _method(self, method: str, group: Val, values: list[Val], node: Node) -> Val:
+        """Cooperative-groups methods on a thread block or a tile; other methods are opaque."""
+        if not isinstance(group, Group):
+            return _opaque(f"method {method}")
+        block_threads = op("*", op("*", Sym("bdim.x"), Sym("bdim.y")), Sym("bdim.z"))
+        size = group.size if group.size is not None else block_threads
+        rank = self._linear_tid()
+        if method in ("sync", "barrier_wait", "arrive_and_wait"):
+            warp_level = isinstance(group.size, Const) and group.size.value <= 32
+            self._barrier(node, "warp" if warp_level else "block", f"{method}()")
+            return Scalar(ZERO)
+        if method == "thread_rank":
+            return Scalar(op("%", rank, size) if group.size is not None else rank)
+        if method in ("size", "num_threads"):
+            return Scalar(size)
+        if method in ("meta_group_rank",):
+            return Scalar(op("/", rank, size))
+        exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
+        return Scalar(op("shfl", *exprs) if exprs else Opaque(method),
+                      values[0].type if values and isinstance(values[0], Scalar) else UNKNOWN)
 
     def _linear_tid(self) -> Expr:
         self.uses.update(("tid.x", "tid.y", "tid.z"))
@@ -901,7 +944,12 @@ class Lowerer:
         if name == "__syncwarp":
             self._barrier(node, "warp", name)
             return Scalar(ZERO)
-        if name == "this_thread_block" or name == "this_grid":
+        if name == "this_thread_block":
+            return Group(None)
+        if name == "tiled_partition" and len(arg_nodes) == 2:
+            size = self.rvalue(arg_nodes[1], env, record=False)
+            return Group(size.expr if isinstance(size, Scalar) else None)
+        if name == "this_grid":
             return _opaque(name)
         if _ATOMICS.match(name) and arg_nodes:
             target = self._deref(self.rvalue(arg_nodes[0], env, record))
@@ -1012,6 +1060,42 @@ def _hoistable(loop: Loop) -> list[Access]:
 def _advance(pointer: Ptr, count: Expr, operator: str) -> Ptr:
     """Pointer arithmetic: `p + count` moves by count elements of the pointee."""
     return replace(pointer, offset=op(operator, pointer.offset, op("*", count, lift(pointer.pointee.size))))
+
+
+class _Block:
+    """A synthetic compound statement holding nodes the parser left as siblings."""
+
+    type = "compound_statement"
+
+    def __init__(self, children: list):
+        self.named_children = children
+        self.children = children
+
+    def child_by_field_name(self, name: str):
+        return None
+
+
+_LOOPS = ("for_statement", "while_statement")
+
+
+def _glue_pragma_loops(children: list) -> list:
+    """`for (...) <newline> #pragma unroll <newline> for (...) body`: the grammar ends the outer loop
+    with an empty body at the pragma and leaves the inner loop as the next sibling.  Re-attach it."""
+    out, i = [], 0
+    while i < len(children):
+        node = children[i]
+        body = node.child_by_field_name("body") if node.type in _LOOPS else None
+        if body is not None and not text(body).strip(";").strip():
+            j = i + 1
+            while j < len(children) and children[j].type == "preproc_call":
+                j += 1
+            if j < len(children):
+                tail = _glue_pragma_loops(children[j:])  # the first entry is the (glued) inner loop
+                out.append(_BodySwap(node, _Block(children[i + 1:j] + tail[:1])))
+                return out + tail[1:]
+        out.append(node)
+        i += 1
+    return out
 
 
 def _header(node) -> str:

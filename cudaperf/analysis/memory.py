@@ -37,8 +37,9 @@ class Executions:
 
 
 def data_dependent(expr: Expr, loops: dict[str, Loop]) -> bool:
-    """Does the value depend on loaded data, directly or through a loop counter whose start,
-    step or bound is loaded (a CSR row loop `for (j = ptr[r]; j < ptr[r + 1]; ++j)`)?"""
+    """Does the value depend on loaded data, directly or through a loop counter whose start or
+    step is loaded (a CSR row loop `for (j = ptr[r]; ...)`)?  A loaded bound alone
+    (`j < len[r]`) leaves the counter's values known: only the trip count is data."""
     seen: set[str] = set()
     pending = [expr]
     while pending:
@@ -49,15 +50,16 @@ def data_dependent(expr: Expr, loops: dict[str, Loop]) -> bool:
             if name in loops and name not in seen:
                 seen.add(name)
                 loop = loops[name]
-                pending.extend((loop.init, loop.update, loop.condition))
+                pending.extend((loop.init, loop.update))
     return False
 
 
 def executions(access: Access, batch: Batch, issuing: Batch | None = None,
-               loops: dict[str, Loop] | None = None) -> Executions:
+               loops: dict[str, Loop] | None = None, per_instruction: int = 1) -> Executions:
     """`issuing` is the batch of the context whose warps issue the instruction (same rows as
     `batch`, wider masks) when predicated branches enclose the access; `loops` maps loop counter
-    symbols to their loops."""
+    symbols to their loops; `per_instruction` source executions merge into one instruction
+    (vectorisation, see vectorize.py)."""
     issued = issuing.active.any(axis=1) if issuing is not None else None
     pattern = "indirect" if data_dependent(access.offset, loops or {}) else \
         "unknown" if has_opaque(access.offset) else None
@@ -66,7 +68,7 @@ def executions(access: Access, batch: Batch, issuing: Batch | None = None,
         address = evaluate_on(access.offset, batch)
         if np.isnan(address[batch.active]).any():
             pattern, address = "unknown", None
-    return Executions(access, batch.active, batch.weight, address, pattern, batch.exact, issued)
+    return Executions(access, batch.active, batch.weight / per_instruction, address, pattern, batch.exact, issued)
 
 
 def active_rows(ex: Executions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -31,19 +31,21 @@ def _round(x: float | None, digits: int = 3) -> float | None:
 
 @dataclass
 class AccessReport:
-    access: Access
-    requests: float
-    thread_executions: float
+    access: Access  # as written in the source
+    requests: float  # warp-level instructions issued (fewer than source executions when vectorised)
+    thread_executions: float  # source-level executions summed over threads
     executions_per_thread: float | None
     exact: bool
+    instruction_bytes: int  # bytes per lane of the issued instruction
     pattern_override: str | None = None
     coalescing: Coalescing | None = None
     banks: BankConflicts | None = None
 
     @classmethod
-    def of(cls, access: Access, ex: Executions, total_threads: int) -> "AccessReport":
-        per_thread = ex.thread_executions() / total_threads if total_threads else None
-        return cls(access, ex.requests, ex.thread_executions(), per_thread, ex.exact, ex.pattern)
+    def of(cls, access: Access, ex: Executions, total_threads: int, per_instruction: int = 1) -> "AccessReport":
+        executed = ex.thread_executions() * per_instruction
+        per_thread = executed / total_threads if total_threads else None
+        return cls(access, ex.requests, executed, per_thread, ex.exact, ex.access.size, ex.pattern)
 
     @property
     def pattern(self) -> str:
@@ -59,7 +61,7 @@ class AccessReport:
         a = self.access
         return {
             "line": a.line, "column": a.column, "space": a.space, "kind": a.kind, "array": a.array,
-            "bytes": a.size, "pattern": self.pattern,
+            "bytes": a.size, "instruction_bytes": self.instruction_bytes, "pattern": self.pattern,
             "sectors_per_request": _round(self.coalescing.sectors_per_request) if self.coalescing else None,
             "wavefronts_per_request": _round(self.banks.wavefronts_per_request) if self.banks else None,
             "executions_per_thread": _round(self.executions_per_thread, 4),
@@ -70,7 +72,7 @@ class AccessReport:
 @dataclass
 class BranchReport:
     line: int
-    kind: str  # if | loop
+    kind: str  # if | select | case | loop
     condition: str
     result: BranchUniformity
 

@@ -38,39 +38,53 @@ class Batch:
         return self.active.shape[0]
 
 
-def _axis_samples(extent: int) -> list[tuple[int, float]]:
-    """Sampled coordinates along one grid axis with the number of blocks each stands for: the
-    edges (where bounds checks bite) stand for themselves, the middle for all interior blocks."""
-    if extent <= 3:
-        return [(i, 1.0) for i in range(extent)]
-    return [(0, 1.0), (extent // 2, float(extent - 2)), (extent - 1, 1.0)]
+# Irrational steps for low-discrepancy picks (one per grid axis, one for the warp index).
+_STEPS = (0.6180339887, 0.4142135624, 0.7320508076, 0.2360679775)
+
+
+def _strata(extent: int) -> list[tuple[str, int, int]]:
+    """Per grid axis: (kind, first index, count) for the first block, the interior, the last block."""
+    if extent <= 2:
+        return [("edge", i, 1) for i in range(extent)]
+    return [("edge", 0, 1), ("interior", 1, extent - 2), ("edge", extent - 1, 1)]
+
+
+def _pick(j: int, step: float, start: int, count: int) -> int:
+    return start + int(((j + 1) * step) % 1.0 * count)
+
+
+def _warp_executions(launch: Launch, warps_per_stratum: int) -> list[tuple[tuple[int, int, int], int, float]]:
+    """(block, warp, weight) samples.  The grid is split per axis into first block, interior and
+    last block (bounds checks bite at the edges).  Every stratum samples the same warp indices
+    (all warps up to `warps_per_stratum`, else evenly spaced ones); a stratum spanning interior
+    blocks takes each warp index from a different block on a low-discrepancy sequence, so many
+    block indices are represented (alignment and bounds vary from block to block) for few rows."""
+    bx, by, bz = launch.block
+    warps = -(-(bx * by * bz) // WARP)
+    picks = sorted(set(np.linspace(0, warps - 1, min(warps, warps_per_stratum)).round().astype(int).tolist()))
+    samples = []
+    for sx in _strata(launch.grid[0]):
+        for sy in _strata(launch.grid[1]):
+            for sz in _strata(launch.grid[2]):
+                axes = (sx, sy, sz)
+                blocks = sx[2] * sy[2] * sz[2]
+                # every picked warp index, each time in another block of the stratum
+                rounds = 1 if blocks == 1 else -(-warps_per_stratum // len(picks))
+                n = rounds * len(picks)
+                for j in range(n):
+                    coords = tuple(_pick(j, _STEPS[a], start, count) for a, (_, start, count) in enumerate(axes))
+                    samples.append((coords, picks[j % len(picks)], blocks * warps / n))
+    return samples
 
 
 def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8) -> Batch:
     bx, by, bz = launch.block
     threads = bx * by * bz
-    warps = -(-threads // WARP)
-    if all_warps or warps <= max_warps:
-        warp_ids = [(w, 1.0) for w in range(warps)]
-    else:
-        picks = sorted(set(np.linspace(0, warps - 1, max_warps).round().astype(int).tolist()))
-        warp_ids = [(w, warps / len(picks)) for w in picks]
-    blocks = [((x, y, z), wx * wy * wz)
-              for x, wx in _axis_samples(launch.grid[0])
-              for y, wy in _axis_samples(launch.grid[1])
-              for z, wz in _axis_samples(launch.grid[2])]
-    rows = len(blocks) * len(warp_ids)
+    samples = _warp_executions(launch, 32 if all_warps else max_warps)
     lane = np.arange(WARP)
-    linear = np.empty((rows, WARP))
-    bid = np.empty((rows, 3))
-    weight = np.empty(rows)
-    r = 0
-    for (coords, bw) in blocks:
-        for w, ww in warp_ids:
-            linear[r] = w * WARP + lane
-            bid[r] = coords
-            weight[r] = bw * ww
-            r += 1
+    linear = np.array([w * WARP for _, w, _ in samples], dtype=float)[:, None] + lane[None, :]
+    bid = np.array([coords for coords, _, _ in samples], dtype=float)
+    weight = np.array([wt for _, _, wt in samples])
     env: dict[str, np.ndarray | float] = dict(launch.symbols())
     env["tid.x"] = linear % bx
     env["tid.y"] = (linear // bx) % by

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Collect ground truth for the calibration corpus on the H200.
 #
-#   bash tests/corpus/measure_h200.sh OUTDIR [PHASES]
+#   bash tests/corpus/measure_h200.sh [--manifest PATH] OUTDIR [PHASES]
+#
+# --manifest PATH (or MANIFEST=PATH) measures another manifest in the same format
+# (default: tests/corpus/manifest.json); its .cu paths are relative to its folder.
 #
 # PHASES (default "time ncu summary sanitize") is any subset, in order, of:
 #   time      timing + attributes + device pass   -> OUTDIR/{timings,attributes,device,launch_order}.json
@@ -12,7 +15,17 @@
 # Each phase runs under `timeout` (seconds, override with TIME_LIMIT, NCU_LIMIT, SAN_LIMIT).
 # Extra variables: PYTHON (default python3), ONLY (comma-separated case ids for every phase).
 set -u
-OUT=${1:?usage: measure_h200.sh OUTDIR [PHASES]}
+MANIFEST_PATH=${MANIFEST:-}
+POS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --manifest) MANIFEST_PATH=${2:?--manifest needs a path}; shift 2 ;;
+    --manifest=*) MANIFEST_PATH=${1#--manifest=}; shift ;;
+    *) POS+=("$1"); shift ;;
+  esac
+done
+set -- ${POS[@]+"${POS[@]}"}
+OUT=${1:?usage: measure_h200.sh [--manifest PATH] OUTDIR [PHASES]}
 PHASES=${2:-time ncu summary sanitize}
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=${PYTHON:-python3}
@@ -21,6 +34,11 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 ONLY_ARGS=()
 if [ -n "${ONLY:-}" ]; then ONLY_ARGS=(--only "$ONLY"); fi
+MANIFEST_ARGS=()
+if [ -n "$MANIFEST_PATH" ]; then
+  MANIFEST_PATH=$(cd "$(dirname "$MANIFEST_PATH")" && pwd)/$(basename "$MANIFEST_PATH")
+  MANIFEST_ARGS=(--manifest "$MANIFEST_PATH")
+fi
 log() { echo "[measure_h200 $(date +%H:%M:%S)] $*"; }
 rc_all=0
 
@@ -28,7 +46,7 @@ for phase in $PHASES; do
   case "$phase" in
   time)
     log "timing/attributes pass"
-    timeout "${TIME_LIMIT:-300}" "$PY" "$SCRIPT" --out "$OUT" --time "${ONLY_ARGS[@]}" 2>&1 | tee "$OUT/time_pass.log"
+    timeout "${TIME_LIMIT:-300}" "$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --out "$OUT" --time "${ONLY_ARGS[@]}" 2>&1 | tee "$OUT/time_pass.log"
     rc=${PIPESTATUS[0]}; log "timing pass rc=$rc"; [ "$rc" = 0 ] || rc_all=1
     cp -f "$OUT/launch_order.json" "$OUT/launch_order_time.json" 2>/dev/null || true
     ;;
@@ -38,27 +56,27 @@ for phase in $PHASES; do
     # The ncu pass writes its own launch_order.json (the one that maps ncu rows to case ids).
     timeout "${NCU_LIMIT:-480}" ncu --csv --page raw --clock-control none --metrics "$METRICS" \
         --log-file "$OUT/ncu_raw.csv" \
-        "$PY" "$SCRIPT" --out "$OUT" --no-time "${ONLY_ARGS[@]}" 2>&1 | tee "$OUT/ncu_pass.log"
+        "$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --out "$OUT" --no-time "${ONLY_ARGS[@]}" 2>&1 | tee "$OUT/ncu_pass.log"
     rc=${PIPESTATUS[0]}; log "ncu pass rc=$rc"; [ "$rc" = 0 ] || rc_all=1
     cp -f "$OUT/launch_order.json" "$OUT/launch_order_ncu.json" 2>/dev/null || true
     ;;
   summary)
     log "summary"
-    "$PY" "$SCRIPT" --summarize "$OUT" | tee "$OUT/summary.txt"
+    "$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --summarize "$OUT" | tee "$OUT/summary.txt"
     ;;
   sanitize)
     if ! command -v compute-sanitizer >/dev/null 2>&1; then log "compute-sanitizer not found; skipping"; continue; fi
-    SHARED=$("$PY" "$SCRIPT" --list --shared-only)
-    if [ -n "${ONLY:-}" ]; then SAN_ALL="$ONLY"; else SAN_ALL=$("$PY" "$SCRIPT" --list); fi
+    SHARED=$("$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --list --shared-only)
+    if [ -n "${ONLY:-}" ]; then SAN_ALL="$ONLY"; else SAN_ALL=$("$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --list); fi
     mkdir -p "$OUT/sanitizer_tmp"
     log "memcheck over all cases"
     timeout "${SAN_LIMIT:-300}" compute-sanitizer --tool memcheck --error-exitcode 3 --log-file "$OUT/sanitizer_memcheck.log" \
-        "$PY" "$SCRIPT" --out "$OUT/sanitizer_tmp" --no-time --only "$SAN_ALL" > "$OUT/sanitizer_memcheck.out" 2>&1
+        "$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --out "$OUT/sanitizer_tmp" --no-time --only "$SAN_ALL" > "$OUT/sanitizer_memcheck.out" 2>&1
     log "memcheck rc=$?"
     for tool in racecheck synccheck; do
       log "$tool over shared-memory cases"
       timeout "${SAN_LIMIT:-300}" compute-sanitizer --tool "$tool" --error-exitcode 3 --log-file "$OUT/sanitizer_$tool.log" \
-          "$PY" "$SCRIPT" --out "$OUT/sanitizer_tmp" --no-time --only "$SHARED" > "$OUT/sanitizer_$tool.out" 2>&1
+          "$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --out "$OUT/sanitizer_tmp" --no-time --only "$SHARED" > "$OUT/sanitizer_$tool.out" 2>&1
       log "$tool rc=$?"
     done
     ;;

@@ -104,8 +104,9 @@ __global__ void gemm_tile32x8(const float* __restrict__ A, const float* __restri
 // Register-blocked SGEMM: a BM x BN block tile, BK-deep k-steps, (BN/TN) x (BM/TM)
 // threads, each computing a TM x TN sub-tile. The A tile is stored k-major
 // (transposed) in shared memory with APAD floats of padding per row.
+// Launched with 256 threads ((BM/TM) * (BN/TN) for the 64x64 / 4x4 instantiation).
 template <int BM, int BN, int BK, int TM, int TN, int APAD>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN))
+__global__ void __launch_bounds__(256)
 sgemm_regblock(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
                int M, int N, int K)
 {

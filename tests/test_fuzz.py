@@ -1,0 +1,48 @@
+"""Mutated corpus kernels: the analyzer returns a report (or a one-line SourceError), never raises,
+and never hits an internal error."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cudaperf.analysis.analyzer import INTERNAL_ERROR, Options, analyze_source
+from cudaperf.analysis.source import SourceError
+
+from conftest import CORPUS
+
+SOURCES = [p.read_bytes() for p in sorted((CORPUS / "kernels").glob("*.cu"))]
+TOKENS = [b"{", b"}", b"(", b")", b";", b"[", b"]", b"<<<", b">>>", b"__syncthreads();", b"return;",
+          b"#define X(", b"/*", b"*/", b"\"", b"'", b"\\\n", b"__global__", b"template <int N>", b"->",
+          b"threadIdx.x", b"1e309", b"0x", b"&&", b"?", b":", b"for (;;)", b"while (1)", b"\x00", b"\xff"]
+
+
+@st.composite
+def mutated(draw) -> bytes:
+    data = bytearray(draw(st.sampled_from(SOURCES)))
+    for _ in range(draw(st.integers(1, 8))):
+        at = draw(st.integers(0, len(data)))
+        action = draw(st.sampled_from(["insert", "delete", "duplicate"]))
+        if action == "insert":
+            data[at:at] = draw(st.sampled_from(TOKENS))
+        elif action == "delete":
+            del data[at:at + draw(st.integers(1, 40))]
+        else:
+            chunk = data[at:at + draw(st.integers(1, 200))]
+            data[at:at] = chunk
+    return bytes(data)
+
+
+@settings(max_examples=int(os.environ.get("CUDAPERF_FUZZ_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(source=mutated(), block=st.sampled_from([(32, 1, 1), (256, 1, 1), (16, 16, 1), (8, 8, 4)]))
+def test_mutated_sources_never_break_the_analyzer(source, block):
+    try:
+        report = analyze_source(source, "fuzz.cu", Options(block=block, grid=(7, 3, 2)))
+    except SourceError:
+        return
+    problems = [d.message for d in report.diagnostics if INTERNAL_ERROR in d.message]
+    assert not problems, problems
+    for kernel in report.kernels:
+        kernel.to_json()
