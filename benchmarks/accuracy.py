@@ -17,8 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from cudaperf.analysis.analyzer import Options, analyze_file  # noqa: E402
 from ncu_data import SETS, kernel_metrics, measured  # noqa: E402
+
+from cudaperf.analysis.analyzer import Options, analyze_file  # noqa: E402
 
 KEYS = ("global_load_sectors_per_request", "global_store_sectors_per_request",
         "shared_load_wavefronts_per_request", "shared_store_wavefronts_per_request")

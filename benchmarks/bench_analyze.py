@@ -81,7 +81,8 @@ def scaling_by_size(lines_targets=(1000, 2500, 5000, 10000)) -> list[tuple[int, 
 def scaling_by_depth(depths=(25, 50, 100, 200)) -> list[tuple[int, float]]:
     out = []
     for depth in depths:
-        opens = "".join(f"if (threadIdx.x > {d}) {{ for (int k{d} = 0; k{d} < 2; ++k{d}) {{ " for d in range(depth // 2))
+        opens = "".join(f"if (threadIdx.x > {d}) {{ for (int k{d} = 0; k{d} < 2; ++k{d}) {{ "
+                        for d in range(depth // 2))
         code = ("__global__ void deep(float* a) {" + opens + "a[threadIdx.x] += 1.f;" + "} }" * (depth // 2) + "}")
         start = time.perf_counter()
         analyze_source(code, "deep.cu")

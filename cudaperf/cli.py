@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import __version__
 from .analysis.analyzer import Options, analyze_file, find_sources

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
@@ -29,7 +29,7 @@ def _number(text: str) -> float | None:
         return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def ncu_rows(path: Path = DATA / "ncu_raw.csv") -> list[dict[str, str]]:
     lines = path.read_text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
@@ -38,7 +38,7 @@ def ncu_rows(path: Path = DATA / "ncu_raw.csv") -> list[dict[str, str]]:
     return rows[1:]  # the first row after the header holds units
 
 
-@lru_cache(maxsize=None)
+@cache
 def measured(data: Path = DATA) -> dict[str, dict[str, float | None]]:
     """Per case id: the raw counters ncu reported for its one launch."""
     order = json.loads((data / "launch_order.json").read_text())

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from conftest import ROOT
 
 from cudaperf.analysis.report import SCHEMA_FILE
 from cudaperf.cli import main
-
-from conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "transpose.cu"
 

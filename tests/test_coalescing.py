@@ -6,7 +6,6 @@ A warp request touches every 32-byte sector an active lane reads; bases are 256-
 from __future__ import annotations
 
 import pytest
-
 from conftest import accesses, kernel_report
 
 COPY = """

@@ -10,10 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import CORPUS
 
 from cudaperf.analysis.analyzer import Options, analyze_file
-
-from conftest import CORPUS
 
 CASES = json.loads((CORPUS / "manifest.json").read_text())
 METRICS = {

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import accesses, kernel_report
 
 from cudaperf.analysis.analyzer import Options, analyze_source
 from cudaperf.analysis.source import clean
-
-from conftest import accesses, kernel_report
 
 
 def names(code: str, **kw) -> list[str]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 
+from conftest import CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cudaperf.analysis.analyzer import INTERNAL_ERROR, Options, analyze_source
 from cudaperf.analysis.source import SourceError
-
-from conftest import CORPUS
 
 SOURCES = [p.read_bytes() for p in sorted((CORPUS / "kernels").glob("*.cu"))]
 TOKENS = [b"{", b"}", b"(", b")", b";", b"[", b"]", b"<<<", b">>>", b"__syncthreads();", b"return;",
@@ -35,7 +34,10 @@ def mutated(draw) -> bytes:
     return bytes(data)
 
 
-@settings(max_examples=int(os.environ.get("CUDAPERF_FUZZ_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = int(os.environ.get("CUDAPERF_FUZZ_EXAMPLES", "300"))  # set higher for a long local run
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(source=mutated(), block=st.sampled_from([(32, 1, 1), (256, 1, 1), (16, 16, 1), (8, 8, 4)]))
 def test_mutated_sources_never_break_the_analyzer(source, block):
     try:

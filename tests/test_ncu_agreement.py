@@ -4,8 +4,10 @@ Two kernel sets, each launched once per case under ncu with its exact launch and
 the calibration corpus (tests/corpus) and a validation set written in other styles
 (tests/validation).  Given the same launch, the analyzer must land within max(0.5, 10%) of
 the measured kernel-level ratios, the quantities the issue defines:
-sectors/request = l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum / l1tex__t_requests_..._{ld,st}.sum,
-wavefronts/request = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum / smsp__inst_executed_op_shared_{ld,st}.sum.
+sectors/request = l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum
+                  / l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum,
+wavefronts/request = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum
+                     / smsp__inst_executed_op_shared_{ld,st}.sum.
 """
 
 from __future__ import annotations
@@ -13,10 +15,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from ncu_data import SETS, kernel_metrics, measured
 
 from cudaperf.analysis.analyzer import Options, analyze_file
-
-from ncu_data import SETS, kernel_metrics, measured
 
 
 def tolerance(value: float) -> float:

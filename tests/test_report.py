@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from conftest import ROOT, kernel_report
+
 from cudaperf.analysis.analyzer import Options, analyze_source
 from cudaperf.analysis.featuredoc import render
 from cudaperf.analysis.graph import data_dependent
 from cudaperf.analysis.report import FEATURES
-
-from conftest import ROOT, kernel_report
 
 GATHER = """
 __global__ void k(const float* in, const int* idx, float* out, int n) {
@@ -37,7 +37,7 @@ def test_access_graph_links_loads_to_what_they_feed():
     gathers = [a.access for a in report.accesses if a.access.array == "in"]
     assert len(gathers) == 1  # in[j] read twice with no store between: one load (CSE)
     assert data_dependent(g, gathers[0].id) and g.edges[idx_load.id, gathers[0].id]["relation"] == "feeds"
-    inner_branch = [n for n, d in g.nodes(data=True) if d["kind"] == "branch" and "in[j]" in d["stmt"].text][0]
+    inner_branch = next(n for n, d in g.nodes(data=True) if d["kind"] == "branch" and "in[j]" in d["stmt"].text)
     assert data_dependent(g, inner_branch)
     assert not data_dependent(g, idx_load.id)
     # nesting: the store sits under both branches

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from . import graph as access_graph
 from . import islands, parse
@@ -16,17 +16,27 @@ from .coalescing import coalescing
 from .divergence import Dependence, uniformity
 from .host import HostResolver
 from .ir import Kernel
-from .launch import (DEFAULT_BLOCKS, DEFAULT_GRIDS, HostLaunch, Launch, LaunchError, dimensionality,
-                     find_host_launches, infer_arguments, template_bindings, validate)
+from .launch import (
+    DEFAULT_BLOCKS,
+    DEFAULT_GRIDS,
+    HostLaunch,
+    Launch,
+    LaunchError,
+    dimensionality,
+    find_host_launches,
+    infer_arguments,
+    template_bindings,
+    validate,
+)
 from .lower import Lowerer, LoweringError, Scalar
 from .memory import executions
-from .predication import issue_context, tail_branches
-from .vectorize import vectorised
 from .parse import Node, text
-from .report import AccessReport, BranchReport, KernelReport, FileReport
+from .predication import issue_context, tail_branches
+from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .sampling import Sampler
 from .scope import FileScope, collect, function_name
 from .source import Diagnostic, SourceError, SourceFile, load, read
+from .vectorize import vectorised
 
 CUDA_SUFFIXES = (".cu", ".cuh")
 INTERNAL_ERROR = "internal error"
@@ -303,4 +313,4 @@ def analyze_file(path: str | Path, options: Options | None = None) -> FileReport
     return _with_deep_stack(lambda: FileAnalysis(read(path, options.defines), options).report())
 
 
-__all__ = ["Options", "analyze_source", "analyze_file", "find_sources", "SourceError", "LaunchError"]
+__all__ = ["LaunchError", "Options", "SourceError", "analyze_file", "analyze_source", "find_sources"]

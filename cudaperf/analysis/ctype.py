@@ -17,11 +17,11 @@ class CType:
     size: int
     align: int
     is_float: bool = False
-    fields: tuple[tuple[str, int, "CType"], ...] = ()
-    element: "CType | None" = None  # for arrays: the element type
+    fields: tuple[tuple[str, int, CType], ...] = ()
+    element: CType | None = None  # for arrays: the element type
     length: int | None = None  # for arrays: the number of elements (None = unknown/extern)
 
-    def field(self, name: str) -> tuple[int, "CType"] | None:
+    def field(self, name: str) -> tuple[int, CType] | None:
         for fname, offset, ftype in self.fields:
             if fname == name:
                 return offset, ftype
@@ -135,5 +135,5 @@ class TypeTable:
         name = normalize(spelling)
         return self.user.get(name) or BUILTIN_TYPES.get(name)
 
-    def child(self, extra: dict[str, CType]) -> "TypeTable":
+    def child(self, extra: dict[str, CType]) -> TypeTable:
         return TypeTable({**self.user, **extra})

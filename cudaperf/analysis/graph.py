@@ -9,7 +9,7 @@ access indirect or a branch data-dependent.  Analyses walk it through ``contexts
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import networkx as nx
 

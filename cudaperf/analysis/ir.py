@@ -9,7 +9,6 @@ need; ``graph.py`` turns it into the networkx access graph the analyses walk.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from .ctype import CType
 from .symbolic import Expr
@@ -54,7 +53,7 @@ class Loop:
     step: Expr | None  # loop-invariant increment when the counter is affine
     at_least_once: bool = False  # do-while
     unroll: int | None = None
-    body: list["Stmt"] = field(default_factory=list)
+    body: list[Stmt] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -64,13 +63,13 @@ class Branch:
     column: int
     text: str
     condition: Expr
-    then: list["Stmt"] = field(default_factory=list)
-    orelse: list["Stmt"] = field(default_factory=list)
+    then: list[Stmt] = field(default_factory=list)
+    orelse: list[Stmt] = field(default_factory=list)
     exits: bool = False  # the `then` side leaves the block (early return/continue/break)
     kind: str = "if"  # if | select (a `?:` whose sides read memory) | case
 
 
-Stmt = Union[Access, Barrier, Loop, Branch]
+Stmt = Access | Barrier | Loop | Branch
 
 
 @dataclass

@@ -7,6 +7,7 @@ template arguments.  Every value records where it came from (``cli``, ``inferred
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from . import parse
@@ -124,11 +125,11 @@ def _bound_candidates(kernel: Kernel) -> dict[str, list[Expr]]:
             continue
         if e.name in ("<", "<=", ">", ">=") and len(e.args) == 2:
             a, b = e.args
-            for bound, index, strict in ((b, a, e.name in ("<", ">=")), (a, b, e.name in (">", "<="))):
+            for bound, index in ((b, a), (a, b)):
                 if isinstance(bound, Sym) and bound.name.startswith("arg:"):
                     syms = free_symbols(index)
                     if syms and all(s.split(".")[0] in ("tid", "bid", "bdim", "gdim") for s in syms):
-                        found.setdefault(bound.name[4:], []).append(index if strict else index)
+                        found.setdefault(bound.name[4:], []).append(index)
     return found
 
 
@@ -145,7 +146,7 @@ def infer_arguments(kernel: Kernel, launch: Launch) -> None:
         best = None
         for index in candidates.get(param.name, []):
             v = evaluate(index, values)
-            if v == v:  # not NaN
+            if not math.isnan(v):
                 best = max(best or 0, int(v) + 1)
         if best is not None:
             launch.args[param.name] = float(best)

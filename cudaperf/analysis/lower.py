@@ -94,7 +94,7 @@ class Env:
                 return True
         return False
 
-    def copy(self) -> "Env":
+    def copy(self) -> Env:
         return Env([dict(f) for f in self.frames])
 
 
@@ -192,8 +192,12 @@ class Lowerer:
             ctype = self.type_of(text(p.child_by_field_name("type"))) or UNKNOWN
             decl = p.child_by_field_name("declarator")
             pointer = 0
-            while decl is not None and decl.type in ("pointer_declarator", "reference_declarator",
-                                                     "array_declarator"):
+            if decl is not None and decl.type == "array_declarator":  # float a[], int b[][4]
+                name, dims = array_dims(decl)
+                for dim in reversed(dims[1:]):
+                    ctype = array_of(ctype, self.const_int(dim))
+                decl, pointer = next((c for c in _descendants(decl) if c.type == "identifier"), None), 1
+            while decl is not None and decl.type in ("pointer_declarator", "reference_declarator"):
                 if decl.type != "reference_declarator":
                     pointer += 1
                 decl = decl.child_by_field_name("declarator") or next(
@@ -392,20 +396,14 @@ class Lowerer:
         if self.inline_stack and node.named_children:
             self.inline_stack[-1].returns.append(self.rvalue(node.named_children[0], env))
 
-    def _assigned_names(self, node: Node) -> set[str]:
+    @staticmethod
+    def _assigned_names(node: Node) -> set[str]:
         names: set[str] = set()
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if n.type == "assignment_expression":
-                left = n.child_by_field_name("left")
-                if left is not None and left.type == "identifier":
-                    names.add(text(left))
-            elif n.type == "update_expression":
-                arg = n.child_by_field_name("argument")
-                if arg is not None and arg.type == "identifier":
-                    names.add(text(arg))
-            stack.extend(n.named_children)
+        for n in _descendants(node):
+            target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
+                n.child_by_field_name("argument") if n.type == "update_expression" else None
+            if target is not None and target.type == "identifier":
+                names.add(text(target))
         return names
 
     def _induction_steps(self, body: Node | None, names: set[str], env: Env) -> dict[str, Expr]:
@@ -534,7 +532,7 @@ class Lowerer:
                 if label is not None and isinstance(value, Scalar) else Opaque("default")
             branch = Branch(self._id(), *self._pos(case), f"case {text(label)}", cond, kind="case")
             body = [c for c in case.named_children if c != label]
-            self._sides(branch, lambda: self.statements_of(body, env.copy()), lambda: None)
+            self._sides(branch, lambda body=body: self.statements_of(body, env.copy()), lambda: None)
 
     def _nested_definition(self, node: Node, env: Env) -> None:
         """A statement macro such as ``CUDA_KERNEL_LOOP(i, n) { ... }`` parses as a nested function."""
@@ -959,8 +957,7 @@ class Lowerer:
                 self._access(target, "atomic", node)
                 self._clobber()
             return Scalar(Opaque("atomic result"), target.type if isinstance(target, Loc) else UNKNOWN)
-        if name.startswith("__ldg") or name.startswith("__ldcg") or name.startswith("__ldca") or \
-                name.startswith("__ldcs") or name.startswith("__ldlu") or name.startswith("__ldcv"):
+        if name.startswith(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv")):
             if arg_nodes:
                 target = self._deref(self.rvalue(arg_nodes[0], env, record))
                 if isinstance(target, Loc):
@@ -1130,14 +1127,16 @@ def _affine_step(update: Expr, counter: str) -> Expr | None:
     return None
 
 
-def _identifiers(node: Node) -> set[str]:
-    found, stack = set(), [node]
+def _descendants(node: Node):
+    stack = [node]
     while stack:
         n = stack.pop()
-        if n.type == "identifier":
-            found.add(text(n))
-        stack.extend(n.named_children)
-    return found
+        yield n
+        stack.extend(reversed(n.named_children))
+
+
+def _identifiers(node: Node) -> set[str]:
+    return {text(n) for n in _descendants(node) if n.type == "identifier"}
 
 
 def _mentions(node: Node | None, names: set[str]) -> bool:
@@ -1145,15 +1144,9 @@ def _mentions(node: Node | None, names: set[str]) -> bool:
 
 
 def _assignment_count(body: Node, name: str) -> int:
-    count, stack = 0, [body]
-    while stack:
-        n = stack.pop()
-        if n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name:
-            count += 1
-        elif n.type == "update_expression" and text(n.child_by_field_name("argument")) == name:
-            count += 1
-        stack.extend(n.named_children)
-    return count
+    return sum(1 for n in _descendants(body)
+               if (n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name)
+               or (n.type == "update_expression" and text(n.child_by_field_name("argument")) == name))
 
 
 def _arity(definition: Node) -> int:

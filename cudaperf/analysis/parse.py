@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -31,7 +31,7 @@ def _grammar_file(name: str) -> str:
     return (Path(__file__).resolve().parents[2] / "grammars" / name).read_text()
 
 
-@lru_cache(maxsize=None)
+@cache
 def query(name: str) -> tree_sitter.Query:
     """Load ``grammars/<name>.scm`` once."""
     return tree_sitter.Query(LANGUAGE, _grammar_file(f"{name}.scm"))

@@ -42,7 +42,7 @@ class AccessReport:
     banks: BankConflicts | None = None
 
     @classmethod
-    def of(cls, access: Access, ex: Executions, total_threads: int, per_instruction: int = 1) -> "AccessReport":
+    def of(cls, access: Access, ex: Executions, total_threads: int, per_instruction: int = 1) -> AccessReport:
         executed = ex.thread_executions() * per_instruction
         per_thread = executed / total_threads if total_threads else None
         return cls(access, ex.requests, executed, per_thread, ex.exact, ex.access.size, ex.pattern)

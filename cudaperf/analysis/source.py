@@ -10,6 +10,7 @@ line and column the parser reports still points at the user's file.  Values they
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,7 +99,7 @@ def _top_level_commas(inner: bytes) -> list[int]:
 
 def _split_args(inner: bytes) -> list[bytes]:
     bounds = [-1, *_top_level_commas(inner), len(inner)]
-    return [inner[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
+    return [inner[a + 1:b].strip() for a, b in itertools.pairwise(bounds)]
 
 
 def _blank(buf: bytearray, start: int, end: int) -> None:

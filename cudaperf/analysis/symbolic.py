@@ -9,8 +9,8 @@ unknowns flow through arithmetic without special cases.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 
@@ -30,19 +30,19 @@ class Expr:
     __slots__ = ()
     is_int: bool = True
 
-    def __add__(self, other: "Expr | int") -> "Expr":
+    def __add__(self, other: Expr | int) -> Expr:
         return op("+", self, lift(other))
 
-    def __radd__(self, other: "Expr | int") -> "Expr":
+    def __radd__(self, other: Expr | int) -> Expr:
         return op("+", lift(other), self)
 
-    def __sub__(self, other: "Expr | int") -> "Expr":
+    def __sub__(self, other: Expr | int) -> Expr:
         return op("-", self, lift(other))
 
-    def __mul__(self, other: "Expr | int") -> "Expr":
+    def __mul__(self, other: Expr | int) -> Expr:
         return op("*", self, lift(other))
 
-    def __rmul__(self, other: "Expr | int") -> "Expr":
+    def __rmul__(self, other: Expr | int) -> Expr:
         return op("*", lift(other), self)
 
 
@@ -114,7 +114,7 @@ def _paren(e: Expr) -> str:
     return f"({e})" if isinstance(e, Op) and len(e.args) > 1 and not e.name.isalpha() else str(e)
 
 
-def lift(x: "Expr | int | float") -> Expr:
+def lift(x: Expr | int | float) -> Expr:
     if isinstance(x, Expr):
         return x
     return Const(float(x), isinstance(x, int))
@@ -155,9 +155,7 @@ def op(name: str, *args: Expr, is_int: bool | None = None) -> Expr:
                 return a
             if (a == ZERO or b == ZERO) and is_int:
                 return ZERO
-        elif name in (">>", "<<") and b == ZERO:
-            return a
-        elif name == "/" and b == ONE:
+        elif (name in (">>", "<<") and b == ZERO) or (name == "/" and b == ONE):
             return a
         if name in _COMMUTATIVE and isinstance(a, Const) and not isinstance(b, Const):
             args = (b, a)
