@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .memory import Executions, active_rows
-from .rows import distinct_per_row, group_max
+from .memory import Executions
+from .rows import sorted_rows
 
 BANKS = 32
 WORD = 4
+_WORD_RANGE = 2**32  # shared memory offsets are far below 2**32 words; keys stay exact in float64
 
 
 @dataclass
@@ -49,21 +50,22 @@ def bank_conflicts(ex: Executions) -> BankConflicts:
     size = ex.access.size
     words_per_lane = max(1, size // WORD)
     lanes_per_phase = 32 if size <= WORD else 16
+    phases = 32 // lanes_per_phase
     nrows = ex.active.shape[0]
-    rows, lanes, addr = active_rows(ex)
-    if rows.size == 0:
+    if not ex.active.any():
         return BankConflicts(0.0, 0.0, 0.0)
-    phase = lanes // lanes_per_phase
-    nphase = 32 // lanes_per_phase
-    word = np.floor(addr / WORD)
-    if words_per_lane > 1:
-        word = (word[:, None] + np.arange(words_per_lane)[None, :]).ravel()
-        rows, phase = np.repeat(rows, words_per_lane), np.repeat(phase, words_per_lane)
-    bank = np.mod(word, BANKS)
-    group = (rows * nphase + phase) * BANKS + bank.astype(np.int64)
-    per_bank = distinct_per_row(group, word, nrows * nphase * BANKS)
-    per_phase = group_max(np.arange(nrows * nphase * BANKS) // BANKS, per_bank, nrows * nphase)
-    wavefronts = per_phase.reshape(nrows, nphase).sum(axis=1)
-    ideal = (per_phase.reshape(nrows, nphase) > 0).sum(axis=1)
+    word = np.floor(np.where(ex.active, ex.address, np.nan) / WORD)  # (rows, 32)
+    if words_per_lane > 1:  # every 4-byte word a wide access touches, lane-major
+        word = (word[:, :, None] + np.arange(words_per_lane)).reshape(nrows, -1)
+    phase = np.arange(word.shape[1]) // (lanes_per_phase * words_per_lane)
+    # one key per (phase, bank, word): distinct keys are the words each bank must serve
+    key = (phase * BANKS + np.mod(word, BANKS)) * _WORD_RANGE + np.mod(word, _WORD_RANGE)
+    ordered, new = sorted_rows(key)
+    rows, cols = np.nonzero(new)
+    slot = (ordered[rows, cols] // _WORD_RANGE).astype(np.int64)  # phase * BANKS + bank
+    per_bank = np.bincount(rows * phases * BANKS + slot, minlength=nrows * phases * BANKS)
+    per_phase = per_bank.reshape(nrows, phases, BANKS).max(axis=2)
+    wavefronts = per_phase.sum(axis=1)
+    ideal = (per_phase > 0).sum(axis=1)
     w = ex.weight
     return BankConflicts(float((wavefronts * w).sum()), float((ideal * w).sum()), requests)

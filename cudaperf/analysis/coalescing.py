@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .memory import Executions, active_rows
-from .rows import distinct_per_row
+from .memory import Executions
+from .rows import distinct_per_row, sorted_rows
 
 SECTOR = 32
 BROADCAST_SHARING = 8  # lanes per distinct address at which an access counts as a broadcast
@@ -38,17 +38,16 @@ def coalescing(ex: Executions) -> Coalescing:
     if ex.address is None:
         return Coalescing(ex.pattern or "unknown", None, None, requests)
     size = ex.access.size
-    nrows = ex.active.shape[0]
-    rows, _, addr = active_rows(ex)
-    if rows.size == 0:
-        return Coalescing("coalesced", 0.0, 0.0, 0.0)
-    first = np.floor(addr / SECTOR)
-    last = np.floor((addr + size - 1) / SECTOR)
-    sectors = distinct_per_row(np.concatenate([rows, rows]), np.concatenate([first, last]), nrows)
-    distinct = distinct_per_row(rows, addr, nrows)
-    ideal = np.ceil(distinct * size / SECTOR)
-    runs, run_sectors = _contiguous_runs(rows, addr, size, nrows)
     executed = ex.active.any(axis=1)
+    if not executed.any():
+        return Coalescing("coalesced", 0.0, 0.0, 0.0)
+    addr = np.where(ex.active, ex.address, np.nan)
+    first, last = np.floor(addr / SECTOR), np.floor((addr + size - 1) / SECTOR)
+    sectors = distinct_per_row(np.concatenate([first, last], axis=1))
+    ordered, new = sorted_rows(addr)
+    distinct = new.sum(axis=1)
+    ideal = np.ceil(distinct * size / SECTOR)
+    runs, run_sectors = _contiguous_runs(ordered, new, size)
     w = ex.weight * executed
     total, total_ideal = float((sectors * w).sum()), float((ideal * w).sum())
     lanes = ex.active.sum(axis=1)
@@ -63,19 +62,17 @@ def coalescing(ex: Executions) -> Coalescing:
     return Coalescing(pattern, total, total_ideal, requests)
 
 
-def _contiguous_runs(rows: np.ndarray, addr: np.ndarray, size: int, nrows: int) -> tuple[np.ndarray, np.ndarray]:
+def _contiguous_runs(ordered: np.ndarray, new: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Per row: how many runs of consecutive elements the distinct addresses form, and the sectors
     those runs would need if each started on a sector boundary."""
-    order = np.lexsort((addr, rows))
-    r, a = rows[order], addr[order]
-    keep = np.ones(r.size, dtype=bool)
-    keep[1:] = (r[1:] != r[:-1]) | (a[1:] != a[:-1])
-    r, a = r[keep], a[keep]
-    start = np.ones(r.size, dtype=bool)
-    start[1:] = (r[1:] != r[:-1]) | (a[1:] - a[:-1] != size)
+    nrows, width = ordered.shape
+    rows, cols = np.nonzero(new)  # distinct addresses, in order within each row
+    values = ordered[rows, cols]
+    start = np.ones(rows.size, dtype=bool)
+    start[1:] = (rows[1:] != rows[:-1]) | (values[1:] - values[:-1] != size)
     run_id = np.cumsum(start) - 1
-    run_len = np.bincount(run_id)
-    run_row = r[start]
+    run_length = np.bincount(run_id)
+    run_row = rows[start]
     runs = np.bincount(run_row, minlength=nrows).astype(float)
-    run_sectors = np.bincount(run_row, weights=np.ceil(run_len * size / SECTOR), minlength=nrows)
+    run_sectors = np.bincount(run_row, weights=np.ceil(run_length * size / SECTOR), minlength=nrows)
     return runs, run_sectors

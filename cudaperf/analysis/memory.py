@@ -69,9 +69,3 @@ def executions(access: Access, batch: Batch, issuing: Batch | None = None,
         if np.isnan(address[batch.active]).any():
             pattern, address = "unknown", None
     return Executions(access, batch.active, batch.weight / per_instruction, address, pattern, batch.exact, issued)
-
-
-def active_rows(ex: Executions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row index, lane index, address) of every active lane."""
-    rows, lanes = np.nonzero(ex.active)
-    return rows, lanes, ex.address[rows, lanes]

@@ -1,22 +1,22 @@
-"""Vectorised per-row counting shared by the memory analyses."""
+"""Per-row counting over (rows, lanes) arrays, shared by the memory analyses.
+
+Inactive lanes are NaN.  Sorting each row once (rows are at most a few dozen values wide) is
+much cheaper than sorting all values with their row index.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 
-def distinct_per_row(rows: np.ndarray, values: np.ndarray, nrows: int) -> np.ndarray:
-    """Number of distinct ``values`` in each row (``rows`` gives each value's row index)."""
-    if rows.size == 0:
-        return np.zeros(nrows)
-    order = np.lexsort((values, rows))
-    r, v = rows[order], values[order]
-    new = np.ones(r.size, dtype=bool)
-    new[1:] = (r[1:] != r[:-1]) | (v[1:] != v[:-1])
-    return np.bincount(r[new], minlength=nrows).astype(float)
+def sorted_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row sorted (NaN last) and a mask of the first occurrence of every distinct value."""
+    s = np.sort(values, axis=1)
+    first = ~np.isnan(s)
+    first[:, 1:] &= s[:, 1:] != s[:, :-1]
+    return s, first
 
 
-def group_max(groups: np.ndarray, values: np.ndarray, ngroups: int) -> np.ndarray:
-    out = np.zeros(ngroups)
-    np.maximum.at(out, groups, values)
-    return out
+def distinct_per_row(values: np.ndarray) -> np.ndarray:
+    """Number of distinct non-NaN values in each row."""
+    return sorted_rows(values)[1].sum(axis=1).astype(float)

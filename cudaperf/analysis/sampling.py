@@ -49,48 +49,42 @@ def _strata(extent: int) -> list[tuple[str, int, int]]:
     return [("edge", 0, 1), ("interior", 1, extent - 2), ("edge", extent - 1, 1)]
 
 
-def _pick(j: int, step: float, start: int, count: int) -> int:
-    return start + int(((j + 1) * step) % 1.0 * count)
+def _warp_executions(launch: Launch, warps_per_stratum: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sampled warp executions as (block coordinates (n, 3), warp index (n,), weight (n,)).
 
-
-def _warp_executions(launch: Launch, warps_per_stratum: int) -> list[tuple[tuple[int, int, int], int, float]]:
-    """(block, warp, weight) samples.  The grid is split per axis into first block, interior and
-    last block (bounds checks bite at the edges).  Every stratum samples the same warp indices
-    (all warps up to `warps_per_stratum`, else evenly spaced ones); a stratum spanning interior
-    blocks takes each warp index from a different block on a low-discrepancy sequence, so many
-    block indices are represented (alignment and bounds vary from block to block) for few rows."""
+    The grid is split per axis into first block, interior and last block (bounds checks bite at
+    the edges).  Every stratum samples the same warp indices (all warps up to
+    `warps_per_stratum`, else evenly spaced ones); a stratum spanning interior blocks takes each
+    warp index from a different block on a low-discrepancy sequence, so many block indices are
+    represented (alignment and bounds vary from block to block) for few rows."""
     bx, by, bz = launch.block
     warps = -(-(bx * by * bz) // WARP)
-    picks = sorted(set(np.linspace(0, warps - 1, min(warps, warps_per_stratum)).round().astype(int).tolist()))
-    samples = []
+    picks = np.unique(np.linspace(0, warps - 1, min(warps, warps_per_stratum)).round().astype(int))
+    coords, warp_ids, weights = [], [], []
     for sx in _strata(launch.grid[0]):
         for sy in _strata(launch.grid[1]):
             for sz in _strata(launch.grid[2]):
-                axes = (sx, sy, sz)
                 blocks = sx[2] * sy[2] * sz[2]
-                # every picked warp index, each time in another block of the stratum
                 rounds = 1 if blocks == 1 else -(-warps_per_stratum // len(picks))
-                n = rounds * len(picks)
-                for j in range(n):
-                    coords = tuple(_pick(j, _STEPS[a], start, count) for a, (_, start, count) in enumerate(axes))
-                    samples.append((coords, picks[j % len(picks)], blocks * warps / n))
-    return samples
+                j = np.arange(rounds * len(picks))
+                coords.append(np.stack([start + (((j + 1) * _STEPS[a]) % 1.0 * count).astype(int)
+                                        for a, (_, start, count) in enumerate((sx, sy, sz))], axis=1))
+                warp_ids.append(picks[j % len(picks)])
+                weights.append(np.full(j.size, blocks * warps / j.size))
+    return np.concatenate(coords), np.concatenate(warp_ids), np.concatenate(weights)
 
 
 def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8) -> Batch:
     bx, by, bz = launch.block
     threads = bx * by * bz
-    samples = _warp_executions(launch, 32 if all_warps else max_warps)
-    lane = np.arange(WARP)
-    linear = np.array([w * WARP for _, w, _ in samples], dtype=float)[:, None] + lane[None, :]
-    bid = np.array([coords for coords, _, _ in samples], dtype=float)
-    weight = np.array([wt for _, _, wt in samples])
+    bid, warp_ids, weight = _warp_executions(launch, 32 if all_warps else max_warps)
+    linear = (warp_ids * WARP).astype(float)[:, None] + np.arange(WARP)[None, :]
     env: dict[str, np.ndarray | float] = dict(launch.symbols())
     env["tid.x"] = linear % bx
     env["tid.y"] = (linear // bx) % by
     env["tid.z"] = linear // (bx * by)
     for i, axis in enumerate("xyz"):
-        env[f"bid.{axis}"] = np.repeat(bid[:, i:i + 1], WARP, axis=1)
+        env[f"bid.{axis}"] = np.repeat(bid[:, i:i + 1].astype(float), WARP, axis=1)
     return Batch(env, linear < threads, weight)
 
 
