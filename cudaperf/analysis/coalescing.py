@@ -65,7 +65,7 @@ def coalescing(ex: Executions) -> Coalescing:
 def _contiguous_runs(ordered: np.ndarray, new: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Per row: how many runs of consecutive elements the distinct addresses form, and the sectors
     those runs would need if each started on a sector boundary."""
-    nrows, width = ordered.shape
+    nrows = ordered.shape[0]
     rows, cols = np.nonzero(new)  # distinct addresses, in order within each row
     values = ordered[rows, cols]
     start = np.ones(rows.size, dtype=bool)
