@@ -34,7 +34,7 @@ from .parse import Node, text
 from .predication import issue_context, tail_branches
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .sampling import Sampler
-from .scope import FileScope, collect, function_name
+from .scope import FileScope, collect, kernel_name
 from .source import Diagnostic, SourceError, SourceFile, load, read
 from .vectorize import vectorised
 
@@ -108,6 +108,7 @@ class FileAnalysis:
         holder["lowerer"] = Lowerer(self.scope)
         self.host_launches: list[HostLaunch] | None = None
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
+        self.lost_bodies: list[Diagnostic] = []
 
     def launches(self) -> list[HostLaunch]:
         if self.host_launches is None:
@@ -122,8 +123,10 @@ class FileAnalysis:
             diagnostics.append(Diagnostic(line, column, "warning",
                                           f"{what}; analysis of the enclosing code is partial"))
         kernels = []
-        for definition in self._kernel_nodes():
-            name = function_name(definition)
+        definitions = self._kernel_nodes()
+        diagnostics += self.lost_bodies
+        for definition in definitions:
+            name = kernel_name(definition, self.source.macros)
             if self.options.kernel and name != self.options.kernel.split("<", 1)[0].strip():
                 continue
             line, column = parse.position(definition)
@@ -139,23 +142,29 @@ class FileAnalysis:
         return FileReport(self.source.path, diagnostics, kernels)
 
     def _kernel_nodes(self) -> list[Node]:
-        """Kernels the query found, plus any a syntax error or a qualifier macro hid from it."""
+        """Kernels the query found, plus any a syntax error or a macro hid from it."""
         kernels = list(self.scope.kernels)
-        covered = [(k.start_byte, k.end_byte) for k in kernels]
-        for start in islands.hidden_kernel_starts(self.source, self.tree.root_node, covered):
-            island = islands.reparse(self.source, start)
-            if island is None:
-                continue
-            self._islands.append(island)
-            for m in parse.matches("functions", island.root_node):
-                node = m.get("kernel", [None])[0]
-                if node is not None and not any(a <= node.start_byte < b for a, b in covered):
-                    kernels.append(node)
-                    covered.append((node.start_byte, node.end_byte))
+        # a signature accounts for its `__global__`; one inside a body means error recovery merged
+        # definitions (kernels do not nest), so that one still starts an island
+        covered = [(k.start_byte, (k.child_by_field_name("body") or k).start_byte + 1) for k in kernels]
+        for island in islands.find(self.source, self.tree.root_node, covered):
+            found = self._island_kernels(island)
+            if not found:
+                found = self._island_kernels(island.without_body())
+                if found:
+                    line, column = parse.position(found[0])
+                    self.lost_bodies.append(Diagnostic(line, column, "warning",
+                                                       "kernel body could not be parsed; reported without accesses"))
+            kernels += found
         return sorted(kernels, key=lambda n: n.start_byte)
 
+    def _island_kernels(self, island: islands.Island) -> list[Node]:
+        tree = island.parse(self.source.data)
+        self._islands.append(tree)
+        return [m["kernel"][0] for m in parse.matches("functions", tree.root_node) if "kernel" in m]
+
     def kernel(self, definition: Node) -> KernelReport:
-        name = function_name(definition)
+        name = kernel_name(definition, self.source.macros)
         names, kinds, defaults = _template_params(definition)
         host = next((h for h in self.launches() if h.kernel == name), None)
         given = [defaults.get(n, "") for n in names]

@@ -51,10 +51,11 @@ def bank_conflicts(ex: Executions) -> BankConflicts:
     words_per_lane = max(1, size // WORD)
     lanes_per_phase = 32 if size <= WORD else 16
     phases = 32 // lanes_per_phase
-    nrows = ex.active.shape[0]
-    if not ex.active.any():
-        return BankConflicts(0.0, 0.0, 0.0)
-    word = np.floor(np.where(ex.active, ex.address, np.nan) / WORD)  # (rows, 32)
+    executed = ex.active.any(axis=1)  # predicated-off issues cost no wavefront
+    if not executed.any():
+        return BankConflicts(0.0, 0.0, requests)
+    nrows = int(executed.sum())
+    word = np.floor(np.where(ex.active[executed], ex.address[executed], np.nan) / WORD)  # (rows, 32)
     if words_per_lane > 1:  # every 4-byte word a wide access touches, lane-major
         word = (word[:, :, None] + np.arange(words_per_lane)).reshape(nrows, -1)
     phase = np.arange(word.shape[1]) // (lanes_per_phase * words_per_lane)
@@ -67,5 +68,5 @@ def bank_conflicts(ex: Executions) -> BankConflicts:
     per_phase = per_bank.reshape(nrows, phases, BANKS).max(axis=2)
     wavefronts = per_phase.sum(axis=1)
     ideal = (per_phase > 0).sum(axis=1)
-    w = ex.weight
+    w = ex.weight[executed]
     return BankConflicts(float((wavefronts * w).sum()), float((ideal * w).sum()), requests)

@@ -41,17 +41,17 @@ def coalescing(ex: Executions) -> Coalescing:
     executed = ex.active.any(axis=1)
     if not executed.any():
         return Coalescing("coalesced", 0.0, 0.0, 0.0)
-    addr = np.where(ex.active, ex.address, np.nan)
+    active, w = ex.active[executed], ex.weight[executed]  # rows that send a request
+    addr = np.where(active, ex.address[executed], np.nan)
     first, last = np.floor(addr / SECTOR), np.floor((addr + size - 1) / SECTOR)
     sectors = distinct_per_row(np.concatenate([first, last], axis=1))
     ordered, new = sorted_rows(addr)
     distinct = new.sum(axis=1)
     ideal = np.ceil(distinct * size / SECTOR)
     runs, run_sectors = _contiguous_runs(ordered, new, size)
-    w = ex.weight * executed
     total, total_ideal = float((sectors * w).sum()), float((ideal * w).sum())
-    lanes = ex.active.sum(axis=1)
-    if np.all(distinct[executed] * BROADCAST_SHARING <= np.maximum(lanes[executed], BROADCAST_SHARING)):
+    lanes = active.sum(axis=1)
+    if np.all(distinct * BROADCAST_SHARING <= np.maximum(lanes, BROADCAST_SHARING)):
         pattern = "broadcast"
     elif total <= total_ideal * 1.0001:
         pattern = "coalesced"

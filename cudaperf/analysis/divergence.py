@@ -124,7 +124,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         actual = _disagrees(evaluate_on(condition, batch), batch.active)
         fraction = float((w * actual).sum() / w.sum())
     if not executed.any():  # never reached under this launch: judge every lane of the sampled warps
-        batch = Batch(batch.env, np.ones_like(batch.active), batch.weight)
+        batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
     divergent_rows = may_split(condition, batch, frozenset(arguments))
     return BranchUniformity("thread" if divergent_rows[executed].any() else "warp", fraction)

@@ -16,7 +16,7 @@ from . import parse
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
 from .ir import Access, Barrier, Branch, Kernel, Loop, Param, SharedArray, Stmt, walk
 from .parse import Node, text
-from .scope import FileScope, array_dims, function_name
+from .scope import FileScope, array_dims, function_name, kernel_name
 from .source import Macro
 from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
 
@@ -156,7 +156,7 @@ class Lowerer:
 
     # ---------------------------------------------------------------- kernel entry
     def lower_kernel(self, definition: Node) -> Kernel:
-        name = function_name(definition)
+        name = kernel_name(definition, self.scope.source.macros)
         line, column = parse.position(definition)
         env = Env()
         params = self._params(definition, env)

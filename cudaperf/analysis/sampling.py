@@ -12,7 +12,7 @@ enclosing statements.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -21,17 +21,18 @@ from .launch import Launch
 from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
 
 WARP = 32
-MAX_ROWS = 1024  # cap on sampled warp executions per statement
+MAX_ROWS = 512  # cap on sampled warp executions per statement
 LOOP_SAMPLES = 6  # iterations sampled at least per loop (first, last and evenly spaced interior ones)
 MAX_ITERATE = 4096  # loops without a closed-form trip count are stepped at most this often
 
 
 @dataclass
 class Batch:
-    env: dict[str, np.ndarray | float]  # per-lane values, shape (rows, 32), or scalars
+    env: dict[str, np.ndarray | float]  # values per lane (rows, 32), per row (rows, 1), or scalars
     active: np.ndarray  # bool (rows, 32)
     weight: np.ndarray  # float (rows,)
     exact: bool = True  # False once an unknown trip count or condition was assumed
+    cache: dict = field(default_factory=dict)  # evaluated subexpressions, valid for this `env`
 
     @property
     def rows(self) -> int:
@@ -84,7 +85,7 @@ def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8) -
     env["tid.y"] = (linear // bx) % by
     env["tid.z"] = linear // (bx * by)
     for i, axis in enumerate("xyz"):
-        env[f"bid.{axis}"] = np.repeat(bid[:, i:i + 1].astype(float), WARP, axis=1)
+        env[f"bid.{axis}"] = bid[:, i:i + 1].astype(float)  # (rows, 1): one value per warp
     return Batch(env, linear < threads, weight)
 
 
@@ -175,7 +176,7 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
     trips = np.where(batch.active, trips, 0)
     total = int(trips.max()) if trips.size else 0
     if total == 0:
-        out = Batch(batch.env, np.zeros_like(batch.active), batch.weight, batch.exact and known)
+        out = Batch(batch.env, np.zeros_like(batch.active), batch.weight, batch.exact and known, batch.cache)
         return out, known
     # share the row budget with the loops nested inside, so every level gets sampled
     budget = (MAX_ROWS / max(1, batch.rows)) ** (1.0 / (1 + _depth_below(loop)))
@@ -200,7 +201,7 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
     else:
         counter = np.repeat(init, n, axis=0) + kcol * np.repeat(step, n, axis=0)
     new_env[loop.counter] = counter
-    new_env[loop.iteration] = np.broadcast_to(kcol, (batch.rows * n, WARP))
+    new_env[loop.iteration] = kcol  # (rows, 1): one iteration number per row
     active = np.repeat(batch.active, n, axis=0) & (kcol < np.repeat(trips, n, axis=0))
     weight = np.repeat(batch.weight, n) * np.tile([w for _, w in picks], batch.rows)
     return Batch(new_env, active, weight, batch.exact and known), known
@@ -209,11 +210,11 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
 def enter_branch(batch: Batch, branch: Branch, side: bool) -> Batch:
     """Narrow to lanes taking `side`; a data-dependent condition is assumed taken by every lane on
     both sides (the warp serialises both paths), which the batch records as inexact."""
-    cond = np.broadcast_to(evaluate(branch.condition, batch.env), batch.active.shape)
+    cond = np.broadcast_to(evaluate(branch.condition, batch.env, batch.cache), batch.active.shape)
     unknown = np.isnan(cond)
     taken = (cond == 1) if side else (cond == 0)
     exact = batch.exact and not (unknown & batch.active).any()
-    return Batch(batch.env, batch.active & (taken | unknown), batch.weight, exact)
+    return Batch(batch.env, batch.active & (taken | unknown), batch.weight, exact, batch.cache)
 
 
 class Sampler:
@@ -246,11 +247,11 @@ class Sampler:
         that lanes leaving earlier than their warp-mates show up as disagreeing on the condition."""
         parent, inner = self.batch(ancestors), self.batch(ancestors + (loop,))
         repeat = inner.rows // max(1, parent.rows)
-        return Batch(inner.env, np.repeat(parent.active, repeat, axis=0), inner.weight, inner.exact)
+        return Batch(inner.env, np.repeat(parent.active, repeat, axis=0), inner.weight, inner.exact, inner.cache)
 
 
 def evaluate_on(expr: Expr, batch: Batch) -> np.ndarray:
-    value = evaluate(expr, batch.env)
+    value = evaluate(expr, batch.env, batch.cache)
     if isinstance(expr, Const) or np.ndim(value) == 0:
         return np.full(batch.active.shape, float(value))
     return np.broadcast_to(value, batch.active.shape)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import re
+
 from . import parse
+from .macros import expand
 from .ctype import CType, TypeTable, array_of, struct_of
 from .parse import Node, text
 from .source import SourceFile
@@ -37,6 +40,35 @@ def function_name(definition: Node) -> str:
         return ""
     name = text(declarator.child_by_field_name("declarator"))
     return name.rsplit("::", 1)[-1]
+
+
+_ATTRIBUTE_WORDS = {"__launch_bounds__", "__attribute__", "__align__", "alignas", "__declspec", "__maxnreg__",
+                    "__cluster_dims__", "decltype", "noexcept", "requires"}
+
+
+def kernel_name(definition: Node, macros: dict) -> str:
+    """The kernel's name as the compiler sees it: template arguments of an explicit
+    specialisation dropped (`specialised<double>` -> `specialised`), a name built by a macro
+    (`KERNEL_NAME(relu)`) expanded."""
+    name = function_name(definition)
+    if re.fullmatch(r"[A-Za-z_]\w*", name):
+        return name
+    name = expand(name, macros).split("<", 1)[0].strip().rsplit("::", 1)[-1]
+    if re.fullmatch(r"[A-Za-z_]\w*", name):
+        return name
+    # a declarator the grammar could not read (unknown attribute macros around the name): the
+    # last identifier opening a parenthesis at the top level of the signature
+    body = definition.child_by_field_name("body")
+    signature = text(definition)[: (body.start_byte - definition.start_byte) if body is not None else None]
+    candidates, depth = [], 0
+    for m in re.finditer(r"([A-Za-z_]\w*)?\s*([()])", signature):
+        if m.group(2) == "(":
+            if depth == 0 and m.group(1) and m.group(1) not in _ATTRIBUTE_WORDS:
+                candidates.append(m.group(1))
+            depth += 1
+        else:
+            depth -= 1
+    return candidates[-1] if candidates else name
 
 
 def _qualifiers(node: Node) -> set[str]:

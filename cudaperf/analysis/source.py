@@ -12,7 +12,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -158,7 +158,48 @@ def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> Source
     return source
 
 
-def read(path: str | Path, defines: dict[str, str] | None = None) -> SourceFile:
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+INCLUDE_DEPTH = 6  # nested local headers followed for their macros
+_header_macros: dict[Path, dict[str, Macro]] = {}
+
+
+def _resolve(name: str, directory: Path, include_dirs: tuple[Path, ...]) -> Path | None:
+    """A quoted include: next to the including file, in a directory above it (projects include
+    paths relative to their root), or in an include directory given with -I."""
+    candidates = [directory, *list(directory.parents)[:INCLUDE_DEPTH], *include_dirs]
+    for base in candidates:
+        path = base / name
+        if path.is_file():
+            return path.resolve()
+    return None
+
+
+def _included_macros(data: bytes, directory: Path, include_dirs: tuple[Path, ...],
+                     depth: int = 0, seen: frozenset[Path] = frozenset()) -> dict[str, Macro]:
+    """Macros of the local headers a file includes (recursively), for qualifier and generator
+    macros defined once in a project header.  Headers are read, never parsed."""
+    table: dict[str, Macro] = {}
+    if depth >= INCLUDE_DEPTH:
+        return table
+    for m in _INCLUDE.finditer(data):
+        path = _resolve(m.group(1).decode(errors="replace"), directory, include_dirs)
+        if path is None or path in seen:
+            continue
+        if path not in _header_macros:
+            try:
+                raw = path.read_bytes()[:MAX_FILE_BYTES]
+            except OSError:
+                continue
+            own = _macros(raw, {})
+            nested = _included_macros(raw, path.parent, include_dirs, depth + 1, seen | {path})
+            _header_macros[path] = {**nested, **own}
+        for name, macro in _header_macros[path].items():
+            table.setdefault(name, macro)
+    return table
+
+
+def read(path: str | Path, defines: dict[str, str] | None = None,
+         include_dirs: tuple[Path, ...] = ()) -> SourceFile:
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -168,4 +209,8 @@ def read(path: str | Path, defines: dict[str, str] | None = None) -> SourceFile:
         raw = p.read_bytes()
     except OSError as exc:
         raise SourceError(f"{p}: cannot read ({exc.strerror or exc})") from None
-    return load(raw, str(p), defines)
+    source = load(raw, str(p), defines)
+    for name, macro in _included_macros(source.data, p.resolve().parent, include_dirs).items():
+        if name not in source.macros:  # the file's own definitions and -D come first
+            source.macros[name] = replace(macro, line=0)
+    return source

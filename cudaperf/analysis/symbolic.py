@@ -206,7 +206,7 @@ def substitute(expr: Expr, mapping: Mapping[str, Expr]) -> Expr:
 # ---------------------------------------------------------------- numeric evaluation
 
 def _int(x: np.ndarray) -> np.ndarray:
-    return np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0).astype(np.int64)
+    return np.clip(np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0), -2.0**62, 2.0**62).astype(np.int64)
 
 
 def _nan_where(result: np.ndarray, *inputs: Value) -> np.ndarray:
@@ -298,25 +298,34 @@ _UNARY = {
 }
 
 
-def evaluate(expr: Expr, env: Mapping[str, Value]) -> Value:
-    """Evaluate on numpy arrays (broadcasting); unknown symbols, loads and opaque values give NaN."""
+def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | None = None) -> Value:
+    """Evaluate on numpy arrays (broadcasting); unknown symbols, loads and opaque values give NaN.
+
+    `cache` (keyed by node identity) reuses values of subexpressions shared between the
+    expressions evaluated on one environment: the lowering shares subtrees, so an index like
+    `blockIdx.x * blockDim.x + threadIdx.x` is computed once per batch, not once per access."""
     if isinstance(expr, Const):
         return expr.value
     if isinstance(expr, Sym):
         return env.get(expr.name, np.nan)
-    if isinstance(expr, Op):
-        name, args = expr.name, expr.args
-        if name == "?:":
-            return _select(*(evaluate(a, env) for a in args))
-        vals = [evaluate(a, env) for a in args]
+    if not isinstance(expr, Op):
+        return np.nan
+    if cache is not None:
+        hit = cache.get(id(expr))
+        if hit is not None:
+            return hit[1]
+    name, args = expr.name, expr.args
+    if name == "?:":
+        out = _select(*(evaluate(a, env, cache) for a in args))
+    else:
+        vals = [evaluate(a, env, cache) for a in args]
         with np.errstate(over="ignore", invalid="ignore"):
             if len(vals) == 1:
-                return _UNARY[name](vals[0]) if name in _UNARY else np.full(np.shape(vals[0]), np.nan)
-            fn = _BINARY.get(name)
-            if fn is None:
-                return np.full(np.broadcast(*vals).shape, np.nan)
-            out = fn(vals[0], vals[1], expr.is_int)
-            if expr.is_int and name in ("+", "-", "*"):
-                out = np.where(np.abs(out) > 2.0**62, np.nan, out)
-            return out
-    return np.nan
+                out = _UNARY[name](vals[0]) if name in _UNARY else np.full(np.shape(vals[0]), np.nan)
+            else:
+                fn = _BINARY.get(name)
+                out = fn(vals[0], vals[1], expr.is_int) if fn is not None and len(vals) == 2 else \
+                    np.full(np.broadcast(*vals).shape, np.nan)
+    if cache is not None:
+        cache[id(expr)] = (expr, out)  # holding expr keeps its id from being reused
+    return out
