@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .memory import Executions
-from .rows import sorted_rows
 
 BANKS = 32
 WORD = 4
-_WORD_RANGE = 2**32  # shared memory offsets are far below 2**32 words; keys stay exact in float64
+_WORD_RANGE = 2**32  # shared memory offsets are far below 2**32 words
+_INACTIVE = np.iinfo(np.int64).max  # sorts after every real key
 
 
 @dataclass
@@ -55,15 +55,19 @@ def bank_conflicts(ex: Executions) -> BankConflicts:
     if not executed.any():
         return BankConflicts(0.0, 0.0, requests)
     nrows = int(executed.sum())
-    word = np.floor(np.where(ex.active[executed], ex.address[executed], np.nan) / WORD)  # (rows, 32)
+    active = ex.active[executed]
+    word = np.floor(np.nan_to_num(ex.address[executed]) / WORD).astype(np.int64) % _WORD_RANGE  # (rows, 32)
     if words_per_lane > 1:  # every 4-byte word a wide access touches, lane-major
         word = (word[:, :, None] + np.arange(words_per_lane)).reshape(nrows, -1)
+        active = np.repeat(active, words_per_lane, axis=1)
     phase = np.arange(word.shape[1]) // (lanes_per_phase * words_per_lane)
-    # one key per (phase, bank, word): distinct keys are the words each bank must serve
-    key = (phase * BANKS + np.mod(word, BANKS)) * _WORD_RANGE + np.mod(word, _WORD_RANGE)
-    ordered, new = sorted_rows(key)
-    rows, cols = np.nonzero(new)
-    slot = (ordered[rows, cols] // _WORD_RANGE).astype(np.int64)  # phase * BANKS + bank
+    # one integer key per (phase, bank, word); the distinct keys are the words each bank must serve
+    key = np.where(active, (phase * BANKS + word % BANKS) * _WORD_RANGE + word, _INACTIVE)
+    key.sort(axis=1)
+    first = key != _INACTIVE
+    first[:, 1:] &= key[:, 1:] != key[:, :-1]
+    rows, cols = np.nonzero(first)
+    slot = key[rows, cols] // _WORD_RANGE  # phase * BANKS + bank
     per_bank = np.bincount(rows * phases * BANKS + slot, minlength=nrows * phases * BANKS)
     per_phase = per_bank.reshape(nrows, phases, BANKS).max(axis=2)
     wavefronts = per_phase.sum(axis=1)
