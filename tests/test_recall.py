@@ -7,10 +7,10 @@ from __future__ import annotations
 import importlib.util
 import json
 
+from conftest import ROOT
+
 from cudaperf.analysis.analyzer import INTERNAL_ERROR, Options, analyze_file, find_sources
 from cudaperf.analysis.report import document
-
-from conftest import ROOT
 
 CORPUS = ROOT / "benchmarks" / "corpus"
 

@@ -39,7 +39,7 @@ class Island:
         head = bytes(b if b == 10 else 32 for b in data[:self.start])
         return parse.parse(head + self.text.encode(errors="replace"))
 
-    def without_body(self) -> "Island":
+    def without_body(self) -> Island:
         """The same definition with its body emptied (lines kept): a body the grammar cannot read
         at all still leaves the kernel reported."""
         brace = _body_start(self.text)

@@ -15,6 +15,7 @@ import re
 from .source import Macro
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_STRINGIFY = re.compile(r"(?<![#\w])#(?!#)\s*([A-Za-z_]\w*)")
 MAX_EXPANSION = 200_000  # characters: a runaway macro stops expanding here
 
 
@@ -41,10 +42,12 @@ def _substitute(macro: Macro, args: list[str]) -> str:
     mapping = dict(zip(params, args))
     if params and params[-1] == "...":
         mapping["__VA_ARGS__"] = ", ".join(args[len(params) - 1:])
-    body = re.sub(r"#\s*([A-Za-z_]\w*)", lambda m: f'"{mapping[m.group(1)]}"' if m.group(1) in mapping
-                  and not m.string[max(0, m.start() - 1):m.start()] == "#" else m.group(0), macro.body)
+    def stringify(m: re.Match) -> str:  # `#param` -> "argument"
+        return f'"{mapping[m.group(1)]}"' if m.group(1) in mapping else m.group(0)
+
+    body = _STRINGIFY.sub(stringify, macro.body)
     body = _IDENT.sub(lambda m: mapping.get(m.group(0), m.group(0)), body)
-    return re.sub(r"\s*##\s*", "", body)
+    return re.sub(r"\s*##\s*", "", body)  # token pasting
 
 
 def expand(text: str, macros: dict[str, Macro], depth: int = 0, hidden: frozenset[str] = frozenset()) -> str:

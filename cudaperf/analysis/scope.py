@@ -3,13 +3,12 @@ functions (for inlining) and device arrays, gathered with the queries in ``gramm
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-import re
-
 from . import parse
-from .macros import expand
 from .ctype import CType, TypeTable, array_of, struct_of
+from .macros import expand
 from .parse import Node, text
 from .source import SourceFile
 
