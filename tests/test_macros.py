@@ -1,0 +1,55 @@
+"""The preprocessor subset islands rely on, and the kernels it recovers."""
+
+from __future__ import annotations
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.macros import expand, first_branches
+from cudaperf.analysis.source import Macro
+
+
+def macros(**defs: str) -> dict[str, Macro]:
+    table = {}
+    for name, spec in defs.items():
+        params, _, body = spec.partition("|") if "|" in spec else ("", "", spec)
+        table[name] = Macro(name, tuple(p for p in params.split(",") if p) if "|" in spec else None, body, 1)
+    return table
+
+
+def test_expand_pastes_stringifies_and_rescans():
+    table = macros(S="x|#x", P="a,b|a ## b ## _k", L="X|X(relu) X(gelu)", D="n|__global__ void n##_kernel() {}",
+                   N="42", SELF="SELF + 1")
+    assert expand("S(hello) P(foo, bar)", table) == '"hello" foobar_k'
+    assert expand("L(D)", table) == "__global__ void relu_kernel() {} __global__ void gelu_kernel() {}"
+    assert expand("N * SELF", table) == "42 * SELF + 1"  # no recursion into itself
+    assert expand("D", table) == "D"  # a function-like name without arguments stays
+
+
+def test_first_branches_keeps_lines_and_one_branch():
+    text = "a\n#ifdef X\nb\n#else\nc\n#endif\n#if 0\nd\n#else\ne\n#endif\nf"
+    out = first_branches(text, set())
+    assert out.count("\n") == text.count("\n")
+    assert [line.strip() for line in out.split("\n") if line.strip()] == ["a", "c", "e", "f"]
+    assert [line.strip() for line in first_branches(text, {"X"}).split("\n") if line.strip()] == ["a", "b", "e", "f"]
+
+
+def test_generated_and_split_kernels_are_reported_at_their_lines():
+    code = """#define OPS(X) X(relu, v > 0.f ? v : 0.f) X(neg, -v)
+#define DEFINE(name, expr) __global__ void name##_kernel(const float* in, float* out) { \\
+    int i = blockIdx.x * blockDim.x + threadIdx.x; float v = in[i]; out[i] = expr; }
+#define KERNEL_LB(n) __global__ void __launch_bounds__(n)
+OPS(DEFINE)
+KERNEL_LB(128) qualified(float* p) { p[threadIdx.x] = 0.f; }
+__global__ void
+#ifdef BIG
+__launch_bounds__(1024)
+#else
+__launch_bounds__(256)
+#endif
+split(float* p) { p[threadIdx.x] = 1.f; }
+"""
+    report = analyze_source(code, "m.cu", Options(grid=(4, 1, 1), block=(128, 1, 1)))
+    found = {k.kernel.name: k for k in report.kernels}
+    assert {n: k.kernel.line for n, k in found.items()} == {
+        "relu_kernel": 5, "neg_kernel": 5, "qualified": 6, "split": 7}
+    relu = found["relu_kernel"]
+    assert [a.coalescing.sectors_per_request for a in relu.accesses] == [4.0, 4.0]
