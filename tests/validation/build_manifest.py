@@ -29,92 +29,10 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, '..', 'corpus'))
 import measure_h200 as mh  # noqa: E402  (CPU-only helpers)
+from manifest_tools import ManifestBuilder, buf, num  # noqa: E402
 
-_src = {}
-
-
-def src_lines(f):
-    if f not in _src:
-        with open(os.path.join(ROOT, f)) as fh:
-            _src[f] = fh.read().split('\n')
-    return _src[f]
-
-
-def find_line(f, fn, snippet, nth=1):
-    """1-based line of the nth occurrence of snippet inside function fn (its first definition)."""
-    L = src_lines(f)
-    start = None
-    for k, line in enumerate(L):
-        if re.search(r'\b' + re.escape(fn) + r'\s*\(', line) and not line.lstrip().startswith('//'):
-            start = k
-            break
-    assert start is not None, (f, fn)
-    cnt = 0
-    for k in range(start, len(L)):
-        if snippet in L[k]:
-            cnt += 1
-            if cnt == nth:
-                return k + 1
-        if k > start and L[k].startswith('}'):
-            break
-    raise AssertionError('snippet not found: %s %s %r' % (f, fn, snippet))
-
-
-def buf(dtype, count, init='random'):
-    return {'dtype': dtype, 'count': int(count), 'init': init}
-
-
-def num(x):
-    if x is None:
-        return None
-    return round(float(x), 6)
-
-
-CASES = []
-
-
-def case(id, file, kernel, grid, block, args, buffers, ld, st, sld=None, sst=None,
-         acc=(), br=(), sh=(), deriv='', smem=0, targs=None):
-    file = 'kernels/' + file
-    aps = []
-    for a in acc:
-        fn, snip, arr, kind, pat, sec = a
-        fn = fn or kernel
-        nth = 1
-        if isinstance(snip, tuple):
-            snip, nth = snip
-        aps.append({'line': find_line(file, fn, snip, nth), 'array': arr, 'kind': kind, 'pattern': pat,
-                    'sectors_per_request': num(sec), 'expr': snip.strip()})
-    brs = []
-    for b in br:
-        fn, snip, uni = b
-        fn = fn or kernel
-        brs.append({'line': find_line(file, fn, snip), 'uniformity': uni, 'expr': snip.strip()})
-    shs = []
-    for s in sh:
-        fn, snip, arr, kind, wf = s
-        fn = fn or kernel
-        shs.append({'line': find_line(file, fn, snip), 'array': arr, 'kind': kind,
-                    'wavefronts_per_request': num(wf), 'expr': snip.strip()})
-    g = list(grid) + [1] * (3 - len(grid))
-    b = list(block) + [1] * (3 - len(block))
-    c = {
-        'id': id, 'file': file, 'kernel': kernel, 'template_args': targs,
-        'grid': g, 'block': b, 'smem': smem, 'args': args, 'buffers': buffers,
-        'expect': {
-            'global_load_sectors_per_request': num(ld),
-            'global_store_sectors_per_request': num(st),
-            'shared_load_wavefronts_per_request': num(sld),
-            'shared_store_wavefronts_per_request': num(sst),
-            'access_patterns': aps,
-            'branches': brs,
-        },
-        'derivation': deriv,
-    }
-    if shs:
-        c['expect']['shared_accesses'] = shs
-    assert all(x['id'] != id for x in CASES), id
-    CASES.append(c)
+BUILDER = ManifestBuilder(ROOT, '\\b{fn}\\s*\\(', skip_comments=True)
+CASES, case, find_line, src_lines = BUILDER.cases, BUILDER.case, BUILDER.find_line, BUILDER.src_lines
 
 
 # ---------------------------------------------------------------- helpers for the hand derivations
@@ -766,23 +684,5 @@ case('warp_roles', f, 'warp_roles', [4096], [256], {'flag': 1},
      deriv='threadIdx.x / warpSize via a helper (warp), blockIdx.x %% 3 (block), a kernel flag (grid); contiguous load and store -> 4.')
 
 # ---------------------------------------------------------------- write
-out = os.path.join(ROOT, 'manifest.json')
-with open(out, 'w') as fh:
-    def leaf(v):
-        return not isinstance(v, (dict, list)) or (
-            isinstance(v, dict) and all(not isinstance(x, (dict, list)) for x in v.values())) or (
-            isinstance(v, list) and all(not isinstance(x, (dict, list)) for x in v))
-
-    def dump(v, ind):
-        pad = '  ' * ind
-        if leaf(v):
-            return json.dumps(v)
-        if isinstance(v, dict):
-            items = ['%s  %s: %s' % (pad, json.dumps(k), dump(x, ind + 1)) for k, x in v.items()]
-            return '{\n' + ',\n'.join(items) + '\n' + pad + '}'
-        items = ['%s  %s' % (pad, dump(x, ind + 1)) for x in v]
-        return '[\n' + ',\n'.join(items) + '\n' + pad + ']'
-    text = dump(CASES, 0)
-    assert json.loads(text) == json.loads(json.dumps(CASES))
-    fh.write(text + '\n')
+BUILDER.write(os.path.join(ROOT, 'manifest.json'))
 print(len(CASES), 'cases,', len({(c['file'], c['kernel']) for c in CASES}), 'kernels')
