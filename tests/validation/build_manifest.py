@@ -16,9 +16,7 @@ are regenerated here with the generator of tests/corpus/measure_h200.py (numpy
 default_rng seeded with crc32(case id) + 7919 * (parameter index + 1)), so the
 gather expectations are exact for the data the GPU sees, not expected values.
 """
-import json
 import os
-import re
 import sys
 import zlib
 from fractions import Fraction as Fr
@@ -29,7 +27,7 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, '..', 'corpus'))
 import measure_h200 as mh  # noqa: E402  (CPU-only helpers)
-from manifest_tools import ManifestBuilder, buf, num  # noqa: E402
+from manifest_tools import ManifestBuilder, buf  # noqa: E402
 
 BUILDER = ManifestBuilder(ROOT, '\\b{fn}\\s*\\(', skip_comments=True)
 CASES, case, find_line, src_lines = BUILDER.cases, BUILDER.case, BUILDER.find_line, BUILDER.src_lines
