@@ -14,10 +14,13 @@ from collections.abc import Sequence
 
 from . import __version__
 from .analysis.analyzer import Options, analyze_file, find_sources
+from .analysis import arch as arch_table
+from .analysis.arch import UnknownArch
+from .analysis.occupancy import occupancy
 from .analysis.launch import LaunchError
 from .analysis.report import FileReport, document
 from .analysis.source import Diagnostic, SourceError
-from .textout import render_analysis
+from .textout import render_analysis, render_occupancy
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -98,12 +101,30 @@ def build_parser() -> argparse.ArgumentParser:
     _launch_options(analyze)
     analyze.add_argument("--format", choices=("text", "json"), default="text")
     analyze.set_defaults(handler=cmd_analyze)
+
+    calc = sub.add_parser("occupancy", help="occupancy calculator (cudaOccupancyMaxActiveBlocksPerMultiprocessor)",
+                          description="Blocks per SM and theoretical occupancy of one launch configuration.")
+    calc.add_argument("--arch", default="sm_90", metavar="sm_XX")
+    calc.add_argument("--block", type=int, required=True, metavar="THREADS", help="threads per block")
+    calc.add_argument("--registers", type=int, required=True, metavar="N", help="registers per thread (ptxas)")
+    calc.add_argument("--static-smem", type=_nonnegative, default=0, metavar="BYTES")
+    calc.add_argument("--dynamic-smem", type=_nonnegative, default=0, metavar="BYTES")
+    calc.add_argument("--max-dynamic-smem", type=_nonnegative, metavar="BYTES",
+                      help="cudaFuncAttributeMaxDynamicSharedMemorySize, when raised above 48 KB")
+    calc.add_argument("--carveout", type=int, metavar="PERCENT", help="preferred shared-memory carveout (0..100)")
+    calc.add_argument("--barriers", type=int, default=1, metavar="N", help="named barriers per block (ptxas)")
+    calc.add_argument("--format", choices=("text", "json"), default="text")
+    calc.set_defaults(handler=cmd_occupancy)
     return parser
 
 
 def options_from(ns: argparse.Namespace) -> Options:
     if not ns.arch.startswith("sm_") or not ns.arch[3:].rstrip("a").isdigit():
         raise UsageError(f"--arch must look like sm_90, got {ns.arch!r}")
+    try:
+        arch_table.get(ns.arch)
+    except UnknownArch as exc:
+        raise UsageError(str(exc)) from None
     return Options(kernel=ns.kernel, grid=ns.grid, block=ns.block, dynamic_smem=ns.smem, args=dict(ns.arg),
                    defines=dict(ns.defines), arch=ns.arch, resources=ns.resources)
 
@@ -143,6 +164,20 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(render_analysis(reports))
+    return EXIT_OK
+
+
+def cmd_occupancy(ns: argparse.Namespace) -> int:
+    try:
+        fit = occupancy(ns.arch, ns.block, ns.registers, ns.static_smem, ns.dynamic_smem, ns.carveout,
+                        ns.max_dynamic_smem, ns.barriers)
+    except UnknownArch as exc:
+        raise UsageError(str(exc)) from None
+    if ns.format == "json":
+        json.dump({"arch": fit.arch, "block_size": fit.block_size, **fit.to_json()}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_occupancy(fit))
     return EXIT_OK
 
 

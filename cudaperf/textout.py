@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .analysis.occupancy import Occupancy
 from .analysis.report import FileReport
 
 
@@ -24,6 +25,13 @@ def render_analysis(reports: list[FileReport]) -> str:
             out.append(f"  kernel {j['name']} (line {j['line']})")
             out.append(f"    launch   grid {tuple(launch['grid'])} block {tuple(launch['block'])} "
                        f"smem {launch['dynamic_smem']} [{launch['source']}]" + (f"  args: {args}" if args else ""))
+            r, o = j["resources"], j["occupancy"]
+            if r and o:
+                spills = f", {r['spill_stores']} B spilled" if r["spill_stores"] else ""
+                out.append(f"    resources {r['registers_per_thread']} registers, {r['static_smem']} B static smem, "
+                           f"{r['barriers']} barriers{spills} [{r['source']}]")
+                out.append(f"    occupancy {o['theoretical']:.0%} ({o['active_blocks_per_sm']} blocks/SM, "
+                           f"limited by {o['limiter']})" + (f": {o['error']}" if o["error"] else ""))
             m = j["memory"]
             out.append(f"    global   load {_fmt(m['global_load_sectors_per_request'])} sectors/request   "
                        f"store {_fmt(m['global_store_sectors_per_request'])}")
@@ -43,3 +51,17 @@ def render_analysis(reports: list[FileReport]) -> str:
                            + (f"  (divergent in {frac:.0%} of warps)" if frac else ""))
         out.append("")
     return "\n".join(out)
+
+
+def render_occupancy(fit: Occupancy) -> str:
+    lines = [f"{fit.arch}, {fit.block_size} threads per block",
+             f"  active blocks per SM  {fit.active_blocks_per_sm}",
+             f"  active warps per SM   {fit.active_warps_per_sm}",
+             f"  theoretical occupancy {fit.theoretical:.1%}",
+             f"  limiter               {fit.limiter or '-'}"]
+    if fit.error:
+        lines.append(f"  cannot launch: {fit.error}")
+    lines.append("  blocks per SM by limit:")
+    for name, value in fit.limits.items():
+        lines.append(f"    {name:<14} {'unlimited' if value is None else value}")
+    return "\n".join(lines) + "\n"

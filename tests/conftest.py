@@ -15,9 +15,10 @@ CORPUS = ROOT / "tests" / "corpus"
 
 
 def kernel_report(code: str, kernel: str | None = None, grid=(1024, 1, 1), block=(256, 1, 1), smem=0,
-                  **args) -> dict:
+                  resources: str = "estimate", **args) -> dict:
+    """Memory tests need no compiler: resources default to the estimate."""
     options = Options(kernel=kernel, grid=tuple(grid), block=tuple(block), dynamic_smem=smem,
-                      args={k: v for k, v in args.items()})
+                      args={k: v for k, v in args.items()}, resources=resources)
     doc = document([analyze_source(code, "test.cu", options)], "sm_90")
     kernels = doc["files"][0]["kernels"]
     assert kernels, f"no kernel analysed; diagnostics: {doc['files'][0]['diagnostics']}"

@@ -154,3 +154,23 @@ def test_main_is_callable_in_process(capsys):
     assert main(["analyze", str(EXAMPLE), "--kernel", "transpose_padded", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [k["name"] for k in doc["files"][0]["kernels"]] == ["transpose_padded"]
+
+
+def test_occupancy_calculator_command():
+    proc = run("occupancy", "--block", "256", "--registers", "40", "--format", "json")
+    assert proc.returncode == 0
+    doc = json.loads(proc.stdout)
+    assert (doc["active_blocks_per_sm"], doc["limiter"], doc["theoretical"]) == (6, "registers", 0.75)
+    text = run("occupancy", "--block", "128", "--registers", "32", "--static-smem", "40000", "--dynamic-smem", "16000")
+    assert text.returncode == 0 and "cannot launch" in text.stdout and "MaxDynamicSharedMemorySize" in text.stdout
+    bad = run("occupancy", "--arch", "sm_99", "--block", "1", "--registers", "1")
+    assert bad.returncode == 2 and "unknown architecture" in bad.stderr
+
+
+def test_analyze_reports_resources_and_occupancy():
+    doc = json.loads(run("analyze", str(EXAMPLE), "--kernel", "transpose_padded", "--resources", "estimate",
+                         "--format", "json").stdout)
+    kernel = doc["files"][0]["kernels"][0]
+    assert kernel["resources"]["source"] == "estimate"
+    assert kernel["resources"]["static_smem"] == 32 * 33 * 4 and kernel["resources"]["barriers"] == 1
+    assert 0 < kernel["occupancy"]["theoretical"] <= 1

@@ -41,7 +41,7 @@ EXAMPLES = int(os.environ.get("CUDAPERF_FUZZ_EXAMPLES", "300"))  # set higher fo
 @given(source=mutated(), block=st.sampled_from([(32, 1, 1), (256, 1, 1), (16, 16, 1), (8, 8, 4)]))
 def test_mutated_sources_never_break_the_analyzer(source, block):
     try:
-        report = analyze_source(source, "fuzz.cu", Options(block=block, grid=(7, 3, 2)))
+        report = analyze_source(source, "fuzz.cu", Options(block=block, grid=(7, 3, 2), resources="estimate"))
     except SourceError:
         return
     problems = [d.message for d in report.diagnostics if INTERNAL_ERROR in d.message]

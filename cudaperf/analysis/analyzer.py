@@ -31,7 +31,10 @@ from .launch import (
 from .lower import Lowerer, LoweringError, Scalar
 from .memory import executions
 from .parse import Node, text
+from . import arch as arch_table
+from .occupancy import occupancy
 from .predication import issue_context, tail_branches
+from .resources import Resources, compile_resources, estimate, normalise_template_args
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .sampling import Sampler
 from .scope import FileScope, collect, kernel_name
@@ -109,6 +112,7 @@ class FileAnalysis:
         self.host_launches: list[HostLaunch] | None = None
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
         self.lost_bodies: list[Diagnostic] = []
+        self._ptxas: dict[tuple[str, ...], dict | str] = {}
 
     def launches(self) -> list[HostLaunch]:
         if self.host_launches is None:
@@ -187,7 +191,31 @@ class FileAnalysis:
         lowerer = Lowerer(self.scope, template_args)
         kernel = lowerer.lower_kernel(definition)
         launch = self._launch(kernel, host)
-        return analyse(kernel, launch)
+        spelled = [_spell(self.options.args.get(n, g)) for n, g in zip(names, given)]
+        instance = f"{_qualified(definition, name)}<{', '.join(spelled)}>" if names and all(spelled) else None
+        return analyse(kernel, launch, self._resources(kernel, instance), self.options.arch)
+
+    def _resources(self, kernel: Kernel, instance: str | None) -> Resources:
+        """ptxas's figures when asked (or, in auto mode, when nvcc is there and the file compiles
+        standalone); otherwise the estimate, with the reason."""
+        a = arch_table.get(self.options.arch)
+        if self.options.resources == "estimate":
+            return estimate(kernel, a)
+        compiled = self._compiled(())
+        key = kernel.name if instance is None else kernel.name + "<" + normalise_template_args(
+            instance.split("<", 1)[1][:-1]) + ">"
+        if not isinstance(compiled, str) and key not in compiled and instance is not None:
+            compiled = self._compiled((instance,))
+        if isinstance(compiled, str):
+            return estimate(kernel, a, note=f"ptxas unavailable: {compiled}")
+        found = compiled.get(key) or next((r for k, r in compiled.items() if k.split("<", 1)[0] == kernel.name), None)
+        return found or estimate(kernel, a, note="ptxas did not report this kernel")
+
+    def _compiled(self, instances: tuple[str, ...]):
+        if instances not in self._ptxas:
+            self._ptxas[instances] = compile_resources(self.source.raw, self.source.path, self.options.arch,
+                                                       self.options.defines, list(instances))
+        return self._ptxas[instances]
 
     def _launch(self, kernel: Kernel, host: HostLaunch | None) -> Launch:
         o = self.options
@@ -237,13 +265,30 @@ def _split_template_args(spelled: str) -> list[str]:
     return [a for a in out if a]
 
 
+def _spell(value) -> str:
+    """A template argument as C++ source: 4.0 -> `4`, a type name as written."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _qualified(definition: Node, name: str) -> str:
+    """`ns::inner::name` for a definition inside named namespaces (instantiation needs it)."""
+    scopes, node = [], definition.parent
+    while node is not None:
+        if node.type == "namespace_definition" and node.child_by_field_name("name") is not None:
+            scopes.append(text(node.child_by_field_name("name")))
+        node = node.parent
+    return "::".join([*reversed(scopes), name])
+
+
 def _const(value: float):
     from .symbolic import Const
     return Const(float(value), float(value).is_integer())
 
 
-def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
-    """All memory and branch analyses of one lowered kernel under one launch."""
+def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, arch: str = "sm_90") -> KernelReport:
+    """All analyses of one lowered kernel under one launch."""
     g = access_graph.build(kernel)
     sampler = Sampler(launch)
     total_threads = launch.threads_per_block * launch.blocks
@@ -272,8 +317,13 @@ def analyse(kernel: Kernel, launch: Launch) -> KernelReport:
         branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniformity(
             loop.condition, divergence_sampler.exits(ctx, loop), dependence, arguments, loop.update)))
     branch_reports.sort(key=lambda b: b.line)
-    return KernelReport(kernel, launch, access_reports, branch_reports, g,
-                        exact=not sampler.unknown_trips)
+    resources = resources or estimate(kernel, arch_table.get(arch))
+    fits = occupancy(arch, launch.threads_per_block, resources.registers_per_thread,
+                     resources.static_smem, launch.dynamic_smem, barriers=resources.barriers,
+                     max_dynamic_smem=launch.dynamic_smem if resources.static_smem + launch.dynamic_smem >
+                     arch_table.get(arch).shared_memory_per_block else None)
+    return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips,
+                        resources=resources, occupancy=fits)
 
 
 _STACK_BYTES = 256 * 1024 * 1024

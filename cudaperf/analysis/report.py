@@ -8,7 +8,7 @@ documentation in docs/features.md is generated from it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
@@ -19,6 +19,8 @@ from .divergence import BranchUniformity
 from .ir import Access, Barrier, Kernel, Loop, walk
 from .launch import Launch
 from .memory import Executions
+from .occupancy import Occupancy
+from .resources import Resources
 from .source import Diagnostic
 
 SCHEMA = "cudaperf.analyze/1"
@@ -96,7 +98,8 @@ class KernelReport:
     branches: list[BranchReport]
     graph: nx.DiGraph
     exact: bool = True
-    extra: dict = field(default_factory=dict)
+    resources: Resources | None = None
+    occupancy: Occupancy | None = None
 
     def _global(self, kind: str) -> list[AccessReport]:
         return [a for a in self.accesses if a.access.space == "global" and a.access.kind == kind]
@@ -128,7 +131,8 @@ class KernelReport:
                           for name, v in self.launch.args.items()}
         return {
             "name": k.name, "line": k.line, "launch": launch,
-            "resources": None, "occupancy": None,
+            "resources": self.resources.to_json() if self.resources else None,
+            "occupancy": self.occupancy.to_json() if self.occupancy else None,
             "memory": self.memory_json(),
             "compute": None,
             "branches": [b.to_json() for b in self.branches],

@@ -45,6 +45,7 @@ class Macro:
 class SourceFile:
     path: str
     data: bytes  # cleaned text the parser sees (same length as the file)
+    raw: bytes = b""  # the file as read, for the compiler
     macros: dict[str, Macro] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # attributes the grammar cannot hold, keyed by the byte offset where they appeared
@@ -150,7 +151,7 @@ def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> Source
                           f"{MAX_FILE_BYTES // (1024 * 1024)} MiB limit)")
     data, diagnostics = decode(raw, path)
     cleaned, attributes = clean(data)
-    source = SourceFile(path, cleaned, _macros(cleaned, defines or {}), diagnostics, attributes)
+    source = SourceFile(path, cleaned, raw, _macros(cleaned, defines or {}), diagnostics, attributes)
     opened, closed = cleaned.count(b"/*"), cleaned.count(b"*/")
     if opened > closed:
         last = cleaned.rfind(b"/*")
