@@ -13,11 +13,11 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .analysis.analyzer import Options, analyze_file, find_sources
 from .analysis import arch as arch_table
+from .analysis.analyzer import Options, analyze_file, find_sources
 from .analysis.arch import UnknownArch
-from .analysis.occupancy import occupancy
 from .analysis.launch import LaunchError
+from .analysis.occupancy import occupancy
 from .analysis.report import FileReport, document
 from .analysis.source import Diagnostic, SourceError
 from .textout import render_analysis, render_occupancy

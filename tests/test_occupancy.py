@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from ncu_data import SETS
 
 from cudaperf.analysis.analyzer import Options, analyze_file
 from cudaperf.analysis.occupancy import occupancy
 from cudaperf.analysis.resources import nvcc
-
-from ncu_data import SETS
 
 ATTRIBUTES = [(name, a) for name, (_, data) in SETS.items()
               for a in json.loads((data / "attributes.json").read_text())]
@@ -61,7 +60,7 @@ def test_ptxas_resources_and_occupancy_agree_with_the_driver():
     the NVRTC builds the H200 ran (NVRTC compiled with -lineinfo, which moves a few kernels by
     two registers); occupancy from those resources against the driver's answer."""
     register_misses, occupancy_misses, total = [], [], 0
-    for set_name, (root, data) in SETS.items():
+    for root, data in SETS.values():
         attrs = {a["id"]: a for a in json.loads((data / "attributes.json").read_text())}
         for case in json.loads((root / "manifest.json").read_text()):
             options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import arch as arch_table
 from . import graph as access_graph
 from . import islands, parse
 from .banks import bank_conflicts
@@ -30,12 +31,11 @@ from .launch import (
 )
 from .lower import Lowerer, LoweringError, Scalar
 from .memory import executions
-from .parse import Node, text
-from . import arch as arch_table
 from .occupancy import occupancy
+from .parse import Node, text
 from .predication import issue_context, tail_branches
-from .resources import Resources, compile_resources, estimate, normalise_template_args
 from .report import AccessReport, BranchReport, FileReport, KernelReport
+from .resources import Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
 from .scope import FileScope, collect, kernel_name
 from .source import Diagnostic, SourceError, SourceFile, load, read

@@ -55,8 +55,10 @@ def _register_limit(a: archs.Arch, warps: int, registers: int) -> tuple[int | No
     if registers > a.max_registers_per_thread:
         return 0, f"{registers} registers per thread exceed the limit of {a.max_registers_per_thread}"
     per_warp = _round_up(registers * 32, a.register_allocation_unit)
-    if per_warp * _round_up(warps, a.sub_partitions) > a.registers_per_block or per_warp * warps > a.registers_per_block:
-        return 0, f"{registers} registers x {warps * 32} threads exceed the {a.registers_per_block}-register block limit"
+    hardware_check = per_warp * _round_up(warps, a.sub_partitions)  # warps rounded to whole sub-partitions
+    if hardware_check > a.registers_per_block or per_warp * warps > a.registers_per_block:
+        return 0, f"{registers} registers x {warps * 32} threads exceed the {a.registers_per_block}-register " \
+                  "block limit"
     per_partition = a.registers_per_sm // a.sub_partitions
     return (per_partition // per_warp) * a.sub_partitions // warps, None
 
@@ -68,7 +70,8 @@ def _shared_memory_limit(a: archs.Arch, static_smem: int, dynamic_smem: int, car
     allowed = a.shared_memory_per_block if max_dynamic_smem is None else \
         min(a.shared_memory_per_block_optin, static_smem + max_dynamic_smem)
     if max_dynamic_smem is not None and dynamic_smem > max_dynamic_smem:
-        return 0, None, f"{dynamic_smem} bytes of dynamic shared memory exceed the function's maximum {max_dynamic_smem}"
+        return 0, None, (f"{dynamic_smem} bytes of dynamic shared memory exceed the function's maximum "
+                         f"{max_dynamic_smem}")
     if per_block > allowed:
         hint = "" if max_dynamic_smem is not None else " (raise cudaFuncAttributeMaxDynamicSharedMemorySize)"
         return 0, None, f"{per_block} bytes of shared memory per block exceed {allowed}{hint}"
