@@ -78,3 +78,26 @@ def test_ptxas_resources_and_occupancy_agree_with_the_driver():
                 occupancy_misses.append(case["id"])
     assert len(register_misses) <= 0.05 * total, register_misses
     assert not occupancy_misses
+
+
+SWEEP = json.loads((SETS["corpus"][1].parent / "occupancy" / "occupancy_h200.json").read_text())
+
+
+def test_api_matches_every_answer_of_the_h200_sweep():
+    """7,193 calls of cudaOccupancyMaxActiveBlocksPerMultiprocessor on an H200 (tests/occupancy):
+    72 register counts, 13 static and 170 dynamic shared-memory sizes, raised and lowered
+    maximum-dynamic attributes, 26 block sizes, 32 carveout preferences, 0-16 named barriers."""
+    records = SWEEP["records"]
+    assert len(records) >= 7000 and SWEEP["device"]["name"] == "NVIDIA H200"
+    misses = []
+    for r in records:
+        fit = occupancy("sm_90", r["block_size"], r["registers"], r["static_smem"], r["dynamic_smem"],
+                        None if r["carveout"] == -1 else r["carveout"], r["max_dynamic_smem_attr"], r["barriers"])
+        want = 0 if r["error"] else r["active_blocks"]
+        if fit.active_blocks_per_sm != want:
+            misses.append((r["kernel"], r["block_size"], r["dynamic_smem"], fit.active_blocks_per_sm, want))
+    assert not misses, misses[:10]
+    limiters = {occupancy("sm_90", r["block_size"], r["registers"], r["static_smem"], r["dynamic_smem"],
+                          None if r["carveout"] == -1 else r["carveout"], r["max_dynamic_smem_attr"],
+                          r["barriers"]).limiter for r in records if r["active_blocks"]}
+    assert {"registers", "warps", "blocks", "shared_memory", "barriers"} <= limiters

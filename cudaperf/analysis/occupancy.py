@@ -65,16 +65,18 @@ def _register_limit(a: archs.Arch, warps: int, registers: int) -> tuple[int | No
 
 def _shared_memory_limit(a: archs.Arch, static_smem: int, dynamic_smem: int, carveout: int | None,
                          max_dynamic_smem: int | None) -> tuple[int | None, int | None, str | None]:
-    """(blocks, pool bytes, error)."""
+    """(blocks, pool bytes, error).  Dynamic shared memory may use what the block's static part
+    leaves of the default 48 KB, or the function's maximum if that was raised above it (a lowered
+    attribute does not lower the API's answer: measured on the H200)."""
     per_block = static_smem + dynamic_smem
-    allowed = a.shared_memory_per_block if max_dynamic_smem is None else \
-        min(a.shared_memory_per_block_optin, static_smem + max_dynamic_smem)
-    if max_dynamic_smem is not None and dynamic_smem > max_dynamic_smem:
-        return 0, None, (f"{dynamic_smem} bytes of dynamic shared memory exceed the function's maximum "
-                         f"{max_dynamic_smem}")
-    if per_block > allowed:
-        hint = "" if max_dynamic_smem is not None else " (raise cudaFuncAttributeMaxDynamicSharedMemorySize)"
-        return 0, None, f"{per_block} bytes of shared memory per block exceed {allowed}{hint}"
+    dynamic_allowed = a.shared_memory_per_block - static_smem
+    if max_dynamic_smem is not None:
+        dynamic_allowed = max(dynamic_allowed, max_dynamic_smem)
+    if dynamic_smem > dynamic_allowed:
+        hint = " (raise cudaFuncAttributeMaxDynamicSharedMemorySize)" if max_dynamic_smem is None else ""
+        return 0, None, f"{dynamic_smem} bytes of dynamic shared memory exceed the {dynamic_allowed} allowed{hint}"
+    if per_block > a.shared_memory_per_block_optin:
+        return 0, None, f"{per_block} bytes of shared memory per block exceed {a.shared_memory_per_block_optin}"
     allocated = _round_up(per_block + a.reserved_shared_memory_per_block, a.shared_memory_allocation_unit)
     steps = [kb * 1024 for kb in a.carveout_steps_kb]
     if carveout is None or carveout < 0:
