@@ -40,6 +40,7 @@ from .sampling import Sampler
 from .scope import FileScope, collect, kernel_name
 from .source import Diagnostic, SourceError, SourceFile, load, read
 from .vectorize import vectorised
+from .work import work
 
 CUDA_SUFFIXES = (".cu", ".cuh")
 INTERNAL_ERROR = "internal error"
@@ -323,7 +324,7 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
                      max_dynamic_smem=launch.dynamic_smem if resources.static_smem + launch.dynamic_smem >
                      arch_table.get(arch).shared_memory_per_block else None)
     return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips,
-                        resources=resources, occupancy=fits)
+                        resources=resources, occupancy=fits, work=work(g, sampler))
 
 
 _STACK_BYTES = 256 * 1024 * 1024

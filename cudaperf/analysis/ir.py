@@ -69,7 +69,17 @@ class Branch:
     kind: str = "if"  # if | select (a `?:` whose sides read memory) | case
 
 
-Stmt = Access | Barrier | Loop | Branch
+@dataclass(eq=False)
+class Compute:
+    """Floating-point instructions one statement executes per thread, e.g. {"fp32_fma": 2}."""
+
+    id: int
+    line: int
+    column: int
+    counts: dict[str, int]
+
+
+Stmt = Access | Barrier | Loop | Branch | Compute
 
 
 @dataclass

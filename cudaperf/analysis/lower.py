@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from . import parse
+from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
-from .ir import Access, Barrier, Branch, Kernel, Loop, Param, SharedArray, Stmt, walk
+from .ir import Access, Barrier, Branch, Compute, Kernel, Loop, Param, SharedArray, Stmt, walk
 from .parse import Node, text
 from .scope import FileScope, array_dims, function_name, kernel_name
 from .source import Macro
@@ -24,6 +25,7 @@ _BUILTIN_VECTORS = {"threadIdx": "tid", "blockIdx": "bid", "blockDim": "bdim", "
 _ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
 _BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
                    "__barrier_sync"}
+DOUBLE = BUILTIN_TYPES["double"]
 _MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
             "ullmin": "min", "ullmax": "max", "fminf": "min", "fmaxf": "max", "fmin": "min", "fmax": "max"}
 _INLINE_DEPTH = 8
@@ -125,6 +127,7 @@ class Lowerer:
         self.pending_unroll: int | None = None
         self.cse: dict[tuple, Load] = {}  # loads available for reuse: (space, array, offset, size)
         self.writes = 0  # clobbers so far (see _clobber)
+        self.work = WorkCounter()
         self.statements = 0
         self.macro_depth = 0
 
@@ -281,6 +284,8 @@ class Lowerer:
         handler = _STATEMENTS.get(kind)
         if handler is not None:
             handler(self, node, env)
+            if kind in _LEAF_STATEMENTS:
+                self._flush_work(node)
         elif kind in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"):
             # Take the first arm only: both arms together would double-count work.
             arm = [c for c in node.named_children
@@ -291,6 +296,12 @@ class Lowerer:
             self.statements_of(arm, env)
         elif kind == "labeled_statement":
             self.statements_of([c for c in node.named_children if c.type != "statement_identifier"], env)
+
+    def _flush_work(self, node: Node) -> None:
+        """Emit the floating-point work of the statement just lowered, in program order."""
+        counts = self.work.take()
+        if counts:
+            self.emit(Compute(self._id(), *self._pos(node), counts))
 
     def _compound(self, node: Node, env: Env) -> None:
         self.block(node, env)
@@ -384,6 +395,7 @@ class Lowerer:
             return Opaque("no condition")
         inner = node.named_children[-1] if node.type == "condition_clause" and node.named_children else node
         value = self.rvalue(inner, env)
+        self._flush_work(node)
         return value.expr if isinstance(value, Scalar) else ONE
 
     def _pragma(self, node: Node, env: Env) -> None:
@@ -623,7 +635,7 @@ class Lowerer:
             if raw.lower().startswith(("0x", "0b")) or (digits.isdigit() and not raw.lower().endswith("f")):
                 return Scalar(Const(float(int(digits, 0) if not digits.startswith("0") or digits == "0"
                                           or digits.lower().startswith(("0x", "0b")) else int(digits, 8))))
-            return Scalar(Const(float(digits), False), FLOAT)
+            return Scalar(Const(float(digits), False), FLOAT if raw[-1:] in "fF" else DOUBLE)
         except ValueError:
             return _opaque("literal")
 
@@ -749,12 +761,19 @@ class Lowerer:
             return Scalar(Opaque("pointer comparison"))
         if not isinstance(left, Scalar) or not isinstance(right, Scalar):
             return _opaque("operand")
+        return self._arithmetic(operator, left, right)
+
+    def _arithmetic(self, operator: str, left: Scalar, right: Scalar) -> Scalar:
         is_float = left.type.is_float or right.type.is_float or not (left.expr.is_int and right.expr.is_int)
         ctype = (left.type if left.type.is_float else right.type) if is_float else \
             (left.type if left.type.size >= right.type.size else right.type)
-        name = operator
-        expr = op(name, left.expr, right.expr, is_int=None if name not in "+-*/%" else not is_float)
-        return Scalar(expr, INT if name in ("<", "<=", ">", ">=", "==", "!=", "&&", "||") else ctype)
+        expr = op(operator, left.expr, right.expr, is_int=None if operator not in "+-*/%" else not is_float)
+        if is_float and operator in "+-*/":
+            prec = precision(left.type, right.type)
+            if prec is not None:
+                ctype = next(t for t in (left.type, right.type) if PRECISION.get(t.name) == prec)
+            self.work.binary(operator, prec, left.expr, right.expr, expr, id(self.stmts))
+        return Scalar(expr, INT if operator in ("<", "<=", ">", ">=", "==", "!=", "&&", "||") else ctype)
 
     def _unary(self, node: Node, env: Env, record: bool) -> Val:
         operator = text(node.child_by_field_name("operator"))
@@ -855,14 +874,16 @@ class Lowerer:
             if record:
                 self._write(target, left_node)
             return right
+        if operator != "=" and isinstance(target, Scalar):  # a member of a local struct: `p.x += v`
+            return self._combine(target, operator[:-1], right)
         return right
 
     def _combine(self, current: Val | None, operator: str, right: Val) -> Val:
         if isinstance(current, Ptr) and isinstance(right, Scalar) and operator in ("+", "-"):
             return _advance(current, right.expr, operator)
         if isinstance(current, Scalar) and isinstance(right, Scalar):
-            is_int = current.expr.is_int and right.expr.is_int and not current.type.is_float
-            return Scalar(op(operator, current.expr, right.expr, is_int=is_int), current.type)
+            result = self._arithmetic(operator, current, right)
+            return Scalar(result.expr, current.type)
         return _opaque("compound assignment")
 
     def _update(self, node: Node, env: Env, record: bool) -> Val:
@@ -983,6 +1004,8 @@ class Lowerer:
             return Scalar(Opaque(name), BUILTIN_TYPES[name[5:]])
         exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
         is_float = any(isinstance(v, Scalar) and v.type.is_float for v in values) or name.endswith("f")
+        self.work.call(name, precision(*(v.type for v in values if isinstance(v, Scalar))) or
+                       ("fp32" if name.endswith("f") else None))
         if name.startswith("__shfl"):
             return Scalar(op("shfl", *exprs) if exprs else Opaque(name), values[0].type if values and
                           isinstance(values[0], Scalar) else UNKNOWN)
@@ -1184,6 +1207,8 @@ def _snippet(expression: str) -> Node | None:
     _SNIPPETS[expression] = node
     return node
 
+
+_LEAF_STATEMENTS = {"expression_statement", "declaration", "return_statement"}
 
 _STATEMENTS = {
     "compound_statement": Lowerer._compound,

@@ -21,6 +21,7 @@ from .launch import Launch
 from .memory import Executions
 from .occupancy import Occupancy
 from .resources import Resources
+from .work import Work
 from .source import Diagnostic
 
 SCHEMA = "cudaperf.analyze/1"
@@ -100,6 +101,7 @@ class KernelReport:
     exact: bool = True
     resources: Resources | None = None
     occupancy: Occupancy | None = None
+    work: Work | None = None
 
     def _global(self, kind: str) -> list[AccessReport]:
         return [a for a in self.accesses if a.access.space == "global" and a.access.kind == kind]
@@ -134,7 +136,7 @@ class KernelReport:
             "resources": self.resources.to_json() if self.resources else None,
             "occupancy": self.occupancy.to_json() if self.occupancy else None,
             "memory": self.memory_json(),
-            "compute": None,
+            "compute": self.work.to_json() if self.work else None,
             "branches": [b.to_json() for b in self.branches],
             "sync": [],
             "features": features(self),

@@ -1,0 +1,96 @@
+"""FLOPs per launch: first principles, then against ncu's SASS counters on the H200.
+
+ncu counts thread-level FADD, FMUL and FFMA with the predicate on (and the fp64 twins); the
+roofline's FLOPs are add + mul + 2 x fma."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cudaperf.analysis.analyzer import Options, analyze_file
+
+from conftest import kernel_report
+from ncu_data import SETS, measured
+
+
+def compute(code: str, **launch) -> dict:
+    return kernel_report(code, **launch)["compute"]
+
+
+def test_contraction_loops_and_guards():
+    code = """
+    __global__ void axpy(const float* x, float* y, float a, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) y[i] = a * x[i] + y[i];          // one FFMA
+    }
+    __global__ void dot(const float* x, const float* y, float* out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        float acc = 0.f;
+        for (int k = 0; k < 8; ++k) acc += x[i * 8 + k] * y[k];   // 8 FFMA
+        out[i] = acc * 0.5f;                                       // one FMUL
+    }"""
+    axpy = compute(code.split("__global__ void dot")[0], grid=(4, 1, 1), block=(256, 1, 1), n=1000)
+    assert axpy["instructions"] == {"fp32_fma": 1000} and axpy["flops_fp32"] == 2000
+    dot = compute("__global__ void dot" + code.split("__global__ void dot")[1], grid=(4, 1, 1), block=(256, 1, 1))
+    assert dot["instructions"] == {"fp32_fma": 8 * 1024, "fp32_mul": 1024}
+    assert dot["flops_fp32"] == 17 * 1024 and dot["flops"] == 17 * 1024
+
+
+def test_precisions_division_and_unknown_counts():
+    code = """
+    __global__ void k(const double* a, double* b, const float* c, float* d, const int* len) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        b[i] = a[i] * 2.0 + 1.0;     // DFMA (double literals)
+        d[i] = c[i] / 3.0f;          // IEEE division: 5 FFMA
+        d[i] = d[i] * 2.0f;          // FMUL
+    }
+    __global__ void rows(const float* a, float* out, const int* len) {
+        float s = 0.f;
+        for (int j = 0; j < len[blockIdx.x]; ++j) s += a[j];
+        out[blockIdx.x] = s;
+    }"""
+    k = compute(code, kernel="k", grid=(2, 1, 1), block=(128, 1, 1))
+    assert k["instructions"] == {"fp64_fma": 256, "fp32_fma": 5 * 256, "fp32_mul": 256}
+    assert (k["flops_fp64"], k["flops_fp32"]) == (512, 11 * 256)
+    rows = compute(code, kernel="rows", grid=(2, 1, 1), block=(128, 1, 1))
+    assert rows["flops_fp32"] is None and rows["flops"] is None and "depends on data" in rows["reason"]
+
+
+CASES = [(name, case) for name, (root, _) in SETS.items() for case in json.loads((root / "manifest.json").read_text())]
+
+
+def ncu_flops(counters: dict) -> float:
+    def get(kind: str) -> float:
+        return counters.get(f"smsp__sass_thread_inst_executed_op_{kind}_pred_on.sum") or 0.0
+    return get("fadd") + get("fmul") + 2 * get("ffma") + get("dadd") + get("dmul") + 2 * get("dfma")
+
+
+def test_flops_against_ncu_sass_counts():
+    """fp32 + fp64 FLOPs of every measured kernel that computes.  (ncu's fp16 counters also count
+    HFMA2.MMA register moves, which are not arithmetic, so fp16 is left out here.)"""
+    within, total, unknown, misses = 0, 0, 0, []
+    for set_name, case in CASES:
+        root, data = SETS[set_name]
+        truth = ncu_flops(measured(data)[case["id"]])
+        options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
+                          block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
+                          args={k: float(v) for k, v in case["args"].items()}, resources="estimate")
+        got = analyze_file(root / case["file"], options).kernels[0].to_json()["compute"]
+        if truth == 0:
+            assert not (got["flops_fp32"] or 0) + (got["flops_fp64"] or 0), (case["id"], got)
+            continue
+        total += 1
+        if got["flops_fp32"] is None or got["flops_fp64"] is None:
+            unknown += 1
+            assert got["reason"], case["id"]
+            continue
+        estimate = got["flops_fp32"] + got["flops_fp64"]
+        if abs(estimate - truth) <= 0.02 * truth:
+            within += 1
+        else:
+            misses.append((case["id"], truth, estimate))
+    assert total >= 80
+    assert unknown <= 0.1 * total
+    assert within >= 0.9 * (total - unknown), misses
