@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from cudaperf.analysis.analyzer import Options, analyze_file
-
 from conftest import kernel_report
 from ncu_data import SETS, measured
+
+from cudaperf.analysis.analyzer import Options, analyze_file
 
 
 def compute(code: str, **launch) -> dict:

@@ -21,8 +21,8 @@ from .launch import Launch
 from .memory import Executions
 from .occupancy import Occupancy
 from .resources import Resources
-from .work import Work
 from .source import Diagnostic
+from .work import Work
 
 SCHEMA = "cudaperf.analyze/1"
 SCHEMA_FILE = Path(__file__).with_name("data") / "analyze.schema.json"
