@@ -15,6 +15,7 @@ from . import islands, parse
 from .banks import bank_conflicts
 from .coalescing import coalescing
 from .divergence import Dependence, uniformity
+from .dram import ArrayTraffic, dram_fetch_bytes, traffic
 from .host import HostResolver
 from .ir import Kernel
 from .launch import (
@@ -294,6 +295,8 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     sampler = Sampler(launch)
     total_threads = launch.threads_per_block * launch.blocks
     tails = tail_branches(kernel.body)
+    loads: dict[str, ArrayTraffic] = {}
+    stores: dict[str, ArrayTraffic] = {}
     counters = {loop.counter: loop for loop, _ in access_graph.loops(g)}
     access_reports = []
     for access, context in access_graph.accesses(g):
@@ -305,6 +308,9 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
         report = AccessReport.of(access, ex, total_threads, per_instruction)
         if access.space == "global":
             report.coalescing = coalescing(ex)
+            sides = {"load": (loads,), "store": (stores,)}.get(access.kind, (loads, stores))  # atomics: both
+            for side in sides:
+                _account(side, access.array, ex, report.coalescing)
         elif access.space == "shared":
             report.banks = bank_conflicts(ex)
         access_reports.append(report)
@@ -324,7 +330,21 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
                      max_dynamic_smem=launch.dynamic_smem if resources.static_smem + launch.dynamic_smem >
                      arch_table.get(arch).shared_memory_per_block else None)
     return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips,
-                        resources=resources, occupancy=fits, work=work(g, sampler))
+                        resources=resources, occupancy=fits, work=work(g, sampler),
+                        dram=traffic(loads, stores, arch_table.get(arch).l2_bytes), arch=arch_table.get(arch))
+
+
+def _account(arrays: dict[str, ArrayTraffic], array: str, ex, coalesced) -> None:
+    """Add one global access's address range and requested sectors to its array's traffic."""
+    entry = arrays.setdefault(array, ArrayTraffic(float("inf"), float("-inf"), 0.0))
+    if ex.address is None or coalesced.sectors is None:
+        entry.unknown = True
+        return
+    touched = ex.address[ex.active]
+    if touched.size:
+        entry.low = min(entry.low, float(touched.min()))
+        entry.high = max(entry.high, float(touched.max()) + ex.access.size)
+    entry.sector_bytes += coalesced.sectors * dram_fetch_bytes(coalesced)
 
 
 _STACK_BYTES = 256 * 1024 * 1024

@@ -37,6 +37,7 @@ class Arch:
     barriers_per_sm: int | None
     peak_tflops: dict
     dram_bandwidth_gbs: float
+    l2_bytes: int
 
     @property
     def ridge_point(self) -> float:

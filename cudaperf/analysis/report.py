@@ -13,16 +13,18 @@ from pathlib import Path
 
 import networkx as nx
 
+from .arch import Arch
 from .banks import BankConflicts
 from .coalescing import Coalescing
 from .divergence import BranchUniformity
+from .dram import Dram
 from .ir import Access, Barrier, Kernel, Loop, walk
 from .launch import Launch
 from .memory import Executions
 from .occupancy import Occupancy
 from .resources import Resources
 from .source import Diagnostic
-from .work import Work
+from .work import PRECISIONS, Work
 
 SCHEMA = "cudaperf.analyze/1"
 SCHEMA_FILE = Path(__file__).with_name("data") / "analyze.schema.json"
@@ -102,6 +104,8 @@ class KernelReport:
     resources: Resources | None = None
     occupancy: Occupancy | None = None
     work: Work | None = None
+    dram: Dram | None = None
+    arch: Arch | None = None
 
     def _global(self, kind: str) -> list[AccessReport]:
         return [a for a in self.accesses if a.access.space == "global" and a.access.kind == kind]
@@ -121,10 +125,25 @@ class KernelReport:
             "global_store_sectors_per_request": _round(self.sectors_per_request("store")),
             "shared_load_wavefronts_per_request": _round(self.wavefronts_per_request("load")),
             "shared_store_wavefronts_per_request": _round(self.wavefronts_per_request("store")),
-            "dram_bytes_read": None,
-            "dram_bytes_write": None,
+            "dram_bytes_read": None if self.dram is None or self.dram.read is None else round(self.dram.read),
+            "dram_bytes_write": None if self.dram is None or self.dram.write is None else round(self.dram.write),
             "accesses": [a.to_json() for a in self.accesses],
         }
+
+    def compute_json(self) -> dict | None:
+        """FLOPs, and where the kernel sits on the arch's roofline (FLOP per DRAM byte against
+        the ridge point of its dominant precision)."""
+        if self.work is None:
+            return None
+        out = self.work.to_json()
+        flops, dram = out["flops"], self.dram
+        intensity = bound = None
+        if flops is not None and dram is not None and dram.read is not None and dram.read + dram.write > 0:
+            intensity = flops / (dram.read + dram.write)
+            dominant = max(PRECISIONS, key=lambda p: out[f"flops_{p}"] or 0)
+            peak = self.arch.peak_tflops.get(dominant) or self.arch.peak_tflops["fp32"]
+            bound = "compute" if intensity >= peak * 1e12 / (self.arch.dram_bandwidth_gbs * 1e9) else "memory"
+        return {**out, "arithmetic_intensity": None if intensity is None else round(intensity, 4), "bound": bound}
 
     def to_json(self) -> dict:
         k = self.kernel
@@ -136,7 +155,7 @@ class KernelReport:
             "resources": self.resources.to_json() if self.resources else None,
             "occupancy": self.occupancy.to_json() if self.occupancy else None,
             "memory": self.memory_json(),
-            "compute": self.work.to_json() if self.work else None,
+            "compute": self.compute_json(),
             "branches": [b.to_json() for b in self.branches],
             "sync": [],
             "features": features(self),

@@ -1,0 +1,57 @@
+"""DRAM traffic per launch: what the L2 cannot keep.
+
+Reads: each global array is fetched from DRAM once at sector granularity (64 bytes per sector
+when a warp's sectors are scattered), however often threads
+re-read it (re-reads of a stencil's neighbours, a vector every row shares: L2 hits), so an array
+costs the smaller of its footprint (the span of addresses the launch touches) and the sectors its
+loads request.  Writes: stores land in the L2 and reach DRAM only when evicted during the kernel;
+measured on the H200, a 16 MiB copy wrote 0.44 MB.  The model evicts the written footprint in
+proportion to how far the launch's whole footprint exceeds the L2.  Data-dependent addresses
+make a total unknown (null, with the reason).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SECTOR = 32
+SCATTERED_FETCH = 64  # bytes DRAM delivers per requested sector when sectors are scattered (H200)
+
+
+@dataclass
+class ArrayTraffic:
+    low: float  # smallest byte offset touched
+    high: float  # one past the largest byte touched
+    sector_bytes: float  # bytes of the sectors requested at L1
+    unknown: bool = False
+
+    @property
+    def footprint(self) -> float:
+        if self.high <= self.low:  # no lane reached the access under this launch
+            return 0.0
+        return min(self.high - self.low, self.sector_bytes)
+
+
+def dram_fetch_bytes(coalescing) -> int:
+    """Bytes DRAM moves per requested sector: 32 for dense access, 64 when a warp's sectors are
+    scattered one per lane (measured on the H200: stride-32 float loads read 64 B per thread)."""
+    spread = coalescing.sectors_per_request
+    return SCATTERED_FETCH if coalescing.pattern == "strided" and spread is not None and spread >= 16 else SECTOR
+
+
+@dataclass
+class Dram:
+    read: float | None
+    write: float | None
+    reason: str | None
+
+
+def traffic(loads: dict[str, ArrayTraffic], stores: dict[str, ArrayTraffic], l2_bytes: int) -> Dram:
+    unknown = sorted(name for name, t in {**loads, **stores}.items() if t.unknown)
+    if unknown:
+        return Dram(None, None, f"addresses of {', '.join(unknown)} depend on data")
+    read = sum(t.footprint for t in loads.values())
+    written = sum(t.footprint for t in stores.values())
+    total = read + written
+    evicted = written * max(0.0, (total - l2_bytes) / total) if total else 0.0
+    return Dram(read, evicted, None)
