@@ -203,6 +203,8 @@ class FileAnalysis:
         a = arch_table.get(self.options.arch)
         if self.options.resources == "estimate":
             return estimate(kernel, a)
+        if self.options.resources == "auto" and self.tree.root_node.has_error:
+            return estimate(kernel, a, note="not compiled: the file has syntax errors")
         compiled = self._compiled(())
         key = kernel.name if instance is None else kernel.name + "<" + normalise_template_args(
             instance.split("<", 1)[1][:-1]) + ">"

@@ -210,6 +210,11 @@ FEATURES: dict[str, str] = {
     "uses_dynamic_shared": "1 if the kernel declares extern (dynamic) shared memory",
     "block_threads": "threads per block of the analysed launch",
     "grid_blocks": "blocks of the analysed launch",
+    "registers_per_thread": "registers per thread (ptxas, or the estimate)",
+    "occupancy_theoretical": "theoretical occupancy under the launch, 0..1",
+    "flops_per_thread": "FLOPs per launched thread (add + mul + 2 x fma, all precisions; 0 when unknown)",
+    "dram_bytes_per_thread": "DRAM bytes read and written per launched thread (0 when unknown)",
+    "arithmetic_intensity": "FLOP per DRAM byte (0 when unknown)",
 }
 
 
@@ -231,6 +236,9 @@ def features(report: KernelReport) -> dict[str, float]:
                  if isinstance(s, Loop)), default=0)
     barriers = [(s, ctx) for s, ctx in walk(report.kernel.body) if isinstance(s, Barrier) and s.scope == "block"]
     executing = [b.result.divergent_fraction for b in report.branches if b.result.divergent_fraction is not None]
+    flops = report.work.to_json()["flops"] if report.work else None
+    dram = report.dram
+    dram_bytes = (dram.read + dram.write) if dram is not None and dram.read is not None else 0.0
     return {
         "global_load_sectors_per_request": _round(report.sectors_per_request("load")) or 0.0,
         "global_store_sectors_per_request": _round(report.sectors_per_request("store")) or 0.0,
@@ -265,4 +273,9 @@ def features(report: KernelReport) -> dict[str, float]:
         "uses_dynamic_shared": float(any(s.dynamic for s in report.kernel.shared)),
         "block_threads": float(report.launch.threads_per_block),
         "grid_blocks": float(report.launch.blocks),
+        "registers_per_thread": float(report.resources.registers_per_thread) if report.resources else 0.0,
+        "occupancy_theoretical": _round(report.occupancy.theoretical) if report.occupancy else 0.0,
+        "flops_per_thread": _round((flops or 0.0) / threads, 4),
+        "dram_bytes_per_thread": _round(dram_bytes / threads, 4),
+        "arithmetic_intensity": _round(flops / dram_bytes, 4) if flops and dram_bytes else 0.0,
     }
