@@ -18,12 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-from cudaperf.analysis.analyzer import analyze_file, analyze_source, find_sources
+from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source, find_sources
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPORA = [ROOT / "tests" / "corpus" / "kernels", ROOT / "tests" / "validation" / "kernels",
                    ROOT / "benchmarks" / "corpus" / "src"]
 
+ESTIMATE = Options(resources="estimate")  # the analyzer alone; ptxas time is measured separately
 KERNEL = """
 __global__ void stencil_{i}(const float* __restrict__ in, float* __restrict__ out, int n) {{
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -44,7 +45,7 @@ def per_kernel_ms(corpora: list[Path], repeats: int = 3) -> tuple[list[float], i
         for _ in range(repeats):
             start = time.perf_counter()
             try:
-                count = len(analyze_file(path).kernels)
+                count = len(analyze_file(path, ESTIMATE).kernels)
             except Exception:  # unreadable inputs are part of some corpora
                 count = 0
             best = min(best, time.perf_counter() - start)
@@ -73,7 +74,7 @@ def scaling_by_size(lines_targets=(1000, 2500, 5000, 10000)) -> list[tuple[int, 
         count = max(1, target // per_kernel)
         code = "".join(KERNEL.format(i=i) for i in range(count))
         start = time.perf_counter()
-        report = analyze_source(code, "generated.cu")
+        report = analyze_source(code, "generated.cu", ESTIMATE)
         out.append((code.count("\n"), len(report.kernels), time.perf_counter() - start))
     return out
 
@@ -85,7 +86,7 @@ def scaling_by_depth(depths=(25, 50, 100, 200)) -> list[tuple[int, float]]:
                         for d in range(depth // 2))
         code = ("__global__ void deep(float* a) {" + opens + "a[threadIdx.x] += 1.f;" + "} }" * (depth // 2) + "}")
         start = time.perf_counter()
-        analyze_source(code, "deep.cu")
+        analyze_source(code, "deep.cu", ESTIMATE)
         out.append((depth, time.perf_counter() - start))
     return out
 
