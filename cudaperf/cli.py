@@ -115,6 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
     calc.add_argument("--barriers", type=int, default=1, metavar="N", help="named barriers per block (ptxas)")
     calc.add_argument("--format", choices=("text", "json"), default="text")
     calc.set_defaults(handler=cmd_occupancy)
+
+    roof = sub.add_parser("roofline", help="draw analysed kernels on the architecture's roofline (PNG/SVG/PDF)",
+                          description="Each kernel at its arithmetic intensity on the roofline (needs matplotlib).")
+    roof.add_argument("paths", nargs="+", metavar="PATH")
+    roof.add_argument("-o", "--output", default="roofline.png", metavar="FILE")
+    _launch_options(roof)
+    roof.set_defaults(handler=cmd_roofline)
     return parser
 
 
@@ -178,6 +185,27 @@ def cmd_occupancy(ns: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(render_occupancy(fit))
+    return EXIT_OK
+
+
+def cmd_roofline(ns: argparse.Namespace) -> int:
+    from .roofline import PlotUnavailable, draw, points
+
+    options = options_from(ns)
+    reports, errors = analyze_paths([p for p in ns.paths if os.path.exists(p)], options)
+    for e in errors:
+        print(f"cudaperf: error: {e}", file=sys.stderr)
+    kernels = [(k.kernel.name, k) for f in reports for k in f.kernels]
+    if not kernels:
+        print("cudaperf: error: no kernels to draw", file=sys.stderr)
+        return EXIT_USAGE
+    placed, skipped = points(kernels, arch_table.get(options.arch))
+    try:
+        draw(placed, arch_table.get(options.arch), ns.output)
+    except PlotUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    print(f"wrote {ns.output}: {len(placed)} kernels" +
+          (f"; not drawn (FLOPs or DRAM bytes unknown or zero): {', '.join(skipped)}" if skipped else ""))
     return EXIT_OK
 
 
