@@ -147,3 +147,28 @@ __global__ void k(const float* in, float* out, int n, int stride) {
     report = analyze_source(code, "t.cu", Options(grid=(10, 1, 1), block=(128, 1, 1))).kernels[0]
     assert report.launch.args["n"] == 1280 and report.launch.arg_sources["n"] == "inferred"
     assert report.launch.arg_sources["stride"] == "default"
+
+
+def test_arg_values_feed_host_launch_expressions():
+    """A KernelBench-style torch wrapper: the size comes from a tensor, so only --arg can fix it."""
+    code = """
+__global__ void add_kernel(const float* a, const float* b, float* out, int size) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < size) out[i] = a[i] + b[i];
+}
+torch::Tensor add_cuda(torch::Tensor a, torch::Tensor b) {
+    auto size = a.numel();
+    auto out = torch::zeros_like(a);
+    const int block_size = 256;
+    const int num_blocks = (size + block_size - 1) / block_size;
+    add_kernel<<<num_blocks, block_size>>>(a.data_ptr<float>(), b.data_ptr<float>(), out.data_ptr<float>(), size);
+    return out;
+}
+void launcher(const float* a, float* out, int n) {
+    add_kernel<<<(n + 127) / 128, 128>>>(a, a, out, n);
+}"""
+    unknown = analyze_source(code, "w.cu", Options(resources="estimate")).kernels[0]
+    assert unknown.launch.block == (256, 1, 1) and unknown.launch.grid == (4096, 1, 1)  # grid defaulted
+    known = analyze_source(code, "w.cu", Options(resources="estimate", args={"size": 1000000})).kernels[0]
+    assert known.launch.grid == (3907, 1, 1) and known.launch.source == "inferred"
+    assert known.launch.args["size"] == 1000000 and known.launch.arg_sources["size"] == "cli"

@@ -118,7 +118,7 @@ class FileAnalysis:
 
     def launches(self) -> list[HostLaunch]:
         if self.host_launches is None:
-            self.host_launches = find_host_launches(self.tree.root_node, HostResolver(self.scope))
+            self.host_launches = find_host_launches(self.tree.root_node, HostResolver(self.scope, self.options.args))
         return self.host_launches
 
     def report(self) -> FileReport:

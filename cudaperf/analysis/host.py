@@ -19,8 +19,13 @@ def _enclosing_function(node: Node) -> Node | None:
 
 
 class HostResolver:
-    def __init__(self, scope: FileScope):
+    """`values` are the user's --arg values: they stand for host variables and host-function
+    parameters of the same name that the source does not fix (`int n` of a launcher function,
+    `auto size = a.numel()` in a torch wrapper)."""
+
+    def __init__(self, scope: FileScope, values: dict[str, float] | None = None):
         self.scope = scope
+        self.values = {k: v for k, v in (values or {}).items() if isinstance(v, (int, float))}
         self._envs: dict[tuple[int, int], tuple[Env, dict[str, list[int | None]]]] = {}
 
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
@@ -33,6 +38,8 @@ class HostResolver:
         if key in self._envs:
             env, dims = self._envs[key]
             return env, dims, lowerer
+        for name, value in self.values.items():  # host-function parameters
+            env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
         stack = [fn.child_by_field_name("body")]
         ordered: list[Node] = []
         while stack:
@@ -57,6 +64,10 @@ class HostResolver:
                 lowerer.statement(node, env)
             except RecursionError:
                 continue
+            for name, value in self.values.items():  # a value the source leaves unknown
+                current = env.lookup(name)
+                if isinstance(current, Scalar) and not isinstance(current.expr, Const):
+                    env.assign(name, Scalar(Const(float(value), float(value).is_integer())))
         self._envs[key] = (env, dims)
         return env, dims, lowerer
 
