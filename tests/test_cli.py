@@ -174,3 +174,18 @@ def test_analyze_reports_resources_and_occupancy():
     assert kernel["resources"]["source"] == "estimate"
     assert kernel["resources"]["static_smem"] == 32 * 33 * 4 and kernel["resources"]["barriers"] == 1
     assert 0 < kernel["occupancy"]["theoretical"] <= 1
+
+
+def test_kernelbench_candidate_python_file():
+    """The CUDA inside a KernelBench-style .py candidate, at the .py file's own line numbers, with the
+    torch wrapper's launch inferred once --arg fixes the tensor size."""
+    path = ROOT / "examples" / "kernelbench_candidate.py"
+    doc = json.loads(run("analyze", str(path), "--arg", "size=16777216", "--resources", "estimate",
+                         "--format", "json").stdout)
+    kernel = doc["files"][0]["kernels"][0]
+    assert kernel["name"] == "scale_add_kernel" and kernel["line"] == 12
+    assert kernel["launch"]["grid"] == [65536, 1, 1] and kernel["launch"]["block"] == [256, 1, 1]
+    assert [a["line"] for a in kernel["memory"]["accesses"]] == [15, 15, 15]
+    assert kernel["memory"]["global_load_sectors_per_request"] == 4
+    no_cuda = run("analyze", str(ROOT / "benchmarks" / "accuracy.py"))
+    assert no_cuda.returncode == 2 and "no CUDA source strings" in no_cuda.stderr

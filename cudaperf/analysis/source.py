@@ -144,11 +144,35 @@ def _macros(data: bytes, defines: dict[str, str]) -> dict[str, Macro]:
     return table
 
 
+_PY_STRING = re.compile(rb'[rRuU]?("""|\'\'\')(.*?)\1', re.DOTALL)
+_CUDA_HINT = re.compile(rb"__global__|<<<|torch::|#include")
+
+
+def embedded_cuda(data: bytes) -> tuple[bytes, list[bytes]]:
+    """A Python file's CUDA (KernelBench's `cuda_source = \"\"\"...\"\"\"` for load_inline): the
+    triple-quoted strings that hold C++, in place, with everything else blanked (newlines kept),
+    so reported lines are the .py file's.  Also returns the strings, for the compiler."""
+    out = bytearray(b if b in b"\r\n" else 32 for b in data)
+    kept = []
+    for m in _PY_STRING.finditer(data):
+        body = m.group(2)
+        if _CUDA_HINT.search(body):
+            out[m.start(2):m.end(2)] = body
+            kept.append(body)
+    return bytes(out), kept
+
+
 def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> SourceFile:
-    """Prepare bytes for parsing; raises SourceError only when nothing can be analysed."""
+    """Prepare bytes for parsing; raises SourceError only when nothing can be analysed.  A `.py`
+    path is read for the CUDA it embeds (see embedded_cuda)."""
     if len(raw) > MAX_FILE_BYTES:
         raise SourceError(f"{path}: file too large ({len(raw) // (1024 * 1024)} MiB > "
                           f"{MAX_FILE_BYTES // (1024 * 1024)} MiB limit)")
+    if path.endswith(".py"):
+        blanked, strings = embedded_cuda(raw)
+        if not strings:
+            raise SourceError(f"{path}: no CUDA source strings found")
+        raw = blanked
     data, diagnostics = decode(raw, path)
     cleaned, attributes = clean(data)
     source = SourceFile(path, cleaned, raw, _macros(cleaned, defines or {}), diagnostics, attributes)
