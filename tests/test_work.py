@@ -141,3 +141,32 @@ def test_dram_model_first_principles():
     assert strided["dram_bytes_read"] == 64 * 2**20   # one scattered sector per thread, 64 B fetched each
     stencil = kernel_report(copy, kernel="stencil", grid=(4096, 1, 1), block=(256, 1, 1))["memory"]
     assert stencil["dram_bytes_read"] == pytest.approx(4 * (2**20 + 2), abs=32)  # neighbours re-read from L2
+
+
+def test_roofline_bound_agrees_with_measured_utilisation():
+    """`compute.bound` against the H200: from ncu's FLOP and DRAM counters and the CUDA-event time,
+    which roof the kernel actually came closer to (DRAM bandwidth or its precision's peak)."""
+    agree, total = 0, 0
+    for set_name, case in CASES:
+        root, data = SETS[set_name]
+        counters = measured(data)[case["id"]]
+        seconds = {t["id"]: t for t in json.loads((data / "timings.json").read_text())}[case["id"]]["median_us"] * 1e-6
+
+        def get(kind: str) -> float:
+            return counters.get(f"smsp__sass_thread_inst_executed_op_{kind}_pred_on.sum") or 0.0
+
+        fp32, fp64 = get("fadd") + get("fmul") + 2 * get("ffma"), get("dadd") + get("dmul") + 2 * get("dfma")
+        dram = (counters.get("dram__bytes_read.sum") or 0) + (counters.get("dram__bytes_write.sum") or 0)
+        if not (fp32 + fp64) or not dram:
+            continue
+        memory_use = dram / seconds / 4.8e12
+        compute_use = max(fp32 / seconds / 67e12, fp64 / seconds / 34e12)
+        options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
+                          block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
+                          args={k: float(v) for k, v in case["args"].items()}, resources="estimate")
+        bound = analyze_file(root / case["file"], options).kernels[0].to_json()["compute"]["bound"]
+        if bound is None:
+            continue
+        total += 1
+        agree += bound == ("memory" if memory_use > compute_use else "compute")
+    assert total >= 70 and agree >= 0.95 * total, (agree, total)
