@@ -152,7 +152,7 @@ def test_roofline_bound_agrees_with_measured_utilisation():
         counters = measured(data)[case["id"]]
         seconds = {t["id"]: t for t in json.loads((data / "timings.json").read_text())}[case["id"]]["median_us"] * 1e-6
 
-        def get(kind: str) -> float:
+        def get(kind: str, counters=counters) -> float:
             return counters.get(f"smsp__sass_thread_inst_executed_op_{kind}_pred_on.sum") or 0.0
 
         fp32, fp64 = get("fadd") + get("fmul") + 2 * get("ffma"), get("dadd") + get("dmul") + 2 * get("dfma")
