@@ -24,6 +24,7 @@ WARP = 32
 MAX_ROWS = 512  # cap on sampled warp executions per statement
 LOOP_SAMPLES = 6  # iterations sampled at least per loop (first, last and evenly spaced interior ones)
 MAX_ITERATE = 4096  # loops without a closed-form trip count are stepped at most this often
+EXHAUSTIVE_WARPS = 64  # launches with at most this many warps are enumerated, not sampled
 
 
 @dataclass
@@ -33,14 +34,17 @@ class Batch:
     weight: np.ndarray  # float (rows,)
     exact: bool = True  # False once an unknown trip count or condition was assumed
     cache: dict = field(default_factory=dict)  # evaluated subexpressions, valid for this `env`
+    # for a loop body: thread-level iterations of the loop, exact from every lane's trip count
+    # (the sampled iterations only estimate it when trip counts differ between lanes)
+    iterations: float | None = None
 
     @property
     def rows(self) -> int:
         return self.active.shape[0]
 
 
-# Irrational steps for low-discrepancy picks (one per grid axis, one for the warp index).
-_STEPS = (0.6180339887, 0.4142135624, 0.7320508076, 0.2360679775)
+# Per-axis offsets of the interior lattice (irrational, so the axes decorrelate).
+_OFFSETS = (0.0, 0.6180339887, 0.4142135624)
 
 
 def _strata(extent: int) -> list[tuple[str, int, int]]:
@@ -56,10 +60,15 @@ def _warp_executions(launch: Launch, warps_per_stratum: int) -> tuple[np.ndarray
     The grid is split per axis into first block, interior and last block (bounds checks bite at
     the edges).  Every stratum samples the same warp indices (all warps up to
     `warps_per_stratum`, else evenly spaced ones); a stratum spanning interior blocks takes each
-    warp index from a different block on a low-discrepancy sequence, so many block indices are
+    warp index from a different block on an evenly spaced lattice, so many block indices are
     represented (alignment and bounds vary from block to block) for few rows."""
     bx, by, bz = launch.block
     warps = -(-(bx * by * bz) // WARP)
+    if launch.blocks * warps <= EXHAUSTIVE_WARPS:  # a small launch: every warp, exactly
+        gx, gy, gz = launch.grid
+        blocks = np.stack(np.meshgrid(np.arange(gx), np.arange(gy), np.arange(gz), indexing="ij"), -1).reshape(-1, 3)
+        return (np.repeat(blocks, warps, axis=0), np.tile(np.arange(warps), len(blocks)),
+                np.ones(len(blocks) * warps))
     picks = np.unique(np.linspace(0, warps - 1, min(warps, warps_per_stratum)).round().astype(int))
     coords, warp_ids, weights = [], [], []
     for sx in _strata(launch.grid[0]):
@@ -68,7 +77,10 @@ def _warp_executions(launch: Launch, warps_per_stratum: int) -> tuple[np.ndarray
                 blocks = sx[2] * sy[2] * sz[2]
                 rounds = 1 if blocks == 1 else -(-warps_per_stratum // len(picks))
                 j = np.arange(rounds * len(picks))
-                coords.append(np.stack([start + (((j + 1) * _STEPS[a]) % 1.0 * count).astype(int)
+                # a rank-1 lattice: evenly spaced, centred positions along every axis (sums of
+                # quantities linear in the block index come out right), shifted by an irrational
+                # offset per axis so the axes are not sampled along one diagonal
+                coords.append(np.stack([start + (((j + 0.5) / j.size + _OFFSETS[a]) % 1.0 * count).astype(int)
                                         for a, (_, start, count) in enumerate((sx, sy, sz))], axis=1))
                 warp_ids.append(picks[j % len(picks)])
                 weights.append(np.full(j.size, blocks * warps / j.size))
@@ -174,6 +186,7 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
         if loop.at_least_once:
             trips = np.maximum(trips, 1)
     trips = np.where(batch.active, trips, 0)
+    iterations = float(trips.sum(axis=1) @ batch.weight)
     total = int(trips.max()) if trips.size else 0
     if total == 0:
         out = Batch(batch.env, np.zeros_like(batch.active), batch.weight, batch.exact and known, batch.cache)
@@ -204,7 +217,7 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
     new_env[loop.iteration] = kcol  # (rows, 1): one iteration number per row
     active = np.repeat(batch.active, n, axis=0) & (kcol < np.repeat(trips, n, axis=0))
     weight = np.repeat(batch.weight, n) * np.tile([w for _, w in picks], batch.rows)
-    return Batch(new_env, active, weight, batch.exact and known), known
+    return Batch(new_env, active, weight, batch.exact and known, iterations=iterations), known
 
 
 def enter_branch(batch: Batch, branch: Branch, side: bool) -> Batch:

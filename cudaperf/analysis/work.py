@@ -51,6 +51,8 @@ def work(g: nx.DiGraph, sampler: Sampler) -> Work:
     for stmt, context in access_graph.statements(g, Compute):
         batch = sampler.batch(context)
         executions = float((batch.active.sum(axis=1) * batch.weight).sum())
+        if context and isinstance(context[-1], Loop) and batch.iterations is not None:
+            executions = batch.iterations  # directly in a loop body: every lane's exact trip count
         for key, count in stmt.counts.items():
             totals[key] += count * executions
             if not batch.exact:
