@@ -134,6 +134,3 @@ class TypeTable:
     def lookup(self, spelling: str) -> CType | None:
         name = normalize(spelling)
         return self.user.get(name) or BUILTIN_TYPES.get(name)
-
-    def child(self, extra: dict[str, CType]) -> TypeTable:
-        return TypeTable({**self.user, **extra})

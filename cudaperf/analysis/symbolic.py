@@ -16,9 +16,6 @@ import numpy as np
 
 Value = np.ndarray | float
 
-THREAD_SYMBOLS = ("tid.x", "tid.y", "tid.z")
-BLOCK_SYMBOLS = ("bid.x", "bid.y", "bid.z")
-LAUNCH_SYMBOLS = ("bdim.x", "bdim.y", "bdim.z", "gdim.x", "gdim.y", "gdim.z")
 _SPELLING = {
     "tid": "threadIdx", "bid": "blockIdx", "bdim": "blockDim", "gdim": "gridDim",
 }

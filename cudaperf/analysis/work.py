@@ -21,7 +21,6 @@ from .ir import Compute, Loop
 from .sampling import Sampler
 
 PRECISIONS = ("fp16", "bf16", "fp32", "fp64")
-KINDS = ("add", "mul", "fma")
 
 
 @dataclass
