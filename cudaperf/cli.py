@@ -1,7 +1,7 @@
 """The ``cudaperf`` command.  Subcommands parse options and delegate; they hold no analysis logic.
 
-Exit codes: 0 success (files with parse problems still report, with diagnostics), 2 usage error
-or no readable input.
+Exit codes: 0 success (files with parse problems still report, with diagnostics), 1 lint findings,
+2 usage error or no readable input.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .analysis.report import FileReport, document
 from .analysis.source import Diagnostic, SourceError
 from .textout import render_analysis, render_occupancy
 
-EXIT_OK, EXIT_USAGE = 0, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):
@@ -116,6 +116,17 @@ def build_parser() -> argparse.ArgumentParser:
     calc.add_argument("--format", choices=("text", "json"), default="text")
     calc.set_defaults(handler=cmd_occupancy)
 
+    lint = sub.add_parser("lint", help="report performance smells as path:line:col: CODE [name] message",
+                          description="Lint CUDA files or directories.  Exit 0: clean (notes only), "
+                                      "1: warnings or errors found, 2: usage error or unreadable input.")
+    lint.add_argument("paths", nargs="+", metavar="PATH")
+    lint.add_argument("--select", action="append", default=[], metavar="CODE|NAME",
+                      help="only these rules (codes, code prefixes or names; repeatable, comma-separated)")
+    lint.add_argument("--ignore", action="append", default=[], metavar="CODE|NAME", help="skip these rules")
+    lint.add_argument("--format", choices=("text", "json"), default="text")
+    _launch_options(lint)
+    lint.set_defaults(handler=cmd_lint)
+
     roof = sub.add_parser("roofline", help="draw analysed kernels on the architecture's roofline (PNG/SVG/PDF)",
                           description="Each kernel at its arithmetic intensity on the roofline (needs matplotlib).")
     roof.add_argument("paths", nargs="+", metavar="PATH")
@@ -186,6 +197,40 @@ def cmd_occupancy(ns: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_occupancy(fit))
     return EXIT_OK
+
+
+def _tokens(values: list[str]) -> list[str]:
+    return [t.strip() for v in values for t in v.split(",") if t.strip()]
+
+
+def cmd_lint(ns: argparse.Namespace) -> int:
+    from .lint.rules import select
+    from .lint.run import lint_paths
+
+    options = options_from(ns)
+    try:
+        rules = select(_tokens(ns.select), _tokens(ns.ignore))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    missing = [p for p in ns.paths if not os.path.exists(p)]
+    for p in missing:
+        print(f"cudaperf: error: {p}: no such file or directory", file=sys.stderr)
+    reports, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules)
+    for e in errors:
+        print(f"cudaperf: error: {e}", file=sys.stderr)
+    if ns.format == "json":
+        json.dump({"schema": "cudaperf.lint/1", "files": [r.path for r in reports],
+                   "findings": [f.to_json() for f in findings]}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for f in findings:
+            print(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.name}] {f.message}")
+            print(f"    fix: {f.fix}")
+        if findings:
+            print(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}.")
+    if missing or errors or not reports:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if any(f.severity != "note" for f in findings) else EXIT_OK
 
 
 def cmd_roofline(ns: argparse.Namespace) -> int:

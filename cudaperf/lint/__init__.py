@@ -1,0 +1,1 @@
+"""The linter: rules over analysis reports, findings, and their output formats."""

@@ -1,0 +1,35 @@
+"""Render the rule catalogue (docs/rules/) from the rule classes: one page per rule and an index."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from . import performance  # noqa: F401  (registers the rules)
+from .rules import REGISTRY, Rule
+
+
+def page(r: Rule) -> str:
+    return (f"# {r.code} `{r.name}` ({r.severity})\n\n"
+            f"## What it does\n\n{r.summary}\n\n## Why it matters\n\n{r.why}\n\n"
+            f"## Example\n\n```cuda\n{r.example}\n```\n\n## Fix\n\n{r.fix}\n")
+
+
+def index() -> str:
+    rows = "".join(f"| {r.code} | [`{r.name}`]({r.name}.md) | {r.severity} | {r.summary} |\n"
+                   for r in sorted(REGISTRY.values(), key=lambda r: r.code))
+    return ("# Rules\n\nGenerated from `cudaperf/lint/` by `python -m cudaperf.lint.catalogue docs/rules`; "
+            "a test keeps them equal.  Select or ignore by code, code prefix or name; suppress one line with "
+            "`// cudaperf: ignore[CODE or name]`, a whole file with `// cudaperf: ignore-file[...]`.\n\n"
+            "| code | name | severity | what it finds |\n| --- | --- | --- | --- |\n" + rows)
+
+
+def pages() -> dict[str, str]:
+    return {"index.md": index(), **{f"{r.name}.md": page(r) for r in REGISTRY.values()}}
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/rules")
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in pages().items():
+        (out / name).write_text(text)

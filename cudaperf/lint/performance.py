@@ -1,0 +1,142 @@
+"""Performance rules over the analysis report: memory access, occupancy, resources, divergence."""
+
+from __future__ import annotations
+
+from ..analysis.ir import Access, Branch, Compute, walk
+from .rules import Rule, rule
+
+COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
+BANK_CONFLICT_WAYS = 1.5  # wavefronts over the conflict-free minimum
+LOW_OCCUPANCY = 0.5  # theoretical occupancy below which the limiter is reported
+
+
+@rule
+class UncoalescedAccess(Rule):
+    code, name, severity = "CP101", "uncoalesced-access", "warning"
+    summary = "A global load or store whose warp requests touch more 32-byte sectors than the bytes need."
+    why = ("Every sector a warp touches is fetched whole: a stride-2 float load moves twice the data it "
+           "uses, a column access in a row-major array 8 times.  Memory-bound kernels run that much slower.")
+    example = "out[i] = in[i * stride];   // stride 32: 32 sectors per request instead of 4"
+    fix = ("Make consecutive threads touch consecutive elements (swap loop order, transpose through shared "
+           "memory, use structure-of-arrays).")
+
+    def check(self, report):
+        for a in report.accesses:
+            c = a.coalescing
+            if c is None or c.sectors is None or not c.requests or a.pattern not in ("strided", "misaligned"):
+                continue
+            efficiency = c.ideal_sectors / c.sectors if c.sectors else 1.0
+            if efficiency < COALESCING_EFFICIENCY:
+                yield (a.access.line, a.access.column,
+                       f"{a.access.kind} of `{a.access.array}` is {a.pattern}: {c.sectors_per_request:.1f} sectors "
+                       f"per request where {c.ideal_sectors / c.requests:.1f} would do ({efficiency:.0%} useful)")
+
+
+@rule
+class BankConflict(Rule):
+    code, name, severity = "CP102", "bank-conflict", "warning"
+    summary = "A shared-memory access whose lanes hit the same bank at different addresses."
+    why = ("A request with an n-way conflict is served in n wavefronts; a column read of a 32x32 float tile "
+           "takes 32 times as long as a row read.")
+    example = "tile[threadIdx.x][k]   // __shared__ float tile[32][32]: every lane in bank k"
+    fix = "Pad the inner dimension by one element (`tile[32][33]`), or swizzle the index."
+
+    def check(self, report):
+        for a in report.accesses:
+            b = a.banks
+            if b is None or not b.wavefronts or not b.ideal_wavefronts:
+                continue
+            if b.ways is not None and b.ways >= BANK_CONFLICT_WAYS:
+                yield (a.access.line, a.access.column,
+                       f"shared {a.access.kind} of `{a.access.array}`: {b.ways:.1f}-way bank conflict "
+                       f"({b.wavefronts_per_request:.1f} wavefronts per request)")
+
+
+@rule
+class LowOccupancy(Rule):
+    code, name, severity = "CP201", "low-occupancy", "warning"
+    summary = "Theoretical occupancy below 50% under the analysed launch, with the resource that limits it."
+    why = "Few resident warps leave the SM little to switch to while memory requests are in flight."
+    example = "__global__ void k(...)   // 168 registers x 256 threads: 1 block per SM, 12.5% occupancy"
+    fix = ("Reduce what the limiter counts: registers (__launch_bounds__, fewer live values), shared memory "
+           "per block, or change the block size.")
+
+    def check(self, report):
+        o = report.occupancy
+        if o is not None and o.active_blocks_per_sm and o.theoretical < LOW_OCCUPANCY:
+            yield (report.kernel.line, report.kernel.column,
+                   f"theoretical occupancy {o.theoretical:.0%} ({o.active_blocks_per_sm} blocks per SM), "
+                   f"limited by {o.limiter}")
+
+
+@rule
+class RegisterSpill(Rule):
+    code, name, severity = "CP202", "register-spill", "warning"
+    summary = "ptxas spilled registers to local memory."
+    why = ("Spilled values travel through the L1 and L2 like global memory: every spill is a load or store "
+           "on the critical path.")
+    example = "float acc[64]; ... acc[i] += ...   // indexed at run time, or too many live values"
+    fix = ("Keep per-thread arrays small and indexed by compile-time constants, relax __launch_bounds__, or "
+           "split the kernel.")
+
+    def check(self, report):
+        r = report.resources
+        if r is not None and ((r.spill_stores or 0) + (r.spill_loads or 0)) > 0:
+            yield (report.kernel.line, report.kernel.column,
+                   f"{r.spill_stores} bytes spill stores, {r.spill_loads} bytes spill loads "
+                   f"({r.registers_per_thread} registers per thread)")
+
+
+def _does_work(stmts) -> bool:
+    return any(isinstance(s, (Access, Compute)) for s, _ in walk(stmts))
+
+
+@rule
+class DivergentBranch(Rule):
+    code, name, severity = "CP301", "divergent-branch", "warning"
+    summary = "A branch whose condition differs between lanes of a warp, with work on both sides."
+    why = ("A warp executes both sides one after the other, with the other side's lanes idle: both paths "
+           "cost their full time.")
+    example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
+    fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
+
+    def check(self, report):
+        by_line = {}
+        for stmt, _ in walk(report.kernel.body):
+            if isinstance(stmt, Branch) and stmt.kind == "if" and not stmt.exits \
+                    and _does_work(stmt.then) and _does_work(stmt.orelse):
+                by_line[stmt.line] = stmt
+        for b in report.branches:
+            stmt = by_line.get(b.line)
+            if stmt is not None and b.result.uniformity == "thread":
+                share = b.result.divergent_fraction
+                measured = f" ({share:.0%} of warps under this launch)" if share else ""
+                yield stmt.line, stmt.column, f"`{b.condition}` splits warps{measured}"
+
+
+@rule
+class MemoryBound(Rule):
+    code, name, severity = "CP501", "memory-bound", "note"
+    summary = "The kernel's arithmetic intensity puts it under the roofline's memory slope."
+    why = "Its speed is set by DRAM bandwidth: fewer bytes, not fewer FLOPs, make it faster."
+    example = "y[i] = a * x[i] + y[i];   // 2 FLOPs per 12 bytes"
+    fix = "Fuse with neighbouring kernels, reuse data through shared memory or registers, use narrower types."
+
+    def check(self, report):
+        c = report.compute_json()
+        if c and c["bound"] == "memory" and c["flops"]:
+            yield report.kernel.line, report.kernel.column, f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte"
+
+
+@rule
+class ComputeBound(Rule):
+    code, name, severity = "CP502", "compute-bound", "note"
+    summary = "The kernel's arithmetic intensity puts it under the roofline's compute ceiling."
+    why = "Its speed is set by arithmetic throughput: fewer or cheaper instructions make it faster."
+    example = "a tiled matrix product: hundreds of FLOPs per DRAM byte"
+    fix = "Use tensor cores or lower precision where accuracy allows, and remove redundant arithmetic."
+
+    def check(self, report):
+        c = report.compute_json()
+        if c and c["bound"] == "compute":
+            yield report.kernel.line, report.kernel.column, f"{c['arithmetic_intensity']:.1f} FLOP per DRAM byte"

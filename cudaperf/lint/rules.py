@@ -1,0 +1,73 @@
+"""The rule catalogue: one stable code and kebab-case name per rule, with its documentation.
+
+Each rule is a small class with the facts a user needs (what it finds, why it matters, an
+example and the fix) and a `check` that turns a kernel report into findings.  The docs in
+docs/rules/ are generated from these classes (`python -m cudaperf.lint.catalogue`), so code and
+documentation cannot drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..analysis.report import KernelReport
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    column: int
+    code: str
+    name: str
+    kernel: str
+    severity: str  # error | warning | note
+    message: str
+    fix: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column, "code": self.code, "name": self.name,
+                "kernel": self.kernel, "severity": self.severity, "message": self.message}
+
+
+class Rule:
+    code: str
+    name: str
+    severity: str
+    summary: str  # what it finds
+    why: str  # why it matters
+    example: str  # code that fires
+    fix: str  # what to do
+
+    def check(self, report: KernelReport) -> Iterator[tuple[int, int, str]]:
+        """(line, column, message) for every occurrence in one kernel."""
+        raise NotImplementedError
+
+    def findings(self, path: str, report: KernelReport) -> Iterator[Finding]:
+        for line, column, message in self.check(report):
+            yield Finding(path, line, column, self.code, self.name, report.kernel.name, self.severity, message,
+                          self.fix)
+
+
+REGISTRY: dict[str, Rule] = {}
+
+
+def rule(cls: type[Rule]) -> type[Rule]:
+    """Register a rule class (codes and names are unique and never reused)."""
+    instance = cls()
+    assert instance.code not in REGISTRY and all(r.name != instance.name for r in REGISTRY.values())
+    REGISTRY[instance.code] = instance
+    return cls
+
+
+def select(select: list[str] | None = None, ignore: list[str] | None = None) -> list[Rule]:
+    """Rules by code, code prefix (`CP1`) or name; unknown selectors raise ValueError."""
+    def matches(r: Rule, token: str) -> bool:
+        return r.name == token or r.code.startswith(token.upper())
+
+    for token in [*(select or []), *(ignore or [])]:
+        if not any(matches(r, token) for r in REGISTRY.values()):
+            raise ValueError(f"unknown rule {token!r}")
+    chosen = [r for r in REGISTRY.values() if not select or any(matches(r, t) for t in select)]
+    return [r for r in chosen if not any(matches(r, t) for t in (ignore or []))]

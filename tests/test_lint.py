@@ -1,0 +1,97 @@
+"""The linter: planted smells and their clean twins, suppressions, selection, formats, exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT
+from test_cli import run
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.lint.catalogue import pages
+from cudaperf.lint.rules import REGISTRY, select
+from cudaperf.lint.run import lint_file
+
+PAIRS = {  # rule name: (smelly kernel, clean twin), both analysed with a 256-thread 1-D launch
+    "uncoalesced-access": (
+        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+        " out[i] = in[i * 32]; }",
+        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+        " out[i] = in[i]; }"),
+    "bank-conflict": (
+        "__global__ void k(float* out) { __shared__ float t[32][32]; t[threadIdx.y][threadIdx.x] = 1.f;"
+        " __syncthreads(); out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y]; }",
+        "__global__ void k(float* out) { __shared__ float t[32][33]; t[threadIdx.y][threadIdx.x] = 1.f;"
+        " __syncthreads(); out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y]; }"),
+    "divergent-branch": (
+        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+        " if (threadIdx.x % 2) out[i] = in[i] * 2.f; else out[i] = in[i] + 1.f; }",
+        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+        " if ((threadIdx.x / 32) % 2) out[i] = in[i] * 2.f; else out[i] = in[i] + 1.f; }"),
+}
+
+
+def lint(code: str, block=(256, 1, 1), **kw) -> list:
+    options = Options(grid=(64, 1, 1), block=block, resources="estimate", **kw)
+    return lint_file(analyze_source(code, "t.cu", options), list(REGISTRY.values()), code)
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_planted_smell_is_named_and_clean_twin_is_not(name):
+    smelly, clean = PAIRS[name]
+    block = (32, 32, 1) if name == "bank-conflict" else (256, 1, 1)
+    assert name in {f.name for f in lint(smelly, block)}
+    assert name not in {f.name for f in lint(clean, block)}
+
+
+def test_low_occupancy_names_its_limiter():
+    # 48,000 B of static shared memory + 1 KB reserved per block: 233,472 // 49,024 = 4 blocks of
+    # 4 warps per SM = 16 of 64 warps, 25%, limited by shared memory.  5,000 floats: 11 blocks, 69%.
+    code = "__global__ void k(float* a) { __shared__ float s[SIZE];" \
+           " s[threadIdx.x] = a[threadIdx.x]; __syncthreads(); a[threadIdx.x] = s[127 - threadIdx.x]; }"
+    found = [f for f in lint(code.replace("SIZE", "12000"), block=(128, 1, 1)) if f.name == "low-occupancy"]
+    assert len(found) == 1 and "25%" in found[0].message and "shared_memory" in found[0].message
+    assert not [f for f in lint(code.replace("SIZE", "5000"), block=(128, 1, 1)) if f.name == "low-occupancy"]
+
+
+def test_suppressions_line_and_file():
+    smelly = PAIRS["uncoalesced-access"][0]
+    assert not [f for f in lint(smelly + "  // cudaperf: ignore[CP101]") if f.code == "CP101"]
+    assert not [f for f in lint(smelly + "  // cudaperf: ignore[uncoalesced-access]") if f.code == "CP101"]
+    assert [f for f in lint(smelly + "  // cudaperf: ignore[CP102]") if f.code == "CP101"]
+    assert not lint("// cudaperf: ignore-file\n" + smelly)
+
+
+def test_selection_by_code_prefix_and_name():
+    assert {r.code for r in select(["CP1"])} == {"CP101", "CP102"}
+    assert "CP501" not in {r.code for r in select(None, ["memory-bound"])}
+    with pytest.raises(ValueError):
+        select(["CP999"])
+
+
+def test_every_rule_is_documented_and_docs_are_generated():
+    for r in REGISTRY.values():
+        assert r.code.startswith("CP") and r.name == r.name.lower() and " " not in r.name
+        assert all([r.summary, r.why, r.example, r.fix])
+    generated = pages()
+    on_disk = {p.name: p.read_text() for p in (ROOT / "docs" / "rules").glob("*.md")}
+    assert on_disk == generated
+
+
+def test_cli_formats_and_exit_codes(tmp_path):
+    smelly, clean = PAIRS["uncoalesced-access"]
+    (tmp_path / "bad.cu").write_text(smelly + "\n")
+    (tmp_path / "good.cu").write_text(clean + "\n")
+    bad = run("lint", str(tmp_path / "bad.cu"), "--resources", "estimate", "--grid", "64", "--block", "256")
+    assert bad.returncode == 1 and f"{tmp_path / 'bad.cu'}:1:" in bad.stdout
+    assert "CP101 [uncoalesced-access]" in bad.stdout
+    good = run("lint", str(tmp_path / "good.cu"), "--resources", "estimate", "--ignore", "CP5")
+    assert good.returncode == 0 and not good.stdout.strip()
+    doc = json.loads(run("lint", str(tmp_path), "--format", "json", "--resources", "estimate",
+                         "--select", "CP101").stdout)
+    assert doc["schema"] == "cudaperf.lint/1" and sorted(doc["files"]) == sorted(str(p) for p in tmp_path.glob("*.cu"))
+    assert [(f["code"], f["name"], f["kernel"]) for f in doc["findings"]] == [("CP101", "uncoalesced-access", "k")]
+    assert set(doc["findings"][0]) == {"path", "line", "column", "code", "name", "kernel", "severity", "message"}
+    unknown = run("lint", str(tmp_path), "--select", "no-such-rule")
+    assert unknown.returncode == 2 and "unknown rule" in unknown.stderr
