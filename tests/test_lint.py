@@ -9,6 +9,7 @@ from conftest import ROOT
 from test_cli import run
 
 from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.resources import nvcc
 from cudaperf.lint.catalogue import pages
 from cudaperf.lint.rules import REGISTRY, select
 from cudaperf.lint.run import lint_file
@@ -95,3 +96,15 @@ def test_cli_formats_and_exit_codes(tmp_path):
     assert set(doc["findings"][0]) == {"path", "line", "column", "code", "name", "kernel", "severity", "message"}
     unknown = run("lint", str(tmp_path), "--select", "no-such-rule")
     assert unknown.returncode == 2 and "unknown rule" in unknown.stderr
+
+
+@pytest.mark.skipif(nvcc() is None, reason="needs nvcc for ptxas")
+def test_register_spill_is_reported_from_ptxas():
+    path = ROOT / "tests" / "kernels" / "register_spill.cu"  # 48 live floats under a 32-register cap
+    proc = run("lint", str(path), "--grid", "1", "--block", "1024", "--select", "register-spill")
+    assert proc.returncode == 1 and "CP202 [register-spill]" in proc.stdout and "spill stores" in proc.stdout
+    twin = path.read_text().replace("__launch_bounds__(1024, 2)", "__launch_bounds__(256)")  # registers to spare
+    report = analyze_source(twin, "twin.cu", Options(grid=(1, 1, 1), block=(256, 1, 1), resources="ptxas"))
+    resources = report.kernels[0].resources
+    assert resources.source == "ptxas" and resources.spill_stores == 0
+    assert not lint_file(report, [REGISTRY["CP202"]], twin)

@@ -45,6 +45,7 @@ from .work import work
 
 CUDA_SUFFIXES = (".cu", ".cuh")
 INTERNAL_ERROR = "internal error"
+AUTO_COMPILE_BYTES = 1024 * 1024  # --resources auto leaves larger files to the estimate
 
 
 @dataclass
@@ -124,6 +125,8 @@ class FileAnalysis:
     def report(self) -> FileReport:
         diagnostics = list(self.source.diagnostics)
         for node in parse.error_nodes(self.tree.root_node, limit=20):
+            if node.is_missing and _followed_by_pragma(node):
+                continue  # `for (...)` + `#pragma unroll` + `for`: valid CUDA the grammar splits (see lower)
             line, column = parse.position(node)
             what = f"missing {node.type}" if node.is_missing else "syntax error"
             diagnostics.append(Diagnostic(line, column, "warning",
@@ -203,8 +206,8 @@ class FileAnalysis:
         a = arch_table.get(self.options.arch)
         if self.options.resources == "estimate":
             return estimate(kernel, a)
-        if self.options.resources == "auto" and self.tree.root_node.has_error:
-            return estimate(kernel, a, note="not compiled: the file has syntax errors")
+        if self.options.resources == "auto" and len(self.source.raw) > AUTO_COMPILE_BYTES:
+            return estimate(kernel, a, note=f"not compiled: larger than {AUTO_COMPILE_BYTES // 1024} KiB")
         compiled = self._compiled(())
         key = kernel.name if instance is None else kernel.name + "<" + normalise_template_args(
             instance.split("<", 1)[1][:-1]) + ">"
@@ -267,6 +270,12 @@ def _split_template_args(spelled: str) -> list[str]:
             start = i + 1
     out.append(inner[start:].strip())
     return [a for a in out if a]
+
+
+def _followed_by_pragma(node: Node) -> bool:
+    while node.next_sibling is None and node.parent is not None:
+        node = node.parent
+    return node.next_sibling is not None and node.next_sibling.type == "preproc_call"
 
 
 def _spell(value) -> str:
