@@ -8,7 +8,7 @@ import pytest
 from conftest import ROOT
 from test_cli import run
 
-from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source
 from cudaperf.analysis.resources import nvcc
 from cudaperf.lint.catalogue import pages
 from cudaperf.lint.rules import REGISTRY, select
@@ -108,3 +108,18 @@ def test_register_spill_is_reported_from_ptxas():
     resources = report.kernels[0].resources
     assert resources.source == "ptxas" and resources.spill_stores == 0
     assert not lint_file(report, [REGISTRY["CP202"]], twin)
+
+
+def test_sync_smells_and_clean_twins():
+    """`bad` plants barrier divergence, a back-to-back barrier, a single-address atomic and a
+    kernel-ending barrier; `good` is its clean twin; `tiled` keeps the second barrier of a tiled
+    loop, which orders the next iteration's stores after this iteration's reads."""
+    path = ROOT / "tests" / "kernels" / "sync_smells.cu"
+    options = Options(grid=(4, 1, 1), block=(256, 1, 1), resources="estimate")
+    report = analyze_file(path, options)
+    found = lint_file(report, select(["CP4"]), path.read_text())
+    by_kernel = {}
+    for f in found:
+        by_kernel.setdefault(f.kernel, []).append((f.line, f.name))
+    assert by_kernel == {"bad": [(6, "barrier-divergence"), (10, "redundant-barrier"), (11, "atomic-contention"),
+                                 (12, "redundant-barrier")]}
