@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import __version__, config
 from .analysis import arch as arch_table
 from .analysis.analyzer import Options, analyze_file, find_sources
 from .analysis.arch import UnknownArch
@@ -86,9 +86,9 @@ def _launch_options(p: argparse.ArgumentParser) -> None:
                    help="value of a scalar kernel argument or template parameter (repeatable)")
     p.add_argument("-D", dest="defines", type=_define, action="append", default=[], metavar="NAME[=VALUE]",
                    help="define a macro, as for the compiler (repeatable)")
-    p.add_argument("--arch", default="sm_90", metavar="sm_XX", help="target architecture (default sm_90)")
-    p.add_argument("--resources", choices=("auto", "ptxas", "estimate"), default="auto",
-                   help="how registers and static shared memory are obtained")
+    p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)")
+    p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
+                   help="how registers and static shared memory are obtained (default auto)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--select", action="append", default=[], metavar="CODE|NAME",
                       help="only these rules (codes, code prefixes or names; repeatable, comma-separated)")
     lint.add_argument("--ignore", action="append", default=[], metavar="CODE|NAME", help="skip these rules")
-    lint.add_argument("--format", choices=("text", "json"), default="text")
+    lint.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     _launch_options(lint)
     lint.set_defaults(handler=cmd_lint)
 
@@ -137,6 +137,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def options_from(ns: argparse.Namespace) -> Options:
+    try:
+        project = config.load()
+    except config.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    ns.arch = ns.arch or project.get("arch", "sm_90")
+    ns.resources = ns.resources or project.get("resources", "auto")
+    ns.config = project
+    if ns.resources not in ("auto", "ptxas", "estimate"):
+        raise UsageError(f"tool.cudaperf.resources must be auto, ptxas or estimate, got {ns.resources!r}")
     if not ns.arch.startswith("sm_") or not ns.arch[3:].rstrip("a").isdigit():
         raise UsageError(f"--arch must look like sm_90, got {ns.arch!r}")
     try:
@@ -209,7 +218,8 @@ def cmd_lint(ns: argparse.Namespace) -> int:
 
     options = options_from(ns)
     try:
-        rules = select(_tokens(ns.select), _tokens(ns.ignore))
+        rules = select(_tokens(ns.select) or ns.config.get("select"),
+                       _tokens(ns.ignore) + ns.config.get("ignore", []))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     missing = [p for p in ns.paths if not os.path.exists(p)]
@@ -221,6 +231,11 @@ def cmd_lint(ns: argparse.Namespace) -> int:
     if ns.format == "json":
         json.dump({"schema": "cudaperf.lint/1", "files": [r.path for r in reports],
                    "findings": [f.to_json() for f in findings]}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif ns.format == "sarif":
+        from .lint.sarif import sarif
+
+        json.dump(sarif(findings, rules), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         for f in findings:

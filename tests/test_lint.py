@@ -123,3 +123,51 @@ def test_sync_smells_and_clean_twins():
         by_kernel.setdefault(f.kernel, []).append((f.line, f.name))
     assert by_kernel == {"bad": [(6, "barrier-divergence"), (10, "redundant-barrier"), (11, "atomic-contention"),
                                  (12, "redundant-barrier")]}
+
+
+@pytest.fixture(scope="session")
+def sarif_schema(tmp_path_factory) -> dict:
+    """The official SARIF 2.1.0 schema, fetched at set-up time from the npm package that ships it."""
+    import subprocess
+    import tarfile
+
+    where = tmp_path_factory.mktemp("sarif")
+    try:
+        subprocess.run(["npm", "pack", "@microsoft/jest-sarif@1.0.0-beta.0", "--silent"], cwd=where,
+                       capture_output=True, timeout=120, check=True)
+        archive = next(where.glob("*.tgz"))
+        with tarfile.open(archive) as tar:
+            member = tar.extractfile("package/lib/schemas/sarif-2.1.0-rtm.5.json")
+            return json.loads(member.read())
+    except (OSError, subprocess.SubprocessError, StopIteration, KeyError) as exc:
+        pytest.skip(f"SARIF schema not obtainable here: {exc}")
+
+
+def test_sarif_output_validates_against_the_official_schema(tmp_path, sarif_schema):
+    import jsonschema
+
+    (tmp_path / "bad.cu").write_text((ROOT / "tests" / "kernels" / "sync_smells.cu").read_text())
+    proc = run("lint", str(tmp_path / "bad.cu"), "--format", "sarif", "--resources", "estimate",
+               "--grid", "4", "--block", "256")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    jsonschema.validate(doc, sarif_schema)
+    results = doc["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} >= {"CP401", "CP402", "CP403"}
+    rules = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
+    assert results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
+
+
+def test_pyproject_configuration(tmp_path):
+    (tmp_path / "k.cu").write_text((ROOT / "tests" / "kernels" / "sync_smells.cu").read_text())
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.cudaperf]\nresources = "estimate"\nselect = ["CP4"]\nignore = ["redundant-barrier"]\n')
+    doc = json.loads(run("lint", "k.cu", "--grid", "4", "--block", "256", "--format", "json", cwd=tmp_path).stdout)
+    assert {f["name"] for f in doc["findings"]} == {"barrier-divergence", "atomic-contention"}
+    cli_wins = json.loads(run("lint", "k.cu", "--grid", "4", "--block", "256", "--format", "json",
+                              "--select", "CP402", cwd=tmp_path).stdout)
+    assert {f["name"] for f in cli_wins["findings"]} == set()  # CP402 still ignored by the project
+    (tmp_path / "pyproject.toml").write_text('[tool.cudaperf]\ncolour = "red"\n')
+    bad = run("lint", "k.cu", cwd=tmp_path)
+    assert bad.returncode == 2 and "unknown key tool.cudaperf.colour" in bad.stderr
