@@ -171,3 +171,14 @@ def test_pyproject_configuration(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.cudaperf]\ncolour = "red"\n')
     bad = run("lint", "k.cu", cwd=tmp_path)
     assert bad.returncode == 2 and "unknown key tool.cudaperf.colour" in bad.stderr
+
+
+def test_pre_commit_hook_definition():
+    """The hook runs the installed command on CUDA files only (read as text: no YAML dependency)."""
+    import re
+
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    fields = dict(re.findall(r"^\s*-?\s*(\w+):\s*(.+)$", text, re.MULTILINE))
+    assert fields["id"] == "cudaperf-lint" and fields["entry"] == "cudaperf lint" and fields["language"] == "python"
+    files = re.compile(fields["files"])
+    assert files.search("kernels/a.cu") and files.search("b.cuh") and not files.search("a.py")
