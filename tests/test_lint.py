@@ -182,3 +182,30 @@ def test_pre_commit_hook_definition():
     assert fields["id"] == "cudaperf-lint" and fields["entry"] == "cudaperf lint" and fields["language"] == "python"
     files = re.compile(fields["files"])
     assert files.search("kernels/a.cu") and files.search("b.cuh") and not files.search("a.py")
+
+
+def test_shared_races_planted_and_clean():
+    """Two planted races (a neighbour read without a barrier; a tiled loop without its second
+    barrier) and their clean twins; a thread re-reading its own slot is no race."""
+    path = ROOT / "tests" / "kernels" / "shared_races.cu"
+    report = analyze_file(path, Options(grid=(4, 1, 1), block=(256, 1, 1), resources="estimate", args={"n": 1024}))
+    found = {(f.kernel, f.line) for f in lint_file(report, select(["shared-race"]), path.read_text())}
+    assert found == {("neighbour_no_sync", 4), ("tiled_missing_second", 18)}
+
+
+def test_no_shared_race_on_kernels_racecheck_passed():
+    """compute-sanitizer racecheck found no hazard in the corpus's shared-memory launches on the H200; the
+    validation set (checked with memcheck only) holds correct tiled products and reductions."""
+    from ncu_data import SETS
+
+    assert "0 hazards" in (SETS["corpus"][1] / "sanitizer_racecheck.log").read_text()
+    flagged = []
+    for root, _ in SETS.values():
+        for case in json.loads((root / "manifest.json").read_text()):
+            options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
+                              block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
+                              args={k: float(v) for k, v in case["args"].items()}, resources="estimate")
+            report = analyze_file(root / case["file"], options)
+            text = (root / case["file"]).read_text()
+            flagged += [case["id"] for _ in lint_file(report, select(["shared-race"]), text)]
+    assert not flagged
