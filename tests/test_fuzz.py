@@ -1,5 +1,5 @@
 """Mutated corpus kernels: the analyzer returns a report (or a one-line SourceError), never raises,
-and never hits an internal error."""
+never hits an internal error, and every lint rule runs on the result."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from cudaperf.analysis.analyzer import INTERNAL_ERROR, Options, analyze_source
 from cudaperf.analysis.source import SourceError
+from cudaperf.lint.rules import REGISTRY
+from cudaperf.lint.run import lint_file
 
 SOURCES = [p.read_bytes() for p in sorted((CORPUS / "kernels").glob("*.cu"))]
 TOKENS = [b"{", b"}", b"(", b")", b";", b"[", b"]", b"<<<", b">>>", b"__syncthreads();", b"return;",
@@ -48,3 +50,4 @@ def test_mutated_sources_never_break_the_analyzer(source, block):
     assert not problems, problems
     for kernel in report.kernels:
         kernel.to_json()
+    lint_file(report, list(REGISTRY.values()), source.decode(errors="replace"))  # every rule, no exception

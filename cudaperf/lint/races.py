@@ -17,6 +17,8 @@ from ..analysis.ir import Access, Barrier, Branch, Loop, walk
 from ..analysis.sampling import evaluate_on
 from .rules import Rule, rule
 
+MAX_PAIRS = 2000  # write/access pairs examined per kernel (machine-generated code can hold thousands)
+
 
 def _epochs(stmts, current: list, done: list) -> list:
     """Split statements into groups of shared accesses separated by block barriers."""
@@ -99,25 +101,24 @@ class SharedRace(Rule):
         done: list = []
         last = _epochs(report.kernel.body, [], done)
         done.append(last)
-        reported = set()
+        lanes: dict[tuple, tuple | None] = {}  # sampled lanes per (access, separating loops)
+        pairs = 0
         for epoch in done:
-            writes = [a for a in epoch if a.kind in ("store", "atomic")]
-            for w in writes:
-                if w.kind == "atomic":
-                    continue
+            for w in (a for a in epoch if a.kind == "store"):
                 loops = _separating_loops(report, w)
-                tw = _touches(report, w, loops)
-                if tw is None:
-                    continue
                 for other in epoch:
-                    if other.array != w.array or other.kind == "atomic":
+                    if other.array != w.array or other.kind == "atomic" or (other.kind == "store" and other.id < w.id):
                         continue
-                    key = (w.id, other.id)
-                    if key in reported or (other.id, w.id) in reported:
-                        continue
-                    to = tw if other is w else _touches(report, other, loops)
-                    if to is not None and _conflict(tw, to):
-                        reported.add(key)
+                    pairs += 1
+                    if pairs > MAX_PAIRS:
+                        return
+                    sides = []
+                    for access in (w, other):
+                        key = (access.id, tuple(loop.id for loop in loops))
+                        if key not in lanes:
+                            lanes[key] = _touches(report, access, loops)
+                        sides.append(lanes[key])
+                    if sides[0] is not None and sides[1] is not None and _conflict(*sides):
                         what = "written by several threads" if other is w else \
                             f"{other.kind} at line {other.line} by another thread"
                         yield w.line, w.column, f"shared `{w.array}` written here and {what}, with no barrier between"
