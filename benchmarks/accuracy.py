@@ -17,9 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from ncu_data import SETS, kernel_metrics, measured  # noqa: E402
+from ncu_data import SETS, case_options, kernel_metrics, measured  # noqa: E402
 
-from cudaperf.analysis.analyzer import Options, analyze_file  # noqa: E402
+from cudaperf.analysis.analyzer import analyze_file  # noqa: E402
 
 KEYS = ("global_load_sectors_per_request", "global_store_sectors_per_request",
         "shared_load_wavefronts_per_request", "shared_store_wavefronts_per_request")
@@ -34,9 +34,7 @@ def main() -> None:
         hits = {k: 0 for k in KEYS}
         skipped = 0
         for case in json.loads((root / "manifest.json").read_text()):
-            options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                              block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                              args={k: float(v) for k, v in case["args"].items()})
+            options = case_options(case)
             doc = analyze_file(root / case["file"], options).kernels[0].to_json()
             truth = kernel_metrics(truth_by_id[case["id"]])
             indirect = {p["kind"] for p in case["expect"].get("access_patterns", []) if p["pattern"] == "indirect"}

@@ -11,12 +11,21 @@ import json
 from functools import cache
 from pathlib import Path
 
+from cudaperf.analysis.analyzer import Options
+
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data" / "h200" / "corpus"
 SETS = {  # kernel set -> (manifest folder, measurements)
     "corpus": (TESTS / "corpus", DATA),
     "validation": (TESTS / "validation", TESTS / "data" / "h200" / "validation"),
 }
+
+
+def case_options(case: dict, resources: str = "auto") -> Options:
+    """The analyzer options reproducing a manifest case's launch exactly."""
+    return Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
+                   block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
+                   args={k: float(v) for k, v in case["args"].items()}, resources=resources)
 
 
 def _number(text: str) -> float | None:

@@ -11,8 +11,9 @@ import json
 
 import pytest
 from conftest import CORPUS
+from ncu_data import case_options
 
-from cudaperf.analysis.analyzer import Options, analyze_file
+from cudaperf.analysis.analyzer import analyze_file
 
 CASES = json.loads((CORPUS / "manifest.json").read_text())
 METRICS = {
@@ -24,9 +25,7 @@ METRICS = {
 
 
 def analyse_case(case: dict):
-    options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                      block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                      args={k: float(v) for k, v in case["args"].items()})
+    options = case_options(case)
     report = analyze_file(CORPUS / case["file"], options)
     assert report.kernels, [d.message for d in report.diagnostics]
     return report.kernels[0]

@@ -196,15 +196,13 @@ def test_shared_races_planted_and_clean():
 def test_no_shared_race_on_kernels_racecheck_passed():
     """compute-sanitizer racecheck found no hazard in the corpus's shared-memory launches on the H200; the
     validation set (checked with memcheck only) holds correct tiled products and reductions."""
-    from ncu_data import SETS
+    from ncu_data import SETS, case_options
 
     assert "0 hazards" in (SETS["corpus"][1] / "sanitizer_racecheck.log").read_text()
     flagged = []
     for root, _ in SETS.values():
         for case in json.loads((root / "manifest.json").read_text()):
-            options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                              block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                              args={k: float(v) for k, v in case["args"].items()}, resources="estimate")
+            options = case_options(case, "estimate")
             report = analyze_file(root / case["file"], options)
             text = (root / case["file"]).read_text()
             flagged += [case["id"] for _ in lint_file(report, select(["shared-race"]), text)]

@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from ncu_data import SETS, kernel_metrics, measured
+from ncu_data import SETS, case_options, kernel_metrics, measured
 
-from cudaperf.analysis.analyzer import Options, analyze_file
+from cudaperf.analysis.analyzer import analyze_file
 
 
 def tolerance(value: float) -> float:
@@ -34,9 +34,7 @@ CASES = load_cases()
 
 def analyse(set_name: str, case: dict) -> dict:
     root = SETS[set_name][0]
-    options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                      block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                      args={k: float(v) for k, v in case["args"].items()})
+    options = case_options(case)
     report = analyze_file(root / case["file"], options)
     assert report.kernels, [d.message for d in report.diagnostics]
     return report.kernels[0].to_json()

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from ncu_data import SETS
+from ncu_data import SETS, case_options
 
-from cudaperf.analysis.analyzer import Options, analyze_file
+from cudaperf.analysis.analyzer import analyze_file
 from cudaperf.analysis.occupancy import occupancy
 from cudaperf.analysis.resources import nvcc
 
@@ -63,9 +63,7 @@ def test_ptxas_resources_and_occupancy_agree_with_the_driver():
     for root, data in SETS.values():
         attrs = {a["id"]: a for a in json.loads((data / "attributes.json").read_text())}
         for case in json.loads((root / "manifest.json").read_text()):
-            options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                              block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                              args={k: float(v) for k, v in case["args"].items()}, resources="ptxas")
+            options = case_options(case, "ptxas")
             doc = analyze_file(root / case["file"], options).kernels[0].to_json()
             a, r = attrs[case["id"]], doc["resources"]
             total += 1

@@ -9,9 +9,9 @@ import json
 
 import pytest
 from conftest import kernel_report
-from ncu_data import SETS, measured
+from ncu_data import SETS, case_options, measured
 
-from cudaperf.analysis.analyzer import Options, analyze_file
+from cudaperf.analysis.analyzer import analyze_file
 
 
 def compute(code: str, **launch) -> dict:
@@ -73,9 +73,7 @@ def test_flops_against_ncu_sass_counts():
     for set_name, case in CASES:
         root, data = SETS[set_name]
         truth = ncu_flops(measured(data)[case["id"]])
-        options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                          block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                          args={k: float(v) for k, v in case["args"].items()}, resources="estimate")
+        options = case_options(case, "estimate")
         got = analyze_file(root / case["file"], options).kernels[0].to_json()["compute"]
         if truth == 0:
             assert not (got["flops_fp32"] or 0) + (got["flops_fp64"] or 0), (case["id"], got)
@@ -106,9 +104,7 @@ def test_dram_bytes_against_ncu_for_kernels_moving_more_than_16_mb():
         truth = (counters.get("dram__bytes_read.sum") or 0) + (counters.get("dram__bytes_write.sum") or 0)
         if truth <= 16e6:
             continue
-        options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                          block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                          args={k: float(v) for k, v in case["args"].items()}, resources="estimate")
+        options = case_options(case, "estimate")
         memory = analyze_file(root / case["file"], options).kernels[0].to_json()["memory"]
         total += 1
         if memory["dram_bytes_read"] is None:
@@ -161,9 +157,7 @@ def test_roofline_bound_agrees_with_measured_utilisation():
             continue
         memory_use = dram / seconds / 4.8e12
         compute_use = max(fp32 / seconds / 67e12, fp64 / seconds / 34e12)
-        options = Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                          block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                          args={k: float(v) for k, v in case["args"].items()}, resources="estimate")
+        options = case_options(case, "estimate")
         bound = analyze_file(root / case["file"], options).kernels[0].to_json()["compute"]["bound"]
         if bound is None:
             continue
