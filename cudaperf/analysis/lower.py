@@ -17,7 +17,7 @@ from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
 from .ir import Access, Barrier, Branch, Compute, Kernel, Loop, Param, SharedArray, Stmt, walk
 from .parse import Node, text
-from .scope import FileScope, array_dims, function_name, kernel_name
+from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name
 from .source import Macro
 from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
 
@@ -182,9 +182,7 @@ class Lowerer:
         return ()
 
     def _params(self, definition: Node, env: Env) -> list[Param]:
-        declarator = definition.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
+        declarator = function_declarator(definition)
         params: list[Param] = []
         if declarator is None:
             return params
@@ -1016,9 +1014,7 @@ class Lowerer:
         candidates = self.scope.device_functions[name]
         definition = next((d for d in candidates if _arity(d) == len(values)), candidates[0])
         frame = Env()
-        declarator = definition.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
+        declarator = function_declarator(definition)
         plist = declarator.child_by_field_name("parameters") if declarator is not None else None
         params = [p for p in plist.named_children if p.type in ("parameter_declaration",
                                                                 "optional_parameter_declaration")] if plist else []
@@ -1173,9 +1169,7 @@ def _assignment_count(body: Node, name: str) -> int:
 
 
 def _arity(definition: Node) -> int:
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(definition)
     plist = declarator.child_by_field_name("parameters") if declarator is not None else None
     return len([p for p in plist.named_children if "parameter" in p.type]) if plist else 0
 

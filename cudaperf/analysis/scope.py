@@ -31,10 +31,16 @@ class FileScope:
     kernels: list[Node] = field(default_factory=list)
 
 
-def function_name(definition: Node) -> str:
+def function_declarator(definition: Node) -> Node | None:
+    """The `name(params)` part of a definition, under any pointer/reference/attribute wrappers."""
     declarator = definition.child_by_field_name("declarator")
     while declarator is not None and declarator.type != "function_declarator":
         declarator = declarator.child_by_field_name("declarator")
+    return declarator
+
+
+def function_name(definition: Node) -> str:
+    declarator = function_declarator(definition)
     if declarator is None:
         return ""
     name = text(declarator.child_by_field_name("declarator"))
