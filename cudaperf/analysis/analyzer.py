@@ -342,8 +342,7 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
                      arch_table.get(arch).shared_memory_per_block else None)
     return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips,
                         resources=resources, occupancy=fits, work=work(g, sampler),
-                        dram=traffic(loads, stores, arch_table.get(arch).l2_bytes), arch=arch_table.get(arch),
-                        sampler=sampler)
+                        dram=traffic(loads, stores, arch_table.get(arch).l2_bytes), arch=arch_table.get(arch))
 
 
 def _account(arrays: dict[str, ArrayTraffic], array: str, ex, coalesced) -> None:

@@ -23,7 +23,6 @@ from .launch import Launch
 from .memory import Executions
 from .occupancy import Occupancy
 from .resources import Resources
-from .sampling import Sampler
 from .source import Diagnostic
 from .work import PRECISIONS, Work
 
@@ -107,7 +106,6 @@ class KernelReport:
     work: Work | None = None
     dram: Dram | None = None
     arch: Arch | None = None
-    sampler: Sampler | None = None  # the sampled executions, for rules that look at lanes
 
     def _global(self, kind: str) -> list[AccessReport]:
         return [a for a in self.accesses if a.access.space == "global" and a.access.kind == kind]

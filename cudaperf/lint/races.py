@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..analysis.ir import Access, Barrier, Branch, Loop, walk
-from ..analysis.sampling import evaluate_on
+from ..analysis.sampling import Sampler, evaluate_on
 from .rules import Rule, rule
 
 MAX_PAIRS = 2000  # write/access pairs examined per kernel (machine-generated code can hold thousands)
@@ -52,13 +52,13 @@ def _separating_loops(report, access: Access) -> list[Loop]:
         isinstance(s, Barrier) and s.scope == "block" for s, _ in walk(c.body))]
 
 
-def _touches(report, access: Access, loops: list[Loop]):
+def _touches(report, sampler: Sampler, access: Access, loops: list[Loop]):
     """(epoch key, word, warp) of every sampled lane performing `access`; the key holds the block
     and the iteration of every loop whose iterations a barrier separates."""
     context = report.graph.nodes[access.id]["context"] if access.id in report.graph else None
-    if context is None or report.sampler is None:
+    if context is None:
         return None
-    batch = report.sampler.batch(context)
+    batch = sampler.batch(context)
     address = evaluate_on(access.offset, batch)
     active = batch.active & ~np.isnan(address)
     if not active.any():
@@ -102,6 +102,7 @@ class SharedRace(Rule):
         last = _epochs(report.kernel.body, [], done)
         done.append(last)
         lanes: dict[tuple, tuple | None] = {}  # sampled lanes per (access, separating loops)
+        sampler = Sampler(report.launch)  # the same deterministic samples the analyses used
         pairs = 0
         for epoch in done:
             for w in (a for a in epoch if a.kind == "store"):
@@ -116,7 +117,7 @@ class SharedRace(Rule):
                     for access in (w, other):
                         key = (access.id, tuple(loop.id for loop in loops))
                         if key not in lanes:
-                            lanes[key] = _touches(report, access, loops)
+                            lanes[key] = _touches(report, sampler, access, loops)
                         sides.append(lanes[key])
                     if sides[0] is not None and sides[1] is not None and _conflict(*sides):
                         what = "written by several threads" if other is w else \
