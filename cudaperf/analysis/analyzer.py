@@ -14,7 +14,7 @@ from . import graph as access_graph
 from . import islands, parse
 from .banks import bank_conflicts
 from .coalescing import coalescing
-from .divergence import Dependence, uniformity
+from .divergence import BranchUniformity, Dependence, uniformity
 from .dram import ArrayTraffic, dram_fetch_bytes, traffic
 from .host import HostResolver
 from .ir import Kernel
@@ -40,6 +40,7 @@ from .resources import Resources, compile_resources, estimate, normalise_templat
 from .sampling import Sampler
 from .scope import FileScope, collect, kernel_name
 from .source import Diagnostic, SourceError, SourceFile, load, read
+from .sync import hazards
 from .vectorize import vectorised
 from .work import work
 
@@ -328,19 +329,25 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     divergence_sampler = Sampler(launch, all_warps=True)
     dependence = Dependence(kernel)
     arguments = [f"arg:{name}" for name in launch.args]
-    branch_reports = [BranchReport(b.line, b.kind, b.text,
-                                   uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments))
-                      for b, ctx in access_graph.branches(g)]
+    uniform: dict[int, BranchUniformity] = {}
+    branch_reports = []
+    for b, ctx in access_graph.branches(g):
+        uniform[b.id] = uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments)
+        branch_reports.append(BranchReport(b.line, b.kind, b.text, uniform[b.id]))
     for loop, ctx in access_graph.loops(g):
-        branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniformity(
-            loop.condition, divergence_sampler.exits(ctx, loop), dependence, arguments, loop.update)))
+        uniform[loop.id] = uniformity(loop.condition, divergence_sampler.exits(ctx, loop), dependence, arguments,
+                                      loop.update)
+        branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniform[loop.id]))
     branch_reports.sort(key=lambda b: b.line)
     resources = resources or estimate(kernel, arch_table.get(arch))
     fits = occupancy(arch, launch.threads_per_block, resources.registers_per_thread,
                      resources.static_smem, launch.dynamic_smem, barriers=resources.barriers,
                      max_dynamic_smem=launch.dynamic_smem if resources.static_smem + launch.dynamic_smem >
                      arch_table.get(arch).shared_memory_per_block else None)
-    return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips,
+    broadcast = {a.access.id: a.thread_executions / a.requests for a in access_reports
+                 if a.pattern == "broadcast" and a.requests}
+    sync = hazards(kernel, g, sampler, launch, uniform, broadcast)
+    return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips, sync=sync,
                         resources=resources, occupancy=fits, work=work(g, sampler),
                         dram=traffic(loads, stores, arch_table.get(arch).l2_bytes), arch=arch_table.get(arch))
 

@@ -28,6 +28,8 @@ LEVELS = ("grid", "block", "warp", "thread")
 class BranchUniformity:
     uniformity: str  # thread | warp | block | grid
     divergent_fraction: float | None  # share of executing warps whose lanes disagree
+    # the thread dependence is seen, not assumed: it survives treating unknown values as uniform
+    evident: bool = True
 
 
 class Dependence:
@@ -43,10 +45,12 @@ class Dependence:
                 self.loops[stmt.counter] = stmt
         self._memo: dict[Expr, int] = {}
 
-    def level(self, expr: Expr, depth: int = 0) -> int:
+    def level(self, expr: Expr, depth: int = 0, unknown: int = 3) -> int:
+        """0 uniform, 1 per block, 3 per thread; values the lowering could not follow (opaque
+        calls, unresolved template parameters) count as `unknown`."""
         if depth > 64:
-            return 3
-        cached = self._memo.get(expr)
+            return unknown
+        cached = self._memo.get((expr, unknown))
         if cached is not None:
             return cached
         if isinstance(expr, Sym):
@@ -57,21 +61,21 @@ class Dependence:
                 result = 1
             elif expr.name in self.loops:
                 loop = self.loops[expr.name]
-                self._memo[expr] = 0  # break cycles through the loop's own update
-                result = max(self.level(loop.init, depth + 1), self.level(loop.update, depth + 1),
-                             self.level(loop.condition, depth + 1))
+                self._memo[(expr, unknown)] = 0  # break cycles through the loop's own update
+                result = max(self.level(part, depth + 1, unknown) for part in (loop.init, loop.update, loop.condition))
             else:
                 result = 0
         elif isinstance(expr, Load):
             access = self.accesses.get(expr.access_id)
-            result = self.level(access.offset, depth + 1) if access is not None else 3
+            result = self.level(access.offset, depth + 1, unknown) if access is not None else unknown
         elif isinstance(expr, Opaque):
-            result = 3
+            result = unknown
         elif isinstance(expr, Op):
-            result = 3 if expr.name == "shfl" else max((self.level(a, depth + 1) for a in expr.args), default=0)
+            result = 3 if expr.name == "shfl" else max((self.level(a, depth + 1, unknown) for a in expr.args),
+                                                       default=0)
         else:
             result = 0
-        self._memo[expr] = result
+        self._memo[(expr, unknown)] = result
         return result
 
 
@@ -112,9 +116,9 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
                extra: Expr | None = None) -> BranchUniformity:
     """Classify a branch (or loop) condition on the batch of lanes that evaluate it.  For loops,
     `extra` is the counter's update, whose dependence matters as much as the condition's."""
-    level = dependence.level(condition)
-    if extra is not None:
-        level = max(level, dependence.level(extra))
+    parts = [condition] if extra is None else [condition, extra]
+    level = max(dependence.level(p) for p in parts)
+    evident = max(dependence.level(p, unknown=0) for p in parts) == 3
     executed = batch.active.any(axis=1)
     if level < 3:
         return BranchUniformity(LEVELS[level], 0.0 if executed.any() else None)
@@ -127,4 +131,4 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
     divergent_rows = may_split(condition, batch, frozenset(arguments))
-    return BranchUniformity("thread" if divergent_rows[executed].any() else "warp", fraction)
+    return BranchUniformity("thread" if divergent_rows[executed].any() else "warp", fraction, evident)

@@ -36,7 +36,20 @@ class Barrier:
     line: int
     column: int
     name: str  # __syncthreads, __syncwarp, block.sync(), bar.sync, ...
-    scope: str  # block | warp
+    scope: str  # grid | block | warp (a grid barrier orders the block too)
+    full_mask: bool | None = None  # __syncwarp: names every lane (None: mask unknown or not a warp barrier)
+
+
+@dataclass(eq=False)
+class Collective:
+    """A warp-synchronous intrinsic (`__shfl_*_sync`, `__ballot_sync`, ...): every lane named in
+    its mask must reach it together."""
+
+    id: int
+    line: int
+    column: int
+    name: str
+    full_mask: bool | None  # the mask is the constant 0xffffffff (None: not a constant)
 
 
 @dataclass(eq=False)
@@ -79,7 +92,7 @@ class Compute:
     counts: dict[str, int]
 
 
-Stmt = Access | Barrier | Loop | Branch | Compute
+Stmt = Access | Barrier | Collective | Loop | Branch | Compute
 
 
 @dataclass

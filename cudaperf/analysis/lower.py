@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from . import parse
 from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
-from .ir import Access, Barrier, Branch, Compute, Kernel, Loop, Param, SharedArray, Stmt, walk
+from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, Param, SharedArray, Stmt, walk
 from .parse import Node, text
 from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name
 from .source import Macro
@@ -26,6 +26,8 @@ _ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_bl
 _BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
                    "__barrier_sync"}
 DOUBLE = BUILTIN_TYPES["double"]
+_WARP_COLLECTIVES = re.compile(r"^__(shfl(_up|_down|_xor)?|ballot|all|any|uni|match_any|match_all|reduce_\w+)_sync$")
+_FULL_MASKS = (0xFFFFFFFF, -1.0)
 _MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
             "ullmin": "min", "ullmax": "max", "fminf": "min", "fmaxf": "max", "fmin": "min", "fmax": "max"}
 _INLINE_DEPTH = 8
@@ -56,9 +58,11 @@ class Loc:
 
 @dataclass(frozen=True)
 class Group:
-    """A cooperative-groups handle: a thread block (size None) or a tile of `size` threads."""
+    """A cooperative-groups handle: a thread block (size None), a tile of `size` threads, or the
+    whole grid."""
 
     size: Expr | None
+    grid: bool = False
 
 
 Val = Scalar | Ptr | Loc | Group
@@ -730,7 +734,9 @@ class Lowerer:
         if isinstance(base, Loc) and base.type.is_array:
             base = Ptr(base.space, base.array, base.offset, base.type.element)
         if isinstance(base, Ptr):
-            size = lift(base.pointee.size)
+            pointee = base.pointee
+            # a row of unknown length (`T s[N][M]` with M unresolved) has an unknown stride, not 0
+            size = Opaque("extent") if pointee.is_array and pointee.length is None else lift(pointee.size)
             return Loc(base.space, base.array, op("+", base.offset, op("*", op("int", idx) if not idx.is_int else idx,
                                                                             size)), base.pointee)
         return _opaque("subscript")
@@ -930,8 +936,10 @@ class Lowerer:
         rank = self._linear_tid()
         if method in ("sync", "barrier_wait", "arrive_and_wait"):
             warp_level = isinstance(group.size, Const) and group.size.value <= 32
-            self._barrier(node, "warp" if warp_level else "block", f"{method}()")
+            self._barrier(node, "grid" if group.grid else "warp" if warp_level else "block", f"{method}()")
             return Scalar(ZERO)
+        if group.grid:
+            return _opaque(f"grid {method}")
         if method == "thread_rank":
             return Scalar(op("%", rank, size) if group.size is not None else rank)
         if method in ("size", "num_threads"):
@@ -947,9 +955,9 @@ class Lowerer:
         row = op("+", Sym("tid.y"), op("*", Sym("bdim.y"), Sym("tid.z")))
         return op("+", Sym("tid.x"), op("*", Sym("bdim.x"), row))
 
-    def _barrier(self, node: Node, scope: str, name: str) -> None:
+    def _barrier(self, node: Node, scope: str, name: str, full_mask: bool | None = None) -> None:
         line, column = self._pos(node)
-        self.emit(Barrier(self._id(), line, column, name, scope))
+        self.emit(Barrier(self._id(), line, column, name, scope, full_mask))
         self._clobber()
 
     def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val:
@@ -959,7 +967,8 @@ class Lowerer:
             self._barrier(node, "block", name)
             return Scalar(Opaque(name))
         if name == "__syncwarp":
-            self._barrier(node, "warp", name)
+            mask = self.rvalue(arg_nodes[0], env, record) if arg_nodes else None
+            self._barrier(node, "warp", name, True if mask is None else _full_mask(mask))
             return Scalar(ZERO)
         if name == "this_thread_block":
             return Group(None)
@@ -967,7 +976,7 @@ class Lowerer:
             size = self.rvalue(arg_nodes[1], env, record=False)
             return Group(size.expr if isinstance(size, Scalar) else None)
         if name == "this_grid":
-            return _opaque(name)
+            return Group(None, grid=True)
         if _ATOMICS.match(name) and arg_nodes:
             target = self._deref(self.rvalue(arg_nodes[0], env, record))
             for a in arg_nodes[1:]:
@@ -989,6 +998,8 @@ class Lowerer:
                 self._write(target, node)
             return Scalar(ZERO)
         values = [self.rvalue(a, env, record) for a in arg_nodes]
+        if record and values and _WARP_COLLECTIVES.match(name):
+            self.emit(Collective(self._id(), *self._pos(node), name, _full_mask(values[0])))
         if name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH:
             return self._inline(name, node, values)
         macro = self.scope.source.macros.get(name) if self.expand_macros else None
@@ -1154,6 +1165,13 @@ def _descendants(node: Node):
         stack.extend(reversed(n.named_children))
 
 
+def _full_mask(value: Val) -> bool | None:
+    """Is a warp mask the constant naming all 32 lanes?  None when it is not a constant."""
+    if isinstance(value, Scalar) and isinstance(value.expr, Const):
+        return value.expr.value in _FULL_MASKS
+    return None
+
+
 def _identifiers(node: Node) -> set[str]:
     return {text(n) for n in _descendants(node) if n.type == "identifier"}
 
@@ -1178,6 +1196,11 @@ def _expand(macro: Macro, args: list[str]) -> str:
     body = macro.body
     if macro.params:
         mapping = dict(zip(macro.params, args))
+        # `(_i) + (_n) * (_j)` with plain names would parse as casts to a type `i`: drop those parentheses
+        simple = {p: a for p, a in mapping.items() if re.fullmatch(r"\s*[A-Za-z_]\w*\s*", a)}
+        if simple:
+            body = re.sub(r"\(\s*([A-Za-z_]\w*)\s*\)", lambda m: simple[m.group(1)].strip() if m.group(1) in simple
+                          else m.group(0), body)
         body = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: mapping.get(m.group(0), m.group(0)), body)
         body = body.replace("##", "")
     return body

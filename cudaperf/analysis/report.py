@@ -8,7 +8,7 @@ documentation in docs/features.md is generated from it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
@@ -24,6 +24,7 @@ from .memory import Executions
 from .occupancy import Occupancy
 from .resources import Resources
 from .source import Diagnostic
+from .sync import Hazard
 from .work import PRECISIONS, Work
 
 SCHEMA = "cudaperf.analyze/1"
@@ -106,6 +107,7 @@ class KernelReport:
     work: Work | None = None
     dram: Dram | None = None
     arch: Arch | None = None
+    sync: list[Hazard] = field(default_factory=list)
 
     def _global(self, kind: str) -> list[AccessReport]:
         return [a for a in self.accesses if a.access.space == "global" and a.access.kind == kind]
@@ -157,7 +159,7 @@ class KernelReport:
             "memory": self.memory_json(),
             "compute": self.compute_json(),
             "branches": [b.to_json() for b in self.branches],
-            "sync": [],
+            "sync": [h.to_json() for h in self.sync],
             "features": features(self),
             "estimate_exact": self.exact,
         }
@@ -215,6 +217,10 @@ FEATURES: dict[str, str] = {
     "flops_per_thread": "FLOPs per launched thread (add + mul + 2 x fma, all precisions; 0 when unknown)",
     "dram_bytes_per_thread": "DRAM bytes read and written per launched thread (0 when unknown)",
     "arithmetic_intensity": "FLOP per DRAM byte (0 when unknown)",
+    "races": "racing access pairs found (shared-race, global-race, implicit-warp-sync)",
+    "divergent_synchronisation": "barriers or full-mask warp collectives that some threads may not reach",
+    "redundant_barriers": "block barriers that order no memory access",
+    "contended_atomics": "atomics every lane of a warp applies to one global address",
 }
 
 
@@ -278,4 +284,9 @@ def features(report: KernelReport) -> dict[str, float]:
         "flops_per_thread": _round((flops or 0.0) / threads, 4),
         "dram_bytes_per_thread": _round(dram_bytes / threads, 4),
         "arithmetic_intensity": _round(flops / dram_bytes, 4) if flops and dram_bytes else 0.0,
+        "races": float(sum(h.kind in ("shared-race", "global-race", "implicit-warp-sync") for h in report.sync)),
+        "divergent_synchronisation": float(sum(h.kind in ("barrier-divergence", "divergent-full-mask")
+                                               for h in report.sync)),
+        "redundant_barriers": float(sum(h.kind == "redundant-barrier" for h in report.sync)),
+        "contended_atomics": float(sum(h.kind == "atomic-contention" for h in report.sync)),
     }

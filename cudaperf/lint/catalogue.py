@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import performance, races, sync  # noqa: F401  (registers the rules)
+from . import performance, sync  # noqa: F401  (registers the rules)
 from .rules import REGISTRY, Rule
 
 

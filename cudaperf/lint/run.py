@@ -8,7 +8,7 @@ from pathlib import Path
 from ..analysis.analyzer import Options, analyze_file, find_sources
 from ..analysis.report import FileReport
 from ..analysis.source import SourceError
-from . import performance, races, sync  # noqa: F401  (registers the rules)
+from . import performance, sync  # noqa: F401  (registers the rules)
 from .rules import Finding, Rule
 
 _SUPPRESS = re.compile(r"cudaperf:\s*ignore(-file)?(?:\[([^\]]*)\])?")

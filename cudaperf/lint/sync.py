@@ -1,58 +1,33 @@
-"""Synchronisation rules: barriers some threads never reach, barriers that order nothing, and
-atomics every lane aims at one address."""
+"""Synchronisation rules: each reports the analyzer's sync hazards of its own kind
+(``cudaperf.analysis.sync``), with the documentation a user needs."""
 
 from __future__ import annotations
 
-from ..analysis.ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .rules import Rule, rule
 
 
-def _thread_level_lines(report) -> set[int]:
-    return {b.line for b in report.branches if b.result.uniformity == "thread" and b.kind != "loop"}
+class SyncRule(Rule):
+    """A rule whose findings are the report's sync hazards named like the rule."""
+
+    def check(self, report):
+        for hazard in report.sync:
+            if hazard.kind == self.name:
+                yield hazard.line, hazard.column, hazard.message
 
 
 @rule
-class BarrierDivergence(Rule):
+class BarrierDivergence(SyncRule):
     code, name, severity = "CP401", "barrier-divergence", "error"
     summary = "A block-level barrier that not every thread of the block reaches."
     why = ("`__syncthreads()` must be reached by all threads of the block or by none: under a thread-divergent "
-           "condition, or after an early return some threads took, the block hangs or silently misbehaves.")
+           "condition, in a loop whose trip count differs between threads, or after an early return some threads "
+           "took, the block hangs or silently misbehaves.")
     example = "if (threadIdx.x < 16) { s[threadIdx.x] = v; __syncthreads(); }"
     fix = "Move the barrier out of the divergent branch (guard the work, not the barrier)."
 
-    def check(self, report):
-        divergent = _thread_level_lines(report)
-        for stmt, context in walk(report.kernel.body):
-            if not isinstance(stmt, Barrier) or stmt.scope != "block":
-                continue
-            guard = next((b for b, _ in (c for c in context if isinstance(c, tuple)) if b.line in divergent), None)
-            if guard is not None:
-                how = "after an early exit on" if guard.exits else "under"
-                yield stmt.line, stmt.column, f"`{stmt.name}` {how} thread-dependent `{guard.text}` (line {guard.line})"
-
-
-def _orders_memory(stmts) -> bool:
-    return any(isinstance(s, Access) and s.space in ("shared", "global") for s, _ in walk(stmts))
-
-
-def _redundant(body: list, in_loop: bool, ends_kernel: bool):
-    """Barriers in one statement list with no shared/global access since the previous barrier of the
-    list (wrapping round for loop bodies), or with none after them when the list ends the kernel."""
-    barriers = [i for i, s in enumerate(body) if isinstance(s, Barrier) and s.scope == "block"]
-    for n, i in enumerate(barriers):
-        previous = barriers[n - 1] if n else None
-        before = body[previous + 1:i] if previous is not None else body[:i]
-        if previous is None and in_loop:
-            before = body[barriers[-1] + 1:] + before
-        after = body[i + 1:]
-        if not _orders_memory(before) and (previous is not None or in_loop):
-            yield body[i], "orders no shared or global access since the previous barrier"
-        elif ends_kernel and not _orders_memory(after):
-            yield body[i], "ends the kernel: no access after it needs ordering"
-
 
 @rule
-class RedundantBarrier(Rule):
+class RedundantBarrier(SyncRule):
     code, name, severity = "CP402", "redundant-barrier", "warning"
     summary = ("A block barrier with no memory access to order: right after another barrier, or at the end of "
                "the kernel.")
@@ -60,29 +35,56 @@ class RedundantBarrier(Rule):
     example = "s[t] = v; __syncthreads(); __syncthreads();   // the second orders nothing"
     fix = "Delete it."
 
-    def check(self, report):
-        kernel: Kernel = report.kernel
-        lists = [(kernel.body, False, True)]
-        for stmt, _ in walk(kernel.body):
-            if isinstance(stmt, Loop):
-                lists.append((stmt.body, True, False))
-            elif isinstance(stmt, Branch):
-                lists += [(stmt.then, False, False), (stmt.orelse, False, False)]
-        for body, in_loop, ends_kernel in lists:
-            for barrier, why in _redundant(body, in_loop, ends_kernel):
-                yield barrier.line, barrier.column, f"`{barrier.name}` {why}"
-
 
 @rule
-class AtomicContention(Rule):
+class AtomicContention(SyncRule):
     code, name, severity = "CP403", "atomic-contention", "warning"
     summary = "An atomic that every active lane of a warp applies to the same address."
     why = "Atomics to one address serialise in the L2: a grid-wide counter turns millions of updates into a queue."
     example = "atomicAdd(&sum[0], x[i]);"
     fix = "Reduce within the warp (__shfl_down_sync) or block (shared memory) first, then one atomic per warp or block."
 
-    def check(self, report):
-        for a in report.accesses:
-            if a.access.kind == "atomic" and a.pattern == "broadcast" and a.access.space == "global":
-                yield (a.access.line, a.access.column,
-                       f"`{a.access.text}`: all lanes of a warp update one address of `{a.access.array}`")
+
+@rule
+class SharedRace(SyncRule):
+    code, name, severity = "CP404", "shared-race", "error"
+    summary = "Two warps of a block access the same shared-memory word, one writing, with no barrier between."
+    why = ("Without a barrier, the reader may see the value before or after the write depending on warp "
+           "scheduling: results change from run to run.  A tiled loop missing its second __syncthreads() "
+           "overwrites the tile while other warps still read it.")
+    example = "s[t] = x; y = s[(t + 32) % 256];   // no __syncthreads() between"
+    fix = "Put __syncthreads() between the write and the other threads' accesses (and at the end of tiled loops)."
+
+
+@rule
+class GlobalRace(SyncRule):
+    code, name, severity = "CP405", "global-race", "error"
+    summary = "Different threads write the same global address (or one reads what another writes) without atomics."
+    why = ("Plain stores from several threads to one address leave whichever lands last, and a read of an address "
+           "another block writes sees either value: nothing orders blocks within a launch.  The result depends on "
+           "scheduling, and read-modify-write updates (`out[k] += v`) lose increments.")
+    example = "out[blockIdx.x] = partial;   // every thread of the block stores"
+    fix = ("Let one thread store (`if (threadIdx.x == 0)`), reduce first, or use atomics; for in-place updates "
+           "that read neighbours, write to a second buffer.")
+
+
+@rule
+class ImplicitWarpSync(SyncRule):
+    code, name, severity = "CP406", "implicit-warp-sync", "error"
+    summary = "Lanes of one warp exchange data through shared memory without __syncwarp()."
+    why = ("Since Volta, lanes of a warp are scheduled independently: warp-synchronous code that assumed lockstep "
+           "(the unrolled last-warp reduction, `volatile` or not) can read a neighbour's value before it is "
+           "written.  compute-sanitizer's racecheck does not report it.")
+    example = "if (t < 32) { s[t] += s[t + 16]; s[t] += s[t + 8]; ... }"
+    fix = "Put __syncwarp() between the writes and the reads of other lanes, or use __shfl_down_sync."
+
+
+@rule
+class DivergentFullMask(SyncRule):
+    code, name, severity = "CP407", "divergent-full-mask", "error"
+    summary = "A warp collective with the full mask (`__shfl_sync(0xffffffff, ...)`, `__syncwarp()`) in divergent code."
+    why = ("A full mask promises that all 32 lanes reach the call; lanes that took the other side of a "
+           "thread-divergent branch never do, which is undefined behaviour: a hang or garbage values.")
+    example = "if (i < n) { v += __shfl_down_sync(0xffffffff, v, 16); }"
+    fix = ("Call the collective in converged code (guard the loads, not the shuffle), or pass the mask of the lanes "
+           "that take the branch (`__ballot_sync` before it).")

@@ -1,23 +1,23 @@
 __global__ void bad(float* a, float* sum) {
     __shared__ float s[256];
-    int t = threadIdx.x;
+    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
     if (t < 16) {
-        s[t] = a[t];
+        s[t] = a[i];
         __syncthreads();
     }
-    a[t] = s[255 - t];
+    a[i] = s[255 - t];
     __syncthreads();
     __syncthreads();
-    atomicAdd(&sum[0], a[t]);
+    atomicAdd(&sum[0], a[i]);
     __syncthreads();
 }
 __global__ void good(float* a, float* sum) {
     __shared__ float s[256];
-    int t = threadIdx.x;
-    if (t < 16) s[t] = a[t];
+    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    if (t < 16) s[t] = a[i];
     __syncthreads();
-    a[t] = s[255 - t];
-    atomicAdd(&sum[blockIdx.x * blockDim.x + t], a[t]);
+    a[i] = s[255 - t];
+    atomicAdd(&sum[i], a[i]);
 }
 __global__ void tiled(const float* A, float* C, int n) {
     __shared__ float s[256];
@@ -28,5 +28,5 @@ __global__ void tiled(const float* A, float* C, int n) {
         for (int j = 0; j < 256; ++j) acc += s[j];
         __syncthreads();
     }
-    C[threadIdx.x] = acc;
+    C[blockIdx.x * 256 + threadIdx.x] = acc;
 }

@@ -1,0 +1,223 @@
+"""Data races found on sampled lanes: two threads touch one address, at least one writing, with
+nothing ordering them.
+
+The kernel's statements are cut into *epochs* at barriers, in program order; a loop body's last
+epoch runs into its first one on the next iteration, which is how a tiled loop without its
+second barrier races.  Each write is then joined with every other access to the same array on
+the addresses its sampled lanes touch:
+
+- ``shared-race``: the same shared word from two warps of one block in one epoch (and the same
+  iteration of every loop a barrier separates);
+- ``implicit-warp-sync``: the same shared word from two lanes of one warp with no
+  ``__syncwarp()`` between (warp-synchronous code that Volta's independent thread scheduling
+  broke; compute-sanitizer's racecheck does not look at it);
+- ``global-race``: the same global address from two threads of one block in one epoch, or from
+  two blocks at all (nothing orders blocks within a launch); atomics never race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from .ir import Access, Barrier, Branch, Kernel, Loop, walk
+from .sampling import Sampler, evaluate_on
+
+MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
+
+
+def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done: list) -> list:
+    """Group the accesses to one memory space into barrier-separated epochs (appended to `done`);
+    returns the epoch still open at the end of `stmts`."""
+    for s in stmts:
+        if isinstance(s, Barrier) and s.scope in orders:
+            done.append(current)
+            current = []
+        elif isinstance(s, Access) and s.space == space:
+            current.append(s)
+        elif isinstance(s, Branch):
+            current = _epochs(s.then, space, orders, current, done)
+            current = _epochs(s.orelse, space, orders, current, done)
+        elif isinstance(s, Loop):
+            inner: list = []
+            tail = _epochs(s.body, space, orders, [], inner)
+            if inner:  # the body's last epoch meets its first on the next iteration
+                done.append(current + tail + inner[0])
+                done.extend(inner[1:])
+                current = []
+            else:
+                current = current + tail
+    return current
+
+
+def epochs(kernel: Kernel, space: str, orders: frozenset[str]) -> list[list[Access]]:
+    """Accesses to `space` grouped between barriers of the scopes in `orders`."""
+    done: list = []
+    done.append(_epochs(kernel.body, space, orders, [], done))
+    return done
+
+
+@dataclass
+class Lanes:
+    """Sampled lanes performing one access: who (block, warp, thread), when (iteration of every
+    barrier-separated enclosing loop) and where (byte address)."""
+
+    block: np.ndarray
+    warp: np.ndarray
+    thread: np.ndarray
+    when: np.ndarray  # (n, loops)
+    address: np.ndarray
+    size: int
+
+    def words(self, granule: int) -> tuple[np.ndarray, np.ndarray]:
+        """(row index, granule index) for every `granule`-byte unit the access covers."""
+        per = max(1, self.size // granule)
+        rows = np.repeat(np.arange(self.address.size), per)
+        units = np.floor(self.address / granule)[:, None] + np.arange(per)[None, :]
+        return rows, units.ravel()
+
+
+class LaneTable:
+    """Sampled lanes per access, memoised: several pairs share each side."""
+
+    def __init__(self, kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = ()):
+        self.graph, self.sampler = graph, sampler
+        self.extents = {s.name: s.type.size for s in kernel.shared if not s.dynamic}
+        self.copies = copies  # grid axes whose blocks are copies of block 0 (see races())
+        self.cache: dict[tuple, Lanes | None] = {}
+
+    def get(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
+        key = (access.id, tuple(loop.id for loop in loops))
+        if key not in self.cache:
+            self.cache[key] = self._sample(access, loops)
+        return self.cache[key]
+
+    def _sample(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
+        if access.id not in self.graph:
+            return None
+        context = self.graph.nodes[access.id]["context"]
+        batch = self.sampler.batch(context)
+        address = evaluate_on(access.offset, batch)
+        active = batch.active & ~np.isnan(address)
+        for item in context:  # lanes that only may take a data-dependent branch prove nothing
+            if not isinstance(item, Loop):
+                active &= ~np.isnan(evaluate_on(item[0].condition, batch))
+        extent = self.extents.get(access.array) if access.space == "shared" else None
+        if extent:  # lanes past the end of a shared array are another bug (or a wrongly guessed block)
+            active &= address + access.size <= extent
+        for axis in self.copies:
+            active &= np.broadcast_to(batch.env[f"bid.{axis}"], active.shape) == 0
+        if not active.any():
+            return None
+        env, shape = batch.env, batch.active.shape
+
+        def lanes(value) -> np.ndarray:
+            return np.broadcast_to(value, shape)[active]
+
+        block = lanes(env["bid.x"] + env["gdim.x"] * (env["bid.y"] + env["gdim.y"] * env["bid.z"]))
+        thread = lanes(env["tid.x"] + env["bdim.x"] * (env["tid.y"] + env["bdim.y"] * env["tid.z"]))
+        when = np.stack([lanes(env.get(loop.iteration, 0.0)) for loop in loops], axis=1) if loops else \
+            np.zeros((thread.size, 0))
+        return Lanes(block, np.floor(thread / 32), thread, when, address[active], access.size)
+
+
+def _rows(table: np.ndarray) -> np.ndarray:
+    """Rows of a 2-D array as single comparable items (for set operations on rows)."""
+    table = np.ascontiguousarray(table)
+    return table.view(np.dtype((np.void, table.dtype.itemsize * table.shape[1]))).ravel()
+
+
+def _clash(a: np.ndarray, b: np.ndarray) -> bool:
+    """Rows are (key..., who).  Is there a key both sides reach from two different `who`s?"""
+    a, b = np.unique(a, axis=0), np.unique(b, axis=0)
+    union = np.unique(np.concatenate([a, b]), axis=0)
+    keys, counts = np.unique(union[:, :-1], axis=0, return_counts=True)
+    contested = _rows(keys[counts > 1])
+    if not contested.size:
+        return False
+    both = np.intersect1d(_rows(a[:, :-1]), _rows(b[:, :-1]))
+    return bool(np.intersect1d(contested, both).size)
+
+
+def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str) -> np.ndarray:
+    rows, units = lanes.words(granule)
+    columns = [lanes.when[rows]] if "when" in key else []
+    columns += [getattr(lanes, k)[rows][:, None] for k in key if k != "when"]
+    return np.concatenate([*columns, units[:, None], getattr(lanes, who)[rows][:, None]], axis=1)
+
+
+def _separating_loops(graph: nx.DiGraph, access: Access, orders: frozenset[str]) -> tuple[Loop, ...]:
+    """Enclosing loops with a barrier in their body: their iterations are ordered."""
+    context = graph.nodes[access.id]["context"] if access.id in graph else ()
+    return tuple(c for c in context if isinstance(c, Loop) and any(
+        isinstance(s, Barrier) and s.scope in orders for s, _ in walk(c.body)))
+
+
+@dataclass(frozen=True)
+class _Kind:
+    name: str
+    space: str
+    orders: frozenset[str]  # barrier scopes that order the accesses
+    key: tuple[str, ...]  # lanes must agree on these (and the address) to clash ...
+    who: str  # ... and differ on this
+    same_access: bool  # may one instruction race with itself?
+
+
+BLOCK, WARP_OR_BLOCK, GRID = frozenset({"block", "grid"}), frozenset({"warp", "block", "grid"}), frozenset({"grid"})
+SHARED = _Kind("shared-race", "shared", BLOCK, ("block", "when"), "warp", True)
+WARP = _Kind("implicit-warp-sync", "shared", WARP_OR_BLOCK, ("block", "warp", "when"), "thread", False)
+GLOBAL_IN_BLOCK = _Kind("global-race", "global", BLOCK, ("block", "when"), "thread", True)
+GLOBAL_ACROSS_BLOCKS = _Kind("global-race", "global", GRID, ("when",), "block", True)
+
+
+def _pairs(groups: list[list[Access]], kind: _Kind) -> Iterator[tuple[Access, Access]]:
+    count = 0
+    for group in groups:
+        for w in (a for a in group if a.kind == "store"):
+            for other in group:
+                if other.array != w.array or other.kind == "atomic" or (other is w and not kind.same_access):
+                    continue
+                if other.kind == "store" and other.id < w.id:
+                    continue
+                count += 1
+                if count > MAX_PAIRS:
+                    return
+                yield w, other
+
+
+def _found(kind: _Kind, groups: list[list[Access]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
+    """The first clashing partner of every write of `kind` not reported yet (one finding per write)."""
+    for w, other in _pairs(groups, kind):
+        if w.id in reported:
+            continue
+        loops = _separating_loops(graph, w, kind.orders)
+        a, b = table.get(w, loops), table.get(other, loops)
+        if a is None or b is None:
+            continue
+        granule = min(w.size, other.size)
+        if _clash(_table(a, granule, kind.key, kind.who), _table(b, granule, kind.key, kind.who)):
+            reported.add(w.id)
+            yield w, other
+
+
+def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
+          copies: tuple[str, ...] = ()) -> Iterator[tuple[str, int, int, str]]:
+    """(kind, line, column, message) for every write that races.  Blocks along the grid axes in
+    `copies` are taken as copies of block 0 (a guessed grid the kernel never indexes) and left out."""
+    table = LaneTable(kernel, graph, sampler, copies)
+    shared: set[int] = set()
+    for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):
+        what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"
+        yield SHARED.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no barrier between"
+    for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared):
+        yield (WARP.name, w.line, w.column, f"shared `{w.array}` written here and {other.kind} at line {other.line} "
+               "by another lane of the same warp, with no __syncwarp() between")
+    global_: set[int] = set()
+    for kind in (GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS):
+        for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_):
+            whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"
+            what = f"also written by {whom}" if other is w else f"{other.kind} at line {other.line} by {whom}"
+            yield kind.name, w.line, w.column, f"global `{w.array}` written here and {what}, without atomics"

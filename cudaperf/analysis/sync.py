@@ -1,0 +1,134 @@
+"""Synchronisation hazards of one kernel under one launch: the report's ``sync`` list.
+
+Barriers some threads never reach, warp collectives whose full mask names lanes that are not
+there, barriers that order nothing, atomics every lane aims at one address, and data races
+(``races.py``).  Thread-divergence comes from the branch uniformity analysis: a condition is
+*thread*-level when lanes of one warp may disagree on it for some argument values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .divergence import BranchUniformity
+from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, walk
+from .launch import Launch
+from .races import races
+from .sampling import Sampler
+
+KINDS = ("barrier-divergence", "divergent-full-mask", "shared-race", "global-race", "implicit-warp-sync",
+         "redundant-barrier", "atomic-contention")
+
+
+@dataclass(frozen=True)
+class Hazard:
+    kind: str  # one of KINDS (the lint rule of the same name reports it)
+    line: int
+    column: int
+    message: str
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "line": self.line, "column": self.column, "message": self.message}
+
+
+def _divergent_guard(context: tuple, uniformity: dict[int, BranchUniformity]) -> Branch | Loop | None:
+    """The innermost enclosing branch or loop that lanes of one warp may take differently, judged
+    on thread dependence the analysis saw (an unknown value is not evidence of divergence)."""
+    for item in reversed(context):
+        stmt = item if isinstance(item, Loop) else item[0]
+        result = uniformity.get(stmt.id)
+        if result is not None and result.uniformity == "thread" and result.evident:
+            return stmt
+    return None
+
+
+def _where(guard: Branch | Loop) -> str:
+    if isinstance(guard, Loop):
+        return f"in a loop whose trip count differs between threads (`{guard.text}`, line {guard.line})"
+    how = "after an early exit on" if guard.exits else "under"
+    return f"{how} thread-dependent `{guard.text}` (line {guard.line})"
+
+
+def barrier_divergence(kernel: Kernel, uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
+    for stmt, context in walk(kernel.body):
+        if isinstance(stmt, Barrier) and stmt.scope in ("block", "grid"):
+            guard = _divergent_guard(context, uniformity)
+            if guard is not None:
+                yield Hazard("barrier-divergence", stmt.line, stmt.column, f"`{stmt.name}` {_where(guard)}")
+
+
+def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
+    """A full-mask `*_sync` collective or `__syncwarp()` where some lanes may be absent: undefined
+    behaviour (a hang or garbage) on Volta and later."""
+    for stmt, context in walk(kernel.body):
+        full = isinstance(stmt, Collective | Barrier) and stmt.full_mask and \
+            (isinstance(stmt, Collective) or stmt.scope == "warp")
+        guard = _divergent_guard(context, uniformity) if full else None
+        if guard is not None:
+            yield Hazard("divergent-full-mask", stmt.line, stmt.column,
+                         f"`{stmt.name}` with the full mask 0xffffffff {_where(guard)}")
+
+
+def _orders_memory(stmts: list) -> bool:
+    return any(isinstance(s, Access) and s.space in ("shared", "global") for s, _ in walk(stmts))
+
+
+def _redundant_in(body: list, in_loop: bool, ends_kernel: bool) -> Iterator[Hazard]:
+    """Barriers of one statement list with no shared/global access since the previous barrier of
+    the list (wrapping round for loop bodies), or with none after them when the list ends the kernel."""
+    barriers = [i for i, s in enumerate(body) if isinstance(s, Barrier) and s.scope == "block"]
+    for n, i in enumerate(barriers):
+        previous = barriers[n - 1] if n else None
+        before = body[previous + 1:i] if previous is not None else body[:i]
+        if previous is None and in_loop:
+            before = body[barriers[-1] + 1:] + before
+        barrier = body[i]
+        if not _orders_memory(before) and (previous is not None or in_loop):
+            yield Hazard("redundant-barrier", barrier.line, barrier.column,
+                         f"`{barrier.name}` orders no shared or global access since the previous barrier")
+        elif ends_kernel and not _orders_memory(body[i + 1:]):
+            yield Hazard("redundant-barrier", barrier.line, barrier.column,
+                         f"`{barrier.name}` ends the kernel: no access after it needs ordering")
+
+
+def redundant_barriers(kernel: Kernel) -> Iterator[Hazard]:
+    lists = [(kernel.body, False, True)]
+    for stmt, _ in walk(kernel.body):
+        if isinstance(stmt, Loop):
+            lists.append((stmt.body, True, False))
+        elif isinstance(stmt, Branch):
+            lists += [(stmt.then, False, False), (stmt.orelse, False, False)]
+    for body, in_loop, ends_kernel in lists:
+        yield from _redundant_in(body, in_loop, ends_kernel)
+
+
+def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel) -> Iterator[Hazard]:
+    """Atomics whose lanes all hit one address, with more than one lane per warp on average (one
+    lane per warp, after a warp reduction, is the fix, not the smell)."""
+    for access, _ in walk(kernel.body):
+        if isinstance(access, Access) and access.kind == "atomic" and access.space == "global" and \
+                broadcast_lanes.get(access.id, 0.0) >= 2:
+            yield Hazard("atomic-contention", access.line, access.column,
+                         f"`{access.text}`: all lanes of a warp update one address of `{access.array}`")
+
+
+def _copied_axes(kernel: Kernel, launch: Launch) -> tuple[str, ...]:
+    """Grid axes the kernel never reads (no blockIdx or gridDim component), unless the user gave
+    the grid: blocks along them would all do the same work, so races between them would only
+    restate a guessed grid."""
+    if launch.source == "cli":
+        return ()
+    return tuple(a for a in "xyz" if f"bid.{a}" not in kernel.uses and f"gdim.{a}" not in kernel.uses)
+
+
+def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
+            uniformity: dict[int, BranchUniformity], broadcast_lanes: dict[int, float]) -> list[Hazard]:
+    """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
+    `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request."""
+    found = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity),
+             *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel),
+             *(Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch)))]
+    return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))
