@@ -207,3 +207,23 @@ def test_no_shared_race_on_kernels_racecheck_passed():
             text = (root / case["file"]).read_text()
             flagged += [case["id"] for _ in lint_file(report, select(["shared-race"]), text)]
     assert not flagged
+
+
+def test_parallel_lint_matches_serial_and_draws_progress_on_terminals_only():
+    import io
+
+    from cudaperf.lint.run import lint_paths
+    from cudaperf.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    paths = [str(ROOT / "tests" / "kernels"), str(ROOT / "examples")]
+    options = Options(resources="estimate")
+    terminal, pipe = Terminal(), io.StringIO()
+    serial = lint_paths(paths, options, select(), jobs=1, progress=Progress(6, "lint", pipe, minimum=1))
+    parallel = lint_paths(paths, options, select(), jobs=2, progress=Progress(6, "lint", terminal, minimum=1))
+    assert serial == parallel and len(serial[0]) >= 5 and serial[1]
+    assert pipe.getvalue() == ""
+    assert f"{len(serial[0])}/6" in terminal.getvalue() and "#" in terminal.getvalue()

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ..analysis.analyzer import Options, analyze_file, find_sources
 from ..analysis.report import FileReport
 from ..analysis.source import SourceError
+from ..progress import Progress
 from . import performance, sync  # noqa: F401  (registers the rules)
-from .rules import Finding, Rule
+from .rules import REGISTRY, Finding, Rule
 
 _SUPPRESS = re.compile(r"cudaperf:\s*ignore(-file)?(?:\[([^\]]*)\])?")
 
@@ -47,15 +49,35 @@ def lint_file(report: FileReport, rules: list[Rule], text: str) -> list[Finding]
     return sorted(found, key=lambda f: (f.line, f.column, f.code))
 
 
-def lint_paths(paths: list[str], options: Options, rules: list[Rule]) -> tuple[list[FileReport], list[Finding],
-                                                                               list[str]]:
-    reports, findings, errors = [], [], []
-    for path in find_sources(paths):
-        try:
-            report = analyze_file(path, options)
-        except SourceError as exc:
-            errors.append(str(exc))
-            continue
-        reports.append(report)
-        findings += lint_file(report, rules, Path(path).read_text(errors="replace"))
-    return reports, findings, errors
+def lint_one(path: str, options: Options, codes: list[str]) -> tuple[str, list[Finding], str | None]:
+    """Analyse and lint one file: (path, findings, error message or None).  Module-level so that
+    worker processes can run it."""
+    try:
+        report = analyze_file(path, options)
+    except SourceError as exc:
+        return path, [], str(exc)
+    return path, lint_file(report, [REGISTRY[c] for c in codes], Path(path).read_text(errors="replace")), None
+
+
+def lint_paths(paths: list[str], options: Options, rules: list[Rule], jobs: int = 1,
+               progress: Progress | None = None) -> tuple[list[str], list[Finding], list[str]]:
+    """Lint files and directory trees, `jobs` files at a time in worker processes: (files
+    linted, findings in file order, errors)."""
+    files = [str(p) for p in find_sources(paths)]
+    codes = [r.code for r in rules]
+    progress = progress or Progress(len(files), "lint")
+    if jobs > 1 and len(files) > 2:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
+            futures = [pool.submit(lint_one, f, options, codes) for f in files]
+            results = []
+            for future in futures:
+                results.append(future.result())
+                progress.advance(results[-1][0])
+    else:
+        results = []
+        for f in files:
+            results.append(lint_one(f, options, codes))
+            progress.advance(f)
+    progress.close()
+    linted = [path for path, _, error in results if error is None]
+    return linted, [f for _, found, _ in results for f in found], [e for _, _, e in results if e]
