@@ -124,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="only these rules (codes, code prefixes or names; repeatable, comma-separated)")
     lint.add_argument("--ignore", action="append", default=[], metavar="CODE|NAME", help="skip these rules")
     lint.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    lint.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                      help="files analysed in parallel (default: one per CPU core)")
     _launch_options(lint)
     lint.set_defaults(handler=cmd_lint)
 
@@ -225,11 +227,12 @@ def cmd_lint(ns: argparse.Namespace) -> int:
     missing = [p for p in ns.paths if not os.path.exists(p)]
     for p in missing:
         print(f"cudaperf: error: {p}: no such file or directory", file=sys.stderr)
-    reports, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules)
+    jobs = ns.jobs if ns.jobs > 0 else (os.cpu_count() or 1)
+    linted, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules, jobs)
     for e in errors:
         print(f"cudaperf: error: {e}", file=sys.stderr)
     if ns.format == "json":
-        json.dump({"schema": "cudaperf.lint/1", "files": [r.path for r in reports],
+        json.dump({"schema": "cudaperf.lint/1", "files": linted,
                    "findings": [f.to_json() for f in findings]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif ns.format == "sarif":
@@ -243,7 +246,7 @@ def cmd_lint(ns: argparse.Namespace) -> int:
             print(f"    fix: {f.fix}")
         if findings:
             print(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}.")
-    if missing or errors or not reports:
+    if missing or errors or not linted:
         return EXIT_USAGE
     return EXIT_FINDINGS if any(f.severity != "note" for f in findings) else EXIT_OK
 
