@@ -4,6 +4,7 @@ never hits an internal error, and every lint rule runs on the result."""
 from __future__ import annotations
 
 import os
+import time
 
 from conftest import CORPUS
 from hypothesis import HealthCheck, given, settings
@@ -37,11 +38,13 @@ def mutated(draw) -> bytes:
 
 
 EXAMPLES = int(os.environ.get("CUDAPERF_FUZZ_EXAMPLES", "300"))  # set higher for a long local run
+SECONDS_PER_INPUT = 10.0  # analysis plus every rule; the worst seen locally is far below (docs/performance.md)
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(source=mutated(), block=st.sampled_from([(32, 1, 1), (256, 1, 1), (16, 16, 1), (8, 8, 4)]))
 def test_mutated_sources_never_break_the_analyzer(source, block):
+    started = time.perf_counter()
     try:
         report = analyze_source(source, "fuzz.cu", Options(block=block, grid=(7, 3, 2), resources="estimate"))
     except SourceError:
@@ -51,3 +54,4 @@ def test_mutated_sources_never_break_the_analyzer(source, block):
     for kernel in report.kernels:
         kernel.to_json()
     lint_file(report, list(REGISTRY.values()), source.decode(errors="replace"))  # every rule, no exception
+    assert time.perf_counter() - started < SECONDS_PER_INPUT
