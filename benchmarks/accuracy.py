@@ -1,56 +1,74 @@
-"""Accuracy of the static analyzer against Nsight Compute measurements committed under tests/data.
+"""Accuracy of the static analyzer against the Nsight Compute measurements committed under tests/data.
 
-    python benchmarks/accuracy.py
+    python benchmarks/accuracy.py            # print the per-feature agreement table (markdown)
+    python benchmarks/accuracy.py --write    # and put it into docs/accuracy.md
 
-For every measured kernel set (tests/corpus, tests/validation) and every kernel-level ratio:
-how many cases land within max(0.5, 10%) of ncu, the mean and the largest absolute error.
-Prints the markdown table kept in docs/accuracy.md.
+For every measured kernel set (tests/corpus, tests/validation) each case is analysed under its exact
+launch and arguments and compared feature by feature with what ncu measured, through
+``cudaperf.analysis.dynamic.crosscheck`` (the same comparison ``cudaperf crosscheck`` prints).
+Resources come from ptxas when nvcc is on PATH, else from the estimate (the table says which).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from ncu_data import SETS, case_options, kernel_metrics, measured  # noqa: E402
+from ncu_data import SETS, case_options, measured  # noqa: E402
 
 from cudaperf.analysis.analyzer import analyze_file  # noqa: E402
+from cudaperf.analysis.dynamic.crosscheck import compare, summary  # noqa: E402
+from cudaperf.analysis.resources import nvcc  # noqa: E402
 
-KEYS = ("global_load_sectors_per_request", "global_store_sectors_per_request",
-        "shared_load_wavefronts_per_request", "shared_store_wavefronts_per_request")
+DOC = ROOT / "docs" / "accuracy.md"
+BEGIN, END = "<!-- accuracy.py: begin -->", "<!-- accuracy.py: end -->"
+
+
+def _cell(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.3f}"
+
+
+def table() -> str:
+    resources = "ptxas" if nvcc() else "estimate"
+    lines = [f"Resources from {resources}.", "",
+             "| set | feature | tolerance | measured | compared | within | mean abs error | max abs error "
+             "| median relative error |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, (root, data) in SETS.items():
+        truth = measured(data)
+        comparisons = []
+        for case in json.loads((root / "manifest.json").read_text()):
+            static = analyze_file(root / case["file"], case_options(case, resources)).kernels[0].to_json()
+            comparisons += compare(case["id"], static, truth[case["id"]]["measured"])
+        for s in summary(comparisons):
+            rel = s["median_relative_error"]
+            lines.append(f"| {name} | {s['feature']} | {s['tolerance']} | {s['measured']} | {s['compared']} "
+                         f"| {s['within']} | {_cell(s['mean_abs_error'])} | {_cell(s['max_abs_error'])} "
+                         f"| {'-' if rel is None else f'{rel:.2%}'} |")
+    return "\n".join(lines) + "\n"
+
+
+def write(text: str) -> None:
+    doc = DOC.read_text()
+    head, _, rest = doc.partition(BEGIN + "\n")
+    _, _, tail = rest.partition(END)
+    DOC.write_text(head + BEGIN + "\n" + text + END + tail)
 
 
 def main() -> None:
-    print("| set | metric | within max(0.5, 10%) | mean abs error | max abs error |")
-    print("| --- | --- | --- | --- | --- |")
-    for name, (root, data) in SETS.items():
-        truth_by_id = measured(data)
-        errors: dict[str, list[float]] = {k: [] for k in KEYS}
-        hits = {k: 0 for k in KEYS}
-        skipped = 0
-        for case in json.loads((root / "manifest.json").read_text()):
-            options = case_options(case)
-            doc = analyze_file(root / case["file"], options).kernels[0].to_json()
-            truth = kernel_metrics(truth_by_id[case["id"]])
-            indirect = {p["kind"] for p in case["expect"].get("access_patterns", []) if p["pattern"] == "indirect"}
-            for key in KEYS:
-                want, got = truth[key], doc["memory"][key]
-                if want is None or (key.startswith("global") and key.split("_")[1] in indirect):
-                    skipped += want is not None
-                    continue
-                error = abs(got - want) if got is not None else float("inf")
-                errors[key].append(error)
-                hits[key] += error <= max(0.5, 0.1 * abs(want))
-        for key in KEYS:
-            e = errors[key]
-            finite = [x for x in e if x != float("inf")]
-            print(f"| {name} | {key} | {hits[key]}/{len(e)} | {statistics.mean(finite):.3f} | {max(e):.3f} |")
-        print(f"| {name} | global ratios of kernels with data-dependent addresses (not estimated) | {skipped} | | |")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help=f"replace the table in {DOC.relative_to(ROOT)}")
+    args = parser.parse_args()
+    text = table()
+    print(text, end="")
+    if args.write:
+        write(text)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The ``cudaperf`` command.  Subcommands parse options and delegate; they hold no analysis logic.
 
-Exit codes: 0 success (files with parse problems still report, with diagnostics), 1 lint findings,
-2 usage error or no readable input.
+Exit codes: 0 success (files with parse problems still report, with diagnostics), 1 lint findings
+(``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed), 2 usage error or
+no readable input, 3 no usable GPU (``profile``, and ``crosscheck`` without a measurement).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import __version__, config
 from .analysis import arch as arch_table
@@ -20,13 +22,21 @@ from .analysis.launch import LaunchError
 from .analysis.occupancy import occupancy
 from .analysis.report import FileReport, document
 from .analysis.source import Diagnostic, SourceError
-from .textout import render_analysis, render_occupancy
+from .textout import render_analysis, render_crosscheck, render_occupancy, render_profile
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_NO_GPU = 0, 1, 2, 3
 
 
 class UsageError(Exception):
     pass
+
+
+class NoGpu(Exception):
+    """profile/crosscheck: no GPU, GPU package or ncu (exit 3)."""
+
+
+class RunFailed(Exception):
+    """profile/crosscheck: the kernel did not compile or run, or ncu failed (exit 1)."""
 
 
 def _dims(text: str) -> tuple[int, int, int]:
@@ -135,7 +145,62 @@ def build_parser() -> argparse.ArgumentParser:
     roof.add_argument("-o", "--output", default="roofline.png", metavar="FILE")
     _launch_options(roof)
     roof.set_defaults(handler=cmd_roofline)
+
+    prof = sub.add_parser("profile", help="run one kernel on the GPU: time it and read Nsight Compute counters",
+                          description="Measure a kernel (needs CuPy, a GPU and ncu), or import an existing "
+                                      "`ncu --csv --page raw` file (no GPU).  Exit 0: measured, 1: the kernel or "
+                                      "ncu failed, 2: usage error, 3: no usable GPU.")
+    prof.add_argument("path", nargs="?", metavar="FILE.cu")
+    prof.add_argument("--from-ncu-csv", metavar="CSV", help="import this ncu --csv --page raw file instead of running")
+    _launch_options(prof)
+    _run_options(prof)
+    prof.set_defaults(handler=cmd_profile)
+
+    cross = sub.add_parser("crosscheck", help="static estimates beside measurements, per feature and kernel",
+                           description="Analyse FILE.cu under each measured launch and compare.  The measurement "
+                                       "comes from --from-ncu-csv, --measured or, without either, a run on the GPU.")
+    cross.add_argument("path", metavar="FILE.cu")
+    measured = cross.add_mutually_exclusive_group()
+    measured.add_argument("--from-ncu-csv", metavar="CSV", help="an ncu --csv --page raw file")
+    measured.add_argument("--measured", metavar="PROFILE.json", help="a cudaperf.profile/1 document")
+    _launch_options(cross)
+    _run_options(cross)
+    cross.set_defaults(handler=cmd_crosscheck)
+
+    ev = sub.add_parser("eval", help="compile, verify and time candidate kernels against a reference",
+                        description="Evaluate candidates (KernelBench .py, native .cu + launch spec, or C-to-CUDA) "
+                                    "against a reference (.py or .c).  Directories are batches (JSON lines).  Exit 0: "
+                                    "every candidate correct, 1: some are not, 2: usage error.  See docs/eval.md.")
+    ev.add_argument("--reference", required=True, metavar="REF", help="Model/get_inputs .py, or a C file")
+    ev.add_argument("--candidate", required=True, nargs="+", metavar="CAND", help="files or directories")
+    ev.add_argument("--launch", metavar="SPEC", help="launch spec (JSON/YAML) for .cu candidates without their own")
+    ev.add_argument("--harness", metavar="SPEC", help="harness spec of a C reference without its own")
+    ev.add_argument("--format", choices=("text", "json", "jsonl"), default="text")
+    ev.add_argument("-o", "--output", metavar="FILE", help="write results here instead of stdout")
+    ev.add_argument("--trials", type=int, default=5, metavar="N", help="correctness trials (default 5)")
+    ev.add_argument("--timing-trials", type=int, default=30, metavar="N", help="timed calls per side (>= 30)")
+    ev.add_argument("--atol", type=float, metavar="X", help="absolute tolerance (default per dtype)")
+    ev.add_argument("--rtol", type=float, metavar="X", help="relative tolerance (default per dtype)")
+    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--no-time", action="store_true", help="check correctness only")
+    ev.add_argument("--compile", action="store_true", help="also time torch.compile(reference)")
+    ev.add_argument("--compile-timeout", type=float, default=300.0, metavar="S")
+    ev.add_argument("--timeout", type=float, default=120.0, metavar="S", help="run limit per candidate")
+    ev.add_argument("--arch", metavar="sm_XX", help="compile for this architecture (default: the GPU's)")
+    ev.add_argument("--gpus", metavar="I[,J...]", help="GPU indices to use (default: all visible)")
+    ev.set_defaults(handler=cmd_eval)
     return parser
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--buffer", action="append", default=[], metavar="NAME=COUNT[:DTYPE[:INIT]]",
+                   help="size (elements, or an expression over --arg names), type and fill of a pointer argument")
+    p.add_argument("--warmup", type=int, default=3, metavar="N", help="untimed launches first (default 3)")
+    p.add_argument("--repeats", type=int, default=20, metavar="N", help="timed launches, median reported (default 20)")
+    p.add_argument("--no-ncu", action="store_true", help="time only; no Nsight Compute counters")
+    p.add_argument("--timeout", type=float, default=300.0, metavar="S", help="limit for the ncu run (default 300)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the JSON document to FILE")
 
 
 def options_from(ns: argparse.Namespace) -> Options:
@@ -272,6 +337,88 @@ def cmd_roofline(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _measure(ns: argparse.Namespace, options: Options) -> dict:
+    """A profile/1 document: imported from --from-ncu-csv, read from --measured, or measured now."""
+    from .analysis.dynamic.buffers import parse_request
+    from .analysis.dynamic.device import GpuUnavailable
+    from .analysis.dynamic.document import import_ncu_csv, select
+    from .analysis.dynamic.nsight import NcuFailed
+    from .analysis.dynamic.profile import ProfileError, Settings, profile
+
+    try:
+        if ns.from_ncu_csv:
+            return select(import_ncu_csv(ns.from_ncu_csv), ns.kernel)
+        if getattr(ns, "measured", None):
+            return select(json.loads(Path(ns.measured).read_text()), ns.kernel)
+        if ns.repeats < 1 or ns.warmup < 0:
+            raise UsageError("--repeats must be at least 1 and --warmup at least 0")
+        requests = {r.name: r for r in map(parse_request, ns.buffer)}
+        return profile(ns.path, options, requests, Settings(ns.warmup, ns.repeats, not ns.no_ncu, ns.timeout))
+    except (OSError, ValueError) as exc:  # unreadable files, bad CSV or JSON, buffer specs, launches
+        raise UsageError(str(exc)) from None
+    except GpuUnavailable as exc:
+        raise NoGpu(str(exc)) from None
+    except (ProfileError, NcuFailed) as exc:
+        raise RunFailed(str(exc)) from None
+
+
+def _emit(doc: dict, ns: argparse.Namespace, render) -> None:
+    if ns.output:
+        with open(ns.output, "w") as fh:
+            json.dump(doc, fh, indent=2)
+            fh.write("\n")
+    if ns.format == "json":
+        json.dump(doc, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render(doc))
+
+
+def cmd_profile(ns: argparse.Namespace) -> int:
+    if not ns.from_ncu_csv and not ns.path:
+        raise UsageError("give FILE.cu with --kernel, --grid and --block, or --from-ncu-csv CSV")
+    options = options_from(ns)
+    doc = _measure(ns, options)
+    if not doc["kernels"]:
+        raise UsageError("no profiled kernel" + (f" named {ns.kernel}" if ns.kernel else ""))
+    _emit(doc, ns, render_profile)
+    return EXIT_OK
+
+
+def cmd_crosscheck(ns: argparse.Namespace) -> int:
+    from .analysis.dynamic.crosscheck import crosscheck
+
+    options = options_from(ns)
+    if not os.path.isfile(ns.path):
+        raise UsageError(f"{ns.path}: no such file")
+    doc = _measure(ns, options)
+    try:
+        result = crosscheck(ns.path, doc, options)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    _emit(result, ns, render_crosscheck)
+    return EXIT_OK
+
+
+def cmd_eval(ns: argparse.Namespace) -> int:
+    from .rewards.execution import batch
+    from .rewards.execution.api import Options
+    from .rewards.execution.formats import FormatError
+
+    try:
+        gpus = [int(g) for g in ns.gpus.split(",")] if ns.gpus else None
+    except ValueError:
+        raise UsageError(f"--gpus expects comma-separated indices, got {ns.gpus!r}") from None
+    options = Options(trials=ns.trials, timing_trials=ns.timing_trials, atol=ns.atol, rtol=ns.rtol, seed=ns.seed,
+                      time=not ns.no_time, compare_compile=ns.compile, compile_timeout=ns.compile_timeout,
+                      run_timeout=ns.timeout, arch=ns.arch, gpus=gpus)
+    try:
+        results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output)
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
+    return EXIT_OK if results and all(r.status == "correct" for r in results) else EXIT_FINDINGS
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     ns = parser.parse_args(argv)
@@ -283,6 +430,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, LaunchError) as exc:
         print(f"cudaperf: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except NoGpu as exc:
+        print(f"cudaperf: no GPU: {exc}", file=sys.stderr)
+        return EXIT_NO_GPU
+    except RunFailed as exc:
+        print(f"cudaperf: error: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -65,3 +65,72 @@ def render_occupancy(fit: Occupancy) -> str:
     for name, value in fit.limits.items():
         lines.append(f"    {name:<14} {'unlimited' if value is None else value}")
     return "\n".join(lines) + "\n"
+
+
+def _num(x: float | None) -> str:
+    """Counts with thousands separators, other values to three decimals, '-' for not measured."""
+    if x is None:
+        return "-"
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.3f}"
+
+
+def render_profile(doc: dict) -> str:
+    """A ``cudaperf.profile/1`` document: the device, then each measured kernel."""
+    d = doc["device"] or {}
+    out = [f"device {d.get('name') or '?'} (compute capability {d.get('compute_capability') or '?'}, "
+           f"{d.get('sm_count') or '?'} SMs, max clocks {d.get('max_sm_clock_mhz') or '?'} / "
+           f"{d.get('max_memory_clock_mhz') or '?'} MHz, driver {d.get('driver') or '?'}) [{d.get('source', '-')}]"]
+    for k in doc["kernels"]:
+        launch, m = k["launch"], k["measured"]
+        args = ", ".join(f"{n}={_num(v)}" for n, v in launch.get("args", {}).items())
+        out.append(f"  kernel {k['name']}")
+        out.append(f"    launch    grid {tuple(launch['grid'])} block {tuple(launch['block'])} "
+                   f"smem {launch['dynamic_smem']}" + (f"  args: {args}" if args else ""))
+        t = m["time"]
+        if "median_us" in t:
+            out.append(f"    time      median {_num(t['median_us'])} us (min {_num(t['min_us'])}, {t['repeats']} runs "
+                       f"after {t['warmup']} warm-up{', L2 flushed' if t['l2_flushed'] else ''})"
+                       f"   ncu {_num(t['ncu_duration_us'])} us")
+        else:
+            out.append(f"    time      ncu {_num(t['ncu_duration_us'])} us")
+        mem, occ, res, c, b = m["memory"], m["occupancy"], m["resources"], m["compute"], m["branches"]
+        out.append(f"    global    load {_num(mem['global_load_sectors_per_request'])} sectors/request   "
+                   f"store {_num(mem['global_store_sectors_per_request'])}")
+        out.append(f"    shared    load {_num(mem['shared_load_wavefronts_per_request'])} wavefronts/request   "
+                   f"store {_num(mem['shared_store_wavefronts_per_request'])}")
+        out.append(f"    dram      read {_num(mem['dram_bytes_read'])} B   write {_num(mem['dram_bytes_write'])} B")
+        out.append(f"    occupancy theoretical {_num(occ['theoretical'])}   achieved {_num(occ['achieved'])}   "
+                   f"registers {_num(res['registers_per_thread'])}   static smem {_num(res['static_smem'])} B")
+        out.append(f"    flops     fp16 {_num(c['flops_fp16'])}   fp32 {_num(c['flops_fp32'])}   "
+                   f"fp64 {_num(c['flops_fp64'])}")
+        out.append(f"    branches  uniform {_num(b['uniform_fraction'])}   divergent targets "
+                   f"{_num(b['divergent_targets'])} of {_num(b['targets'])}")
+    return "\n".join(out) + "\n"
+
+
+def render_crosscheck(result: dict) -> str:
+    """Per kernel the static estimate beside the measurement, then the per-feature summary."""
+    out = []
+    for k in result["kernels"]:
+        if k["error"]:
+            continue
+        out.append(f"kernel {k['name']}  grid {tuple(k['launch']['grid'])} block {tuple(k['launch']['block'])}")
+        for c in k["comparisons"]:
+            within = {True: "ok", False: "OFF", None: "not estimated"}[c["within"]]
+            out.append(f"  {c['feature']:<44} static {_num(c['static']):>14}  measured {_num(c['measured']):>14}  "
+                       f"error {_num(c['error']):>12}  {within}")
+    skipped: dict[str, list[str]] = {}
+    for k in result["kernels"]:
+        if k["error"]:
+            skipped.setdefault(k["error"], []).append(k["name"])
+    for why, names in skipped.items():
+        out.append(f"not analysed ({why}): {', '.join(dict.fromkeys(names))}")
+    out.append("")
+    out.append(f"{'feature':<44} {'measured':>8} {'compared':>8} {'within':>6} {'mean |err|':>12} "
+               f"{'max |err|':>12} {'median rel':>10}")
+    for s in result["summary"]:
+        rel = s["median_relative_error"]
+        out.append(f"{s['feature']:<44} {s['measured']:>8} {s['compared']:>8} {s['within']:>6} "
+                   f"{_num(s['mean_abs_error']):>12} {_num(s['max_abs_error']):>12} "
+                   f"{'-' if rel is None else f'{rel:.1%}':>10}")
+    return "\n".join(out) + "\n"

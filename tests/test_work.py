@@ -60,19 +60,14 @@ def test_precisions_division_and_unknown_counts():
 CASES = [(name, case) for name, (root, _) in SETS.items() for case in json.loads((root / "manifest.json").read_text())]
 
 
-def ncu_flops(counters: dict) -> float:
-    def get(kind: str) -> float:
-        return counters.get(f"smsp__sass_thread_inst_executed_op_{kind}_pred_on.sum") or 0.0
-    return get("fadd") + get("fmul") + 2 * get("ffma") + get("dadd") + get("dmul") + 2 * get("dfma")
-
-
 def test_flops_against_ncu_sass_counts():
     """fp32 + fp64 FLOPs of every measured kernel that computes.  (ncu's fp16 counters also count
     HFMA2.MMA register moves, which are not arithmetic, so fp16 is left out here.)"""
     within, total, unknown, misses = 0, 0, 0, []
     for set_name, case in CASES:
         root, data = SETS[set_name]
-        truth = ncu_flops(measured(data)[case["id"]])
+        compute = measured(data)[case["id"]]["measured"]["compute"]
+        truth = compute["flops_fp32"] + compute["flops_fp64"]
         options = case_options(case, "estimate")
         got = analyze_file(root / case["file"], options).kernels[0].to_json()["compute"]
         if truth == 0:
@@ -100,8 +95,8 @@ def test_dram_bytes_against_ncu_for_kernels_moving_more_than_16_mb():
     hits, total, misses = 0, 0, []
     for set_name, case in CASES:
         root, data = SETS[set_name]
-        counters = measured(data)[case["id"]]
-        truth = (counters.get("dram__bytes_read.sum") or 0) + (counters.get("dram__bytes_write.sum") or 0)
+        dram = measured(data)[case["id"]]["measured"]["memory"]
+        truth = dram["dram_bytes_read"] + dram["dram_bytes_write"]
         if truth <= 16e6:
             continue
         options = case_options(case, "estimate")
@@ -145,14 +140,10 @@ def test_roofline_bound_agrees_with_measured_utilisation():
     agree, total = 0, 0
     for set_name, case in CASES:
         root, data = SETS[set_name]
-        counters = measured(data)[case["id"]]
+        truth = measured(data)[case["id"]]["measured"]
         seconds = {t["id"]: t for t in json.loads((data / "timings.json").read_text())}[case["id"]]["median_us"] * 1e-6
-
-        def get(kind: str, counters=counters) -> float:
-            return counters.get(f"smsp__sass_thread_inst_executed_op_{kind}_pred_on.sum") or 0.0
-
-        fp32, fp64 = get("fadd") + get("fmul") + 2 * get("ffma"), get("dadd") + get("dmul") + 2 * get("dfma")
-        dram = (counters.get("dram__bytes_read.sum") or 0) + (counters.get("dram__bytes_write.sum") or 0)
+        fp32, fp64 = truth["compute"]["flops_fp32"], truth["compute"]["flops_fp64"]
+        dram = truth["memory"]["dram_bytes_read"] + truth["memory"]["dram_bytes_write"]
         if not (fp32 + fp64) or not dram:
             continue
         memory_use = dram / seconds / 4.8e12

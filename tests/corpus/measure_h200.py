@@ -15,8 +15,11 @@ Writes DIR/launch_order.json, DIR/attributes.json, DIR/device.json and, with
 Run it under `ncu` with --no-time (the default) so each kernel is launched once;
 tests/corpus/measure_h200.sh drives the whole collection.
 
-Only the standard library and numpy/cupy are used; cupy (and numpy) are imported
-lazily so --help, --list and --summarize work on a machine without a GPU.
+The ncu metric list, NVRTC options and buffer initialisation are cudaperf's own
+(cudaperf.analysis.dynamic, which `cudaperf profile` uses too); the repository
+root is put on sys.path for them, and they need neither tree-sitter nor a GPU.
+cupy (and numpy) are imported lazily so --help, --list and --summarize work on a
+machine without a GPU.
 """
 import argparse
 import csv
@@ -32,57 +35,15 @@ import traceback
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+from cudaperf.analysis.dynamic.buffers import BufferSpec, host_array  # noqa: E402
+from cudaperf.analysis.dynamic.counters import METRICS as NCU_METRICS  # noqa: E402
+from cudaperf.analysis.dynamic.gpu import NVRTC_OPTIONS  # noqa: E402
+
 DEFAULT_MANIFEST = os.path.join(HERE, 'manifest.json')
 
 BUFFER_DTYPES = ('float16', 'float32', 'float64', 'int32', 'int64', 'uint8', 'int16', 'uint32')
 INIT_KINDS = ('random', 'zeros', 'arange', 'random_index')
-
-NVRTC_OPTIONS = ('-std=c++17', '-lineinfo')
-
-# Metrics that the driver passes to ncu (also used by --summarize).
-NCU_METRICS = [
-    'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum',
-    'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum',
-    'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum',
-    'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum',
-    'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum',
-    'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum',
-    'smsp__inst_executed_op_shared_ld.sum',
-    'smsp__inst_executed_op_shared_st.sum',
-    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum',
-    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum',
-    'smsp__sass_average_branch_targets_threads_uniform.pct',
-    'smsp__sass_branch_targets_threads_divergent.sum',
-    'smsp__sass_branch_targets.sum',
-    'smsp__thread_inst_executed_per_inst_executed.ratio',
-    'dram__bytes_read.sum',
-    'dram__bytes_write.sum',
-    'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum',
-    'smsp__sass_thread_inst_executed_op_fmul_pred_on.sum',
-    'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum',
-    'smsp__sass_thread_inst_executed_op_dadd_pred_on.sum',
-    'smsp__sass_thread_inst_executed_op_dmul_pred_on.sum',
-    'smsp__sass_thread_inst_executed_op_dfma_pred_on.sum',
-    'smsp__sass_thread_inst_executed_op_hadd_pred_on.sum',
-    'smsp__sass_thread_inst_executed_op_hmul_pred_on.sum',
-    'smsp__sass_thread_inst_executed_op_hfma_pred_on.sum',
-    'sm__warps_active.avg.pct_of_peak_sustained_active',
-    'sm__maximum_warps_per_active_cycle_pct',
-    'smsp__sass_inst_executed_op_global_ld.sum',
-    'smsp__sass_inst_executed_op_global_st.sum',
-    'gpu__time_duration.sum',
-    # Extras beyond the original list: warp instructions with at least one predicated-on
-    # thread (the denominator that skips fully guarded-off warps, which the plain
-    # inst_executed counters include when the compiler predicates instead of branching),
-    # and atomic/reduction traffic that the ld/st metrics leave out.
-    'smsp__inst_executed_op_shared_ld_pred_on_any.sum',
-    'smsp__inst_executed_op_shared_st_pred_on_any.sum',
-    'smsp__inst_executed_op_global_ld_pred_on_any.sum',
-    'smsp__inst_executed_op_global_st_pred_on_any.sum',
-    'smsp__inst_executed_op_shared_atom.sum',
-    'l1tex__t_requests_pipe_lsu_mem_global_op_red.sum',
-    'l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum',
-]
 
 
 # --------------------------------------------------------------------------- source parsing
@@ -198,7 +159,7 @@ def name_expression(case):
 
 
 def case_uses_shared(case, manifest_dir):
-    e = case['expect']
+    e = case.get('expect') or {}
     if e.get('shared_load_wavefronts_per_request') is not None or \
             e.get('shared_store_wavefronts_per_request') is not None:
         return True
@@ -266,27 +227,6 @@ def device_info(cp):
     except Exception as e:
         info['nvml_error'] = repr(e)
     return info
-
-
-def make_host_buffer(np, spec, seed):
-    dtype = np.dtype(spec['dtype'])
-    count = int(spec['count'])
-    init = spec.get('init', 'random')
-    rng = np.random.default_rng(seed)
-    if init == 'zeros':
-        return np.zeros(count, dtype=dtype)
-    if init == 'arange':
-        if dtype.kind in 'iu':
-            return (np.arange(count, dtype=np.int64) % (int(np.iinfo(dtype).max) + 1)).astype(dtype)
-        return np.arange(count, dtype=dtype)
-    if init.startswith('random_index:'):
-        hi = int(init.split(':', 1)[1])
-        return rng.integers(0, hi, size=count, dtype=np.int64).astype(dtype)
-    if init == 'random':
-        if dtype.kind == 'f':
-            return rng.uniform(-1.0, 1.0, size=count).astype(dtype)
-        return rng.integers(0, 16, size=count, dtype=np.int64).astype(dtype)
-    raise ValueError('unknown init %r' % init)
 
 
 def _function_handle(func):
@@ -400,7 +340,8 @@ def run(args):
             for k, (pname, ptype, is_ptr) in enumerate(params):
                 if is_ptr:
                     spec = c['buffers'][pname]
-                    h = make_host_buffer(np, spec, seed + 7919 * (k + 1))
+                    h = host_array(BufferSpec(pname, spec['dtype'], int(spec['count']), spec.get('init', 'random')),
+                                   seed + 7919 * (k + 1))
                     host_bytes += h.nbytes
                     d = cp.asarray(h)
                     device_bufs.append(d)

@@ -12,6 +12,12 @@
 #   summary   expected vs measured table            -> OUTDIR/summary.json, OUTDIR/summary.txt
 #   sanitize  compute-sanitizer memcheck (all cases), racecheck + synccheck (shared-memory cases)
 #             -> OUTDIR/sanitizer_{memcheck,racecheck,synccheck}.log
+#   sync      racecheck and synccheck on EVERY case, one sanitizer process per case and tool
+#             (SYNC_JOBS at a time, default 8; each under CASE_LIMIT seconds, default 60, so a
+#             kernel that hangs at a divergent barrier costs only its own run); the per-case
+#             logs are concatenated, each after a line "##### case ID tool TOOL rc RC"
+#             -> OUTDIR/sync_{racecheck,synccheck}.log, OUTDIR/sync_cases.out (the launcher's output)
+#             RACECHECK_ARGS (default: none, i.e. the analysis report) is passed to racecheck.
 # Each phase runs under `timeout` (seconds, override with TIME_LIMIT, NCU_LIMIT, SAN_LIMIT).
 # Extra variables: PYTHON (default python3), ONLY (comma-separated case ids for every phase).
 set -u
@@ -79,6 +85,42 @@ for phase in $PHASES; do
           "$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --out "$OUT/sanitizer_tmp" --no-time --only "$SHARED" > "$OUT/sanitizer_$tool.out" 2>&1
       log "$tool rc=$?"
     done
+    ;;
+  sync)
+    if ! command -v compute-sanitizer >/dev/null 2>&1; then log "compute-sanitizer not found; skipping"; continue; fi
+    if [ -n "${ONLY:-}" ]; then SYNC_IDS="$ONLY"; else SYNC_IDS=$("$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --list); fi
+    SYNC_TMP="$OUT/sync_tmp"
+    mkdir -p "$SYNC_TMP"
+    sync_one() {  # tool id
+      local extra=""
+      [ "$1" = racecheck ] && extra=${RACECHECK_ARGS:-}
+      timeout "${CASE_LIMIT:-60}" compute-sanitizer --tool "$1" $extra --error-exitcode 3 \
+          --log-file "$SYNC_TMP/$1.$2.log" \
+          "$PY" "$SCRIPT" "${MANIFEST_ARGS[@]}" --out "$SYNC_TMP/$1.$2" --no-time --only "$2" \
+          > "$SYNC_TMP/$1.$2.out" 2>&1
+      echo $? > "$SYNC_TMP/$1.$2.rc"
+    }
+    log "racecheck + synccheck per case (${SYNC_JOBS:-8} at a time)"
+    for tool in racecheck synccheck; do
+      for id in ${SYNC_IDS//,/ }; do
+        while [ "$(jobs -rp | wc -l)" -ge "${SYNC_JOBS:-8}" ]; do sleep 0.2; done
+        sync_one "$tool" "$id" &
+      done
+    done
+    wait
+    : > "$OUT/sync_cases.out"
+    for tool in racecheck synccheck; do
+      : > "$OUT/sync_$tool.log"
+      for id in ${SYNC_IDS//,/ }; do
+        rc=$(cat "$SYNC_TMP/$tool.$id.rc" 2>/dev/null || echo missing)
+        echo "##### case $id tool $tool rc $rc" >> "$OUT/sync_$tool.log"
+        cat "$SYNC_TMP/$tool.$id.log" >> "$OUT/sync_$tool.log" 2>/dev/null
+        echo "##### case $id tool $tool rc $rc" >> "$OUT/sync_cases.out"
+        tail -n 20 "$SYNC_TMP/$tool.$id.out" >> "$OUT/sync_cases.out" 2>/dev/null
+      done
+    done
+    cp -f "$(ls "$SYNC_TMP"/racecheck.*/device.json 2>/dev/null | head -1)" "$OUT/device.json" 2>/dev/null || true
+    log "sync done"
     ;;
   *)
     log "unknown phase $phase"; rc_all=2 ;;
