@@ -34,30 +34,34 @@ class Hazard:
         return {"kind": self.kind, "line": self.line, "column": self.column, "message": self.message}
 
 
-def _divergent_guard(context: tuple, uniformity: dict[int, BranchUniformity]) -> Branch | Loop | None:
-    """The innermost enclosing branch or loop that lanes of one warp may take differently, judged
-    on thread dependence the analysis saw (an unknown value is not evidence of divergence)."""
+def _divergent_guard(context: tuple, uniformity: dict[int, BranchUniformity],
+                     levels: tuple[str, ...]) -> Branch | Loop | None:
+    """The innermost enclosing branch or loop whose uniformity is one of `levels` (``thread``:
+    lanes of a warp may disagree; ``warp``: warps of a block may), judged on thread dependence the
+    analysis saw (an unknown value is not evidence of divergence)."""
     for item in reversed(context):
         stmt = item if isinstance(item, Loop) else item[0]
         result = uniformity.get(stmt.id)
-        if result is not None and result.uniformity == "thread" and result.evident:
+        if result is not None and result.uniformity in levels and result.evident:
             return stmt
     return None
 
 
-def _where(guard: Branch | Loop) -> str:
+def _where(guard: Branch | Loop, uniformity: dict[int, BranchUniformity]) -> str:
+    who = "threads" if uniformity[guard.id].uniformity == "thread" else "warps"
     if isinstance(guard, Loop):
-        return f"in a loop whose trip count differs between threads (`{guard.text}`, line {guard.line})"
+        return f"in a loop whose trip count differs between {who} (`{guard.text}`, line {guard.line})"
     how = "after an early exit on" if guard.exits else "under"
-    return f"{how} thread-dependent `{guard.text}` (line {guard.line})"
+    return f"{how} `{guard.text}` (line {guard.line}), which differs between {who}"
 
 
 def barrier_divergence(kernel: Kernel, uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
     for stmt, context in walk(kernel.body):
         if isinstance(stmt, Barrier) and stmt.scope in ("block", "grid"):
-            guard = _divergent_guard(context, uniformity)
+            guard = _divergent_guard(context, uniformity, ("thread", "warp"))
             if guard is not None:
-                yield Hazard("barrier-divergence", stmt.line, stmt.column, f"`{stmt.name}` {_where(guard)}")
+                yield Hazard("barrier-divergence", stmt.line, stmt.column,
+                             f"`{stmt.name}` {_where(guard, uniformity)}")
 
 
 def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
@@ -66,10 +70,10 @@ def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity])
     for stmt, context in walk(kernel.body):
         full = isinstance(stmt, Collective | Barrier) and stmt.full_mask and \
             (isinstance(stmt, Collective) or stmt.scope == "warp")
-        guard = _divergent_guard(context, uniformity) if full else None
+        guard = _divergent_guard(context, uniformity, ("thread",)) if full else None
         if guard is not None:
             yield Hazard("divergent-full-mask", stmt.line, stmt.column,
-                         f"`{stmt.name}` with the full mask 0xffffffff {_where(guard)}")
+                         f"`{stmt.name}` with the full mask 0xffffffff {_where(guard, uniformity)}")
 
 
 def _orders_memory(stmts: list) -> bool:
