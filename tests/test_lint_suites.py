@@ -1,0 +1,26 @@
+"""The linter on held-out suites written without running it (benchmarks/lint_suites.py scores
+them; docs/lint.md shows the tables)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from lint_suites import planted_results, sync_results
+
+
+def test_every_planted_smell_is_named_and_no_clean_twin_is():
+    results = planted_results()
+    assert len(results) >= 60
+    assert [r["id"] for r in results if not r["ok"]] == []
+
+
+def test_race_and_barrier_suite_flags_buggy_kernels_and_spares_clean_ones():
+    results = sync_results()
+    buggy = [r for r in results if r["label"] == "buggy"]
+    clean = [r for r in results if r["label"] == "clean"]
+    assert len(buggy) >= 35 and len(clean) >= 35
+    assert sum(r["flagged"] for r in buggy) >= 0.5 * len(buggy)
+    assert sum(r["flagged"] for r in clean) <= 0.1 * len(clean)
