@@ -27,6 +27,7 @@ from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
+BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
 
 
 def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done: list) -> list:
@@ -110,6 +111,11 @@ class LaneTable:
             active &= address + access.size <= extent
         for axis in self.copies:
             active &= np.broadcast_to(batch.env[f"bid.{axis}"], active.shape) == 0
+        block_of_row = (batch.env["bid.x"] + batch.env["gdim.x"] * (batch.env["bid.y"] + batch.env["gdim.y"] *
+                                                                    batch.env["bid.z"]))
+        block_of_row = np.broadcast_to(block_of_row, active.shape)[:, 0]
+        studied = np.unique(block_of_row[active.any(axis=1)])[:BLOCKS]
+        active &= np.isin(block_of_row, studied)[:, None]
         if not active.any():
             return None
         env, shape = batch.env, batch.active.shape
@@ -124,22 +130,39 @@ class LaneTable:
         return Lanes(block, np.floor(thread / 32), thread, when, address[active], access.size)
 
 
-def _rows(table: np.ndarray) -> np.ndarray:
-    """Rows of a 2-D array as single comparable items (for set operations on rows)."""
-    table = np.ascontiguousarray(table)
-    return table.view(np.dtype((np.void, table.dtype.itemsize * table.shape[1]))).ravel()
+def _codes(columns: np.ndarray) -> np.ndarray:
+    """Each row of integer-valued `columns` as one int64 (equal rows, equal codes), for fast 1-D
+    set operations: a mixed radix over each column's range, densified whenever it would overflow."""
+    key = np.zeros(columns.shape[0], dtype=np.int64)
+    span = 1
+    for column in columns.T:
+        low = column.min(initial=0.0)
+        width = int(column.max(initial=0.0) - low) + 1
+        if span * width >= 2 ** 62:
+            key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+            span = int(key.max(initial=0)) + 1
+        key = key * width + (column - low).astype(np.int64)
+        span *= width
+    return key
 
 
 def _clash(a: np.ndarray, b: np.ndarray) -> bool:
     """Rows are (key..., who).  Is there a key both sides reach from two different `who`s?"""
-    a, b = np.unique(a, axis=0), np.unique(b, axis=0)
-    union = np.unique(np.concatenate([a, b]), axis=0)
-    keys, counts = np.unique(union[:, :-1], axis=0, return_counts=True)
-    contested = _rows(keys[counts > 1])
-    if not contested.size:
-        return False
-    both = np.intersect1d(_rows(a[:, :-1]), _rows(b[:, :-1]))
-    return bool(np.intersect1d(contested, both).size)
+    both = np.concatenate([a, b]) if a is not b else a
+    key = _codes(both[:, :-1])
+    if a is b:
+        keep = np.ones(len(key), dtype=bool)
+    else:
+        shared = np.intersect1d(key[:len(a)], key[len(a):])
+        if not shared.size:
+            return False
+        keep = np.isin(key, shared)
+    who = _codes(both[:, -1:])
+    radix = int(who.max(initial=0)) + 1
+    pairs = np.unique(key[keep] * radix + who[keep]) if int(key.max(initial=0)) < 2 ** 62 // radix else \
+        np.unique(np.stack([key[keep], who[keep]], axis=1), axis=0)
+    keys = pairs // radix if pairs.ndim == 1 else pairs[:, 0]
+    return bool((np.diff(keys) == 0).any())  # sorted: a repeated key has two different `who`s
 
 
 def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str) -> np.ndarray:
@@ -198,7 +221,8 @@ def _found(kind: _Kind, groups: list[list[Access]], table: LaneTable, graph: nx.
         if a is None or b is None:
             continue
         granule = min(w.size, other.size)
-        if _clash(_table(a, granule, kind.key, kind.who), _table(b, granule, kind.key, kind.who)):
+        table_a = _table(a, granule, kind.key, kind.who)
+        if _clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who)):
             reported.add(w.id)
             yield w, other
 
