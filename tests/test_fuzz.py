@@ -55,3 +55,18 @@ def test_mutated_sources_never_break_the_analyzer(source, block):
         kernel.to_json()
     lint_file(report, list(REGISTRY.values()), source.decode(errors="replace"))  # every rule, no exception
     assert time.perf_counter() - started < SECONDS_PER_INPUT
+
+
+def test_overflowing_constants_found_by_the_long_fuzz_run():
+    """`#define BLOCK 1e309256` (infinity) as an array extent and an index once raised OverflowError."""
+    source = b"""#define BLOCK 1e309256
+__global__ void k(float* out) {
+    __shared__ float s[BLOCK];
+    s[threadIdx.x * BLOCK] = 1.f;
+    __syncthreads();
+    out[threadIdx.x] = s[BLOCK - 1 - threadIdx.x];
+}"""
+    report = analyze_source(source, "inf.cu", Options(block=(32, 1, 1), grid=(7, 3, 2), resources="estimate"))
+    assert len(report.kernels) == 1
+    assert not [d.message for d in report.diagnostics if INTERNAL_ERROR in d.message]
+    lint_file(report, list(REGISTRY.values()), source.decode())

@@ -9,6 +9,7 @@ and loop counters become symbols whose per-iteration values the analyses sample.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 
@@ -157,7 +158,7 @@ class Lowerer:
         if node is None:
             return None
         value = self.rvalue(node, env or Env(), record=False)
-        if isinstance(value, Scalar) and isinstance(value.expr, Const):
+        if isinstance(value, Scalar) and isinstance(value.expr, Const) and math.isfinite(value.expr.value):
             return int(value.expr.value)
         return None
 

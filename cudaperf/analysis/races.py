@@ -102,7 +102,7 @@ class LaneTable:
         context = self.graph.nodes[access.id]["context"]
         batch = self.sampler.batch(context)
         address = evaluate_on(access.offset, batch)
-        active = batch.active & ~np.isnan(address)
+        active = batch.active & np.isfinite(address)
         for item in context:  # lanes that only may take a data-dependent branch prove nothing
             if not isinstance(item, Loop):
                 active &= ~np.isnan(evaluate_on(item[0].condition, batch))
@@ -132,16 +132,21 @@ class LaneTable:
 
 def _codes(columns: np.ndarray) -> np.ndarray:
     """Each row of integer-valued `columns` as one int64 (equal rows, equal codes), for fast 1-D
-    set operations: a mixed radix over each column's range, densified whenever it would overflow."""
+    set operations: a mixed radix over each column's range (a column spread too wide is
+    densified first), the key densified whenever the radix would overflow."""
     key = np.zeros(columns.shape[0], dtype=np.int64)
     span = 1
     for column in columns.T:
         low = column.min(initial=0.0)
-        width = int(column.max(initial=0.0) - low) + 1
+        if column.max(initial=0.0) - low < 2 ** 31:
+            codes, width = (column - low).astype(np.int64), int(column.max(initial=0.0) - low) + 1
+        else:
+            codes = np.unique(column, return_inverse=True)[1].astype(np.int64)
+            width = int(codes.max(initial=0)) + 1
         if span * width >= 2 ** 62:
             key = np.unique(key, return_inverse=True)[1].astype(np.int64)
             span = int(key.max(initial=0)) + 1
-        key = key * width + (column - low).astype(np.int64)
+        key = key * width + codes
         span *= width
     return key
 
