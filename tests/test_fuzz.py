@@ -58,14 +58,16 @@ def test_mutated_sources_never_break_the_analyzer(source, block):
 
 
 def test_overflowing_constants_found_by_the_long_fuzz_run():
-    """`#define BLOCK 1e309256` (infinity) as an array extent and an index once raised OverflowError."""
+    """Infinity (`1e309`) as an array extent, an index, a bound and a grid once raised OverflowError."""
     source = b"""#define BLOCK 1e309256
-__global__ void k(float* out) {
+__global__ void k(float* out, int n) {
     __shared__ float s[BLOCK];
+    int i = blockIdx.x * blockDim.x +1e309 * threadIdx.x;
     s[threadIdx.x * BLOCK] = 1.f;
     __syncthreads();
-    out[threadIdx.x] = s[BLOCK - 1 - threadIdx.x];
-}"""
+    if (i < n) out[i] = s[BLOCK - 1 - threadIdx.x];
+}
+void host(float* out) { dim3 grid(1e309); k<<<grid, 256>>>(out, 1e309); }"""
     report = analyze_source(source, "inf.cu", Options(block=(32, 1, 1), grid=(7, 3, 2), resources="estimate"))
     assert len(report.kernels) == 1
     assert not [d.message for d in report.diagnostics if INTERNAL_ERROR in d.message]

@@ -6,6 +6,8 @@ same host function (``int n = 1 << 20; dim3 grid((n + 255) / 256);``), file cons
 
 from __future__ import annotations
 
+import math
+
 from .lower import Env, Lowerer, Scalar
 from .parse import Node, text
 from .scope import FileScope
@@ -98,7 +100,7 @@ class HostResolver:
         if node.type == "parameter_declaration":  # `dim3 g(n)` where the parser saw a type name
             node = node.child_by_field_name("type") or node
         value = lowerer.rvalue(node, env, record=False)
-        if isinstance(value, Scalar) and isinstance(value.expr, Const):
+        if isinstance(value, Scalar) and isinstance(value.expr, Const) and math.isfinite(value.expr.value):
             return int(value.expr.value)
         return None
 

@@ -146,7 +146,7 @@ def infer_arguments(kernel: Kernel, launch: Launch) -> None:
         best = None
         for index in candidates.get(param.name, []):
             v = evaluate(index, values)
-            if not math.isnan(v):
+            if math.isfinite(v):
                 best = max(best or 0, int(v) + 1)
         if best is not None:
             launch.args[param.name] = float(best)
