@@ -1,0 +1,288 @@
+"""The engine's entry points: `evaluate` one candidate, `Evaluator.evaluate_many` a batch.
+
+Pipeline per candidate: static gate (CPU) -> compile (CPU, cached, parallel across a batch) -> worker
+on a GPU (load, correctness trials, timing) -> ExecResult with the roofline and speedup flags.  The
+caller's process imports no torch and runs no candidate code."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from . import gate
+from .compile import compile_c, compile_cuda, exec_cache
+from .formats import Candidate, FormatError, Task, load_candidate, load_task, task_format
+from .result import ExecResult
+
+IMPLAUSIBLE_SPEEDUP = 10.0   # KernelBench's flag threshold
+
+
+@dataclass
+class Options:
+    trials: int = 5                   # correctness trials (fresh inputs each); one more re-check after timing
+    timing_trials: int = 30           # timed calls per side (median); at least 30
+    warmup: int = 3
+    atol: float | None = None         # None: per dtype (fp32 1e-4, fp16/bf16 1e-2)
+    rtol: float | None = None
+    seed: int = 0
+    time: bool = True
+    compare_compile: bool = False     # also time torch.compile(reference)
+    compile_timeout: float = 300.0    # load_inline builds inside the worker, and prebuilds
+    run_timeout: float = 120.0        # from the end of compilation to the result
+    arch: str | None = None           # sm_XX for NVRTC/nvcc; default: the GPU's, else sm_90
+    gpus: list[int] | None = None     # indices of visible GPUs; default all
+    device: str = "cuda"              # "cpu": exercise the harness on CPU tensors (tests only)
+    memory_limit_gb: float = 32.0     # worker resident memory
+    spare_workers: bool = True
+    gate: bool = True
+
+    def job_options(self) -> dict:
+        keys = ("trials", "timing_trials", "warmup", "atol", "rtol", "seed", "time", "compare_compile")
+        return {k: v for k, v in asdict(self).items() if k in keys}
+
+
+def _arch_from(capability: Sequence[int] | None, fallback: str | None) -> str:
+    if fallback:
+        return fallback
+    return f"sm_{capability[0]}{capability[1]}" if capability else "sm_90"
+
+
+def _roofline_flags(result: ExecResult, nbytes: int | None, capability: Sequence[int] | None) -> None:
+    """Flag times below what DRAM bandwidth allows (each input read once, each output written once)
+    and speedups beyond KernelBench's 10x (not for C tasks, whose reference runs on one CPU core):
+    both usually mean the work was not really done."""
+    cand = result.time_ms.get("candidate")
+    if result.speedup is not None and result.speedup > IMPLAUSIBLE_SPEEDUP and result.format != "c":
+        result.flags.append(f"implausible-speedup: {result.speedup:.1f}x > {IMPLAUSIBLE_SPEEDUP:.0f}x")
+    if not cand or not nbytes or not capability:
+        return
+    from ...analysis import arch as arch_table
+
+    try:
+        bandwidth = arch_table.get(f"sm_{capability[0]}{capability[1]}").dram_bandwidth_gbs
+    except arch_table.UnknownArch:
+        return
+    floor = nbytes / (bandwidth * 1e9) * 1e3
+    if cand < floor:
+        result.flags.append(f"below-memory-roofline: {cand:.4f} ms < {floor:.4f} ms to move {nbytes} bytes "
+                            f"at {bandwidth:.0f} GB/s")
+
+
+class Evaluator:
+    """Holds the worker pool; evaluate candidates one by one or as a batch.  Use as a context manager
+    (or call close()) so every worker is gone when you are done."""
+
+    def __init__(self, options: Options | None = None):
+        from . import driver
+        from .pool import Pool
+
+        self.options = options or Options()
+        o = self.options
+        gpus = [] if o.device != "cuda" else (o.gpus if o.gpus is not None else list(range(driver.device_count())))
+        self.ext_root = exec_cache() / "torch_ext"
+        self.capability = driver.capability(gpus[0]) if gpus else None
+        env = {"CUDAPERF_EXT_ROOT": str(self.ext_root)}
+        if self.capability:  # one arch list for prebuilds and workers, so a prebuilt extension is reused
+            env["TORCH_CUDA_ARCH_LIST"] = "{}.{}".format(*self.capability)
+        self.pool = Pool(gpus, device=o.device, spare=o.spare_workers,
+                         memory_limit=int(o.memory_limit_gb * (1 << 30)), env=env)
+        self.gpus = gpus
+        self._hello: dict | None = None
+
+    @property
+    def hello(self) -> dict:
+        """What a worker reported at start: device name, capability, torch version, whether a GPU is usable."""
+        if self._hello is None:
+            self._hello = self.pool.hello() or {"gpu": False, "torch": None}
+        return self._hello
+
+    @property
+    def has_gpu(self) -> bool:
+        return bool(self.gpus) and bool(self.hello.get("gpu"))
+
+    @property
+    def runs(self) -> bool:
+        """Whether candidates are executed (a GPU, or the CPU test mode)."""
+        return self.has_gpu or (self.options.device == "cpu" and self.hello.get("torch") is not None)
+
+    # -- stages --
+    def prepare(self, task: Task, candidate: Candidate) -> tuple[ExecResult | None, dict | None]:
+        """CPU stage: gate and compile.  Returns (final result, None) when the candidate is settled
+        here, else (None, job) for a worker."""
+        fmt = task_format(task, candidate)
+        base = {"format": fmt, "candidate": candidate.label}
+        if candidate.kind == "python":
+            try:
+                ast.parse(candidate.source)
+            except SyntaxError as exc:
+                return ExecResult("compile_error", f"line {exc.lineno}: {exc.msg}", compiled=False, **base), None
+        flags: list[str] = []
+        if self.options.gate:
+            violations = gate.check(candidate, task)
+            rejecting = [v for v in violations if v.severity == "reject"]
+            if rejecting:
+                v = rejecting[0]
+                return ExecResult("rejected", str(v), rule=v.rule,
+                                  log=[f"{x.rule}: {x} (fix: {gate.RULES[x.rule].fix})" for x in rejecting[:20]],
+                                  **base), None
+            flags = [f"gate:{v.rule}: {v}" for v in violations]
+        job: dict = {"format": fmt, "options": self.options.job_options(),
+                     "reference": {"source": task.source, "path": task.path},
+                     "candidate": {"source": candidate.source, "path": candidate.path}}
+        log: list[str] = []
+        if fmt == "c":
+            lib = compile_c(task.source)
+            if not lib.ok:
+                raise FormatError(f"{task.path or 'C reference'} does not compile: {lib.first_error}")
+            job["reference"].update(harness=task.harness_data, library=lib.path)
+        if fmt in ("native", "c"):
+            arch = _arch_from(self.capability, self.options.arch)
+            cubin = compile_cuda(candidate.source, arch)
+            log.append(f"{cubin.backend} for {arch}: {'ok' if cubin.ok else 'failed'} in {cubin.seconds:.2f} s"
+                       + (" (cached)" if cubin.cached else ""))
+            if not cubin.ok:
+                return ExecResult("compile_error", cubin.first_error, compiled=False, flags=flags,
+                                  log=log + cubin.log.splitlines()[-30:], **base), None
+            job["candidate"].update(spec=candidate.spec.raw, cubin=cubin.path)
+        else:
+            job["candidate"]["kernels"] = _kernel_names(candidate.source)
+            if self.has_gpu:
+                prebuilt = self._prebuild(candidate, log)
+                if prebuilt is not None:
+                    return ExecResult(**prebuilt, flags=flags, log=log, **base), None
+        job["flags"], job["log"] = flags, log
+        if not self.runs:
+            return self._without_gpu(job, base, fmt, flags, log), None
+        return None, job
+
+    def _prebuild(self, candidate: Candidate, log: list[str]) -> dict | None:
+        """Build the candidate's load_inline extensions ahead, off the GPU; a failure is final."""
+        from . import torch_ext
+
+        builds = torch_ext.extract_builds(candidate.source)
+        if not builds:
+            log.append("load_inline arguments are not literals: the worker builds the extension")
+            return None
+        arch_list = "{}.{}".format(*self.capability) if self.capability else "9.0"
+        jobs = max(2, (os.cpu_count() or 2) // 8)
+        for spec in builds:
+            ok, output, seconds = torch_ext.prebuild(spec, self.ext_root, arch_list, self.options.compile_timeout,
+                                                    jobs)
+            variant = re.search(r"cudaperf: built the (\w+) variant", output)
+            log.append(f"prebuilt extension {spec.get('name')!r} in {seconds:.1f} s: "
+                       + (f"ok ({variant.group(1)} headers)" if ok and variant else "ok" if ok else "failed"))
+            if not ok:
+                timeout = output.startswith("build took longer")
+                lines = [ln for ln in output.splitlines() if ln.strip()]
+                first = next((ln.strip() for ln in lines if "error" in ln.lower() and "Error building" not in ln),
+                             lines[-1] if lines else "build failed")
+                first = re.sub(r"\S*/(cuda\.cu|main\.cpp)", r"\1", first)
+                log.extend(lines[-30:])
+                return {"status": "timeout" if timeout else "compile_error", "reason": first[:500],
+                        "compiled": False}
+        return None
+
+    def _without_gpu(self, job: dict, base: dict, fmt: str, flags: list[str], log: list[str]) -> ExecResult:
+        compiled = True if fmt != "kernelbench" else None
+        if fmt == "c":
+            out = self.pool.run(job, self.options.compile_timeout, self.options.run_timeout)
+            if out.get("status") != "no_gpu":
+                raise FormatError(f"the C reference failed on the CPU: {out.get('reason')}")
+            return ExecResult("no_gpu", out["reason"], compiled=compiled, flags=flags, log=log, **base)
+        return ExecResult("no_gpu", "no CUDA device: gate and compile stage only", compiled=compiled, flags=flags,
+                          log=log, **base)
+
+    def execute(self, job: dict, label: str) -> ExecResult:
+        out = self.pool.run(job, self.options.compile_timeout, self.options.run_timeout)
+        device = out.get("device") or {}
+        time_ms = {"candidate": None, "reference": None, **(out.get("time_ms") or {})}
+        result = ExecResult(
+            out["status"], out.get("reason", ""), rule=out.get("rule"), compiled=out.get("compiled"),
+            max_abs_error=out.get("max_abs_error"), max_rel_error=out.get("max_rel_error"),
+            trials=out.get("trials", 0), time_ms=time_ms, speedup=out.get("speedup"),
+            speedup_compile=out.get("speedup_compile"), kernels_launched=out.get("kernels_launched"),
+            flags=job["flags"] + out.get("flags", []), format=job["format"], candidate=label,
+            log=job["log"] + out.get("log", []))
+        if result.status == "correct":
+            _roofline_flags(result, out.get("bytes"), device.get("capability"))
+        return result
+
+    def evaluate(self, task: Task, candidate: Candidate) -> ExecResult:
+        start = time.perf_counter()
+        result, job = self.prepare(task, candidate)
+        if result is None:
+            result = self.execute(job, candidate.label)
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def evaluate_many(self, task: Task, candidates: Sequence[Candidate],
+                      progress: Callable[[int, int, ExecResult], None] | None = None,
+                      cpu_workers: int | None = None) -> list[ExecResult]:
+        """A batch: compile stages run in parallel on the CPU while earlier candidates run on the GPUs;
+        results come back in the input order."""
+        results: list[ExecResult | None] = [None] * len(candidates)
+        done = [0]
+        self.hello  # noqa: B018 -- start a worker and learn the arch before compiling
+
+        def finish(i: int, result: ExecResult, started: float) -> ExecResult:
+            result.seconds = time.perf_counter() - started
+            results[i] = result
+            done[0] += 1
+            if progress:
+                progress(done[0], len(candidates), result)
+            return result
+
+        with ThreadPoolExecutor(max_workers=cpu_workers or max(1, (os.cpu_count() or 2) // 2)) as cpu, \
+                ThreadPoolExecutor(max_workers=max(1, len(self.pool.slots))) as gpu:
+            pending: list[Future] = []
+            for i, cand in enumerate(candidates):
+                started = time.perf_counter()
+                pending.append(cpu.submit(self._stage, i, task, cand, started, gpu, finish))
+            for f in pending:
+                inner = f.result()
+                if inner is not None:
+                    inner.result()
+        return [r for r in results if r is not None]
+
+    def _stage(self, i: int, task: Task, cand: Candidate, started: float, gpu: ThreadPoolExecutor,
+               finish) -> Future | None:
+        result, job = self.prepare(task, cand)
+        if result is not None:
+            finish(i, result, started)
+            return None
+        return gpu.submit(lambda: finish(i, self.execute(job, cand.label), started))
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def __enter__(self) -> Evaluator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _kernel_names(source: str) -> list[str]:
+    from . import gate_cuda, gate_python
+
+    try:
+        texts = gate_python.cuda_strings(ast.parse(source))
+    except SyntaxError:
+        return []
+    return sorted({name for text, _ in texts for name in gate_cuda.kernels(gate_cuda.blank(text))})
+
+
+def evaluate(reference: str | Path | Task, candidate: str | Path | Candidate, *, launch: str | Path | None = None,
+             harness: str | Path | None = None, options: Options | None = None) -> ExecResult:
+    """Evaluate one candidate against one reference (paths or loaded objects).  Starts and stops its
+    own workers; for many candidates use Evaluator.evaluate_many, which keeps them warm."""
+    task = reference if isinstance(reference, Task) else load_task(reference, harness)
+    cand = candidate if isinstance(candidate, Candidate) else load_candidate(candidate, launch)
+    with Evaluator(options) as evaluator:
+        return evaluator.evaluate(task, cand)

@@ -1,0 +1,63 @@
+"""`cudaperf eval`'s work: load the task, evaluate one candidate or a batch, print text, JSON or JSON
+lines, and show progress on stderr.  The CLI only parses arguments and calls `run`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import TextIO
+
+from .api import Evaluator, Options
+from .formats import candidate_files, load_candidate, load_task
+from .result import ExecResult, render_text
+
+
+class Progress:
+    """One line on stderr, redrawn in place on a terminal, one line per candidate otherwise."""
+
+    def __init__(self, total: int, stream: TextIO | None = None):
+        self.total, self.stream, self.counts = total, stream or sys.stderr, Counter()
+        self.tty = self.stream.isatty()
+
+    def __call__(self, done: int, total: int, result: ExecResult) -> None:
+        self.counts[result.status] += 1
+        width = 24
+        bar = "#" * (width * done // total) + "." * (width - width * done // total)
+        summary = " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        line = f"[{bar}] {done}/{total} {summary}"
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if done == total else ""))
+        else:
+            self.stream.write(f"{line}  <- {result.candidate}: {result.status}\n")
+        self.stream.flush()
+
+
+def run(reference: str, candidates: list[str], launch: str | None, harness: str | None, options: Options,
+        fmt: str, output: str | None) -> list[ExecResult]:
+    """Evaluate and write the results; FormatError (bad task or paths) propagates to the caller."""
+    task = load_task(reference, harness)
+    files = [f for f in candidate_files(candidates) if f.resolve() != Path(reference).resolve()]
+    batch = len(files) > 1 or any(Path(c).is_dir() for c in candidates)
+    loaded = [load_candidate(f, launch) for f in files]
+    with Evaluator(options) as evaluator:
+        if batch:
+            results = evaluator.evaluate_many(task, loaded, progress=Progress(len(loaded)))
+        else:
+            results = [evaluator.evaluate(task, c) for c in loaded]
+    stream = open(output, "w") if output else sys.stdout  # noqa: SIM115 -- closed below unless stdout
+    try:
+        if fmt == "text":
+            for r in results:
+                stream.write(render_text(r))
+        elif fmt == "json" and not batch:
+            json.dump(results[0].to_json(), stream, indent=2)
+            stream.write("\n")
+        else:
+            for r in results:
+                stream.write(json.dumps(r.to_json()) + "\n")
+    finally:
+        if output:
+            stream.close()
+    return results

@@ -1,0 +1,92 @@
+"""The static gate: rules a candidate must pass before anything is compiled or run, on the CPU.
+
+Each rule names the hack it stops (numbers refer to shared/reference/reward-hacking.md).  Rules of
+severity `reject` fail the candidate with status `rejected`; `flag` rules only annotate the result
+(the runtime checks decide).  Python candidates are read with `ast`; CUDA sources (native candidates
+and the CUDA strings of KernelBench candidates) with a comment- and string-blind scanner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .formats import Candidate, Task
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    severity: str   # reject | flag
+    hack: str       # what it defends against
+    fix: str
+
+
+RULES = {r.name: r for r in [
+    Rule("missing-modelnew", "reject", "harness contract", "define class ModelNew(nn.Module)"),
+    Rule("no-cuda-kernel", "reject", "16: PyTorch instead of a kernel", "write at least one __global__ kernel"),
+    Rule("decoy-kernel", "reject", "16: kernel defined but never launched",
+         "launch the kernels you define and call the compiled extension from forward"),
+    Rule("torch-op", "reject", "16: calling the operator the kernel should replace",
+         "compute in your own kernels; torch may only allocate and reshape"),
+    Rule("library-call", "reject", "16: cuBLAS/cuDNN instead of a kernel", "write the kernel"),
+    Rule("inherits-reference", "reject", "16: inheriting or calling the reference", "do not use Model"),
+    Rule("try-fallback", "reject", "16: try/except falling back to PyTorch", "let errors propagate"),
+    Rule("side-stream", "reject", "1: work on a stream the timer does not see", "use the current stream"),
+    Rule("cuda-graph", "reject", "6, 7: graph capture skipping or batching work", "launch kernels directly"),
+    Rule("threads", "reject", "2: work continuing after the timed call", "no threads, processes or host callbacks"),
+    Rule("monkey-patch", "reject", "3: patching timers, torch or the harness", "assign only to your own names"),
+    Rule("precision-flags", "reject", "15: enabling TF32 or lower precision globally",
+         "leave torch.backends and default dtypes alone"),
+    Rule("persisting-l2", "reject", "5: persisting-L2 carveout keeping inputs warm", "do not set access policies"),
+    Rule("result-cache", "reject", "8: caching results across calls",
+         "keep no state between calls; use local variables or scratch buffers from the launch spec"),
+    Rule("device-global-state", "reject", "8: mutable __device__ globals surviving across launches",
+         "use a scratch buffer (launch spec 'buffers') or __constant__ data"),
+    Rule("lazy-output", "reject", "9: tensor subclasses computing inside the checker", "return plain tensors"),
+    Rule("harness-override", "reject", "14, 17: redefining get_inputs, get_init_inputs or Model",
+         "define only ModelNew and helpers"),
+    Rule("signature-change", "reject", "14: different init arguments than the reference",
+         "ModelNew.__init__ takes exactly the arguments of Model.__init__"),
+    Rule("dynamic-code", "reject", "17: code the gate cannot read (eval, exec, getattr tricks)",
+         "write plain code"),
+    Rule("process-escape", "reject", "17: subprocesses, ctypes, sockets, signals", "no system access"),
+    Rule("file-access", "reject", "8, 17: reading or writing files (harness edits, replayed outputs)",
+         "no file access"),
+    Rule("torch-compiler", "reject", "16: torch.compile / TorchScript instead of a kernel", "write the kernel"),
+    Rule("launch-spec", "reject", "14: a launch spec that cannot be honoured", "fix the launch spec"),
+    Rule("precision-downgrade", "flag", "15: lower-precision arithmetic than the reference",
+         "keep the reference's precision unless the task allows otherwise"),
+    Rule("unlaunched-kernel", "flag", "16: some kernels are never launched", "remove dead kernels"),
+]}
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    line: int
+    message: str
+
+    @property
+    def severity(self) -> str:
+        return RULES[self.rule].severity
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def check(candidate: Candidate, task: Task | None = None) -> list[Violation]:
+    """Every violation, rejecting ones first, each at most once per (rule, line).  Python syntax errors
+    are not violations: they surface as `compile_error` (see api)."""
+    from . import gate_cuda, gate_python
+
+    if candidate.kind == "python":
+        found = gate_python.check(candidate.source, task.source if task and task.kind == "torch" else None)
+    else:
+        names = None
+        if task is not None and task.harness is not None:
+            names = {a.name for a in task.harness.args}
+        elif candidate.spec is not None and candidate.spec.inputs:
+            names = set()  # the spec binds every name itself (inputs, init, params, buffers)
+        found = gate_cuda.check_native(candidate, task.source if task else "", names)
+    unique = list(dict.fromkeys(found))
+    return sorted(unique, key=lambda v: (RULES[v.rule].severity != "reject", v.line))

@@ -1,0 +1,148 @@
+"""Runtime defences inside the worker, for what the static gate cannot see:
+
+- Guard: identities of torch's, time's and the harness's functions, precision flags, Python threads,
+  child processes and trace hooks, recorded before any candidate code runs and compared after each
+  phase (hacks 2, 3, 15).
+- aten_recorder: every ATen operator a candidate's forward dispatches, C++ wrappers included, so a
+  forward that computes with torch is caught however it reaches torch (hack 16).
+- launched_kernels: the CUDA kernels one call really launches, read by the profiler, so a decoy
+  kernel never launched is caught (hack 16).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from typing import Any
+
+# ATen operators that allocate, view, copy or fill: what a candidate's wrapper may use.
+ALLOWED_OPS = {
+    "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like", "new_zeros",
+    "ones", "ones_like", "new_ones", "full", "full_like", "new_full", "fill_", "zero_", "view", "_unsafe_view",
+    "reshape", "_reshape_alias", "as_strided", "expand", "permute", "transpose", "t", "contiguous", "clone",
+    "copy_", "_to_copy", "to", "detach", "alias", "select", "slice", "unsqueeze", "squeeze", "flatten",
+    "unbind", "split", "split_with_sizes", "chunk", "narrow", "cat", "stack", "lift_fresh", "lift_fresh_copy",
+    "resize_", "set_", "view_as", "type_as", "scalar_tensor", "_local_scalar_dense", "is_same_size",
+    "_has_compatible_shallow_copy_type", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
+    "empty_permuted", "unsafe_split", "unflatten", "movedim", "_unsafe_index", "detach_", "_assert_async",
+}
+
+
+def _watched() -> list[tuple[str, Any]]:
+    import torch
+
+    objects = [("torch", torch), ("torch.cuda", torch.cuda), ("torch.Tensor", torch.Tensor),
+               ("torch.cuda.Event", torch.cuda.Event), ("torch.cuda.Stream", torch.cuda.Stream),
+               ("torch._C", torch._C), ("torch.nn.functional", torch.nn.functional),
+               ("torch.nn.Module", torch.nn.Module), ("torch.backends", torch.backends), ("time", time),
+               ("threading", threading), ("os", os)]
+    objects += [(name, module) for name, module in sys.modules.items()
+                if name.startswith("cudaperf.rewards") and module is not None]
+    return objects
+
+
+def _precision() -> dict[str, Any]:
+    import torch
+
+    return {"cuda.matmul.allow_tf32": torch.backends.cuda.matmul.allow_tf32,
+            "cudnn.allow_tf32": torch.backends.cudnn.allow_tf32,
+            "float32_matmul_precision": torch.get_float32_matmul_precision(),
+            "fp16_reduced_precision": torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
+            "bf16_reduced_precision": torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction,
+            "default_dtype": str(torch.get_default_dtype())}
+
+
+def pin_precision(allow_tf32: bool) -> None:
+    """Both sides at the task's precision: TF32 off unless the task allows it (hack 15)."""
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = allow_tf32
+    torch.backends.cudnn.allow_tf32 = allow_tf32
+    torch.set_float32_matmul_precision("high" if allow_tf32 else "highest")
+
+
+def _children() -> int:
+    try:
+        tasks = os.listdir(f"/proc/{os.getpid()}/task")
+    except OSError:
+        return 0
+    count = 0
+    for task in tasks:
+        try:
+            with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
+                count += len(f.read().split())
+        except OSError:
+            continue
+    return count
+
+
+class Guard:
+    """Snapshot of what candidate code must not change; `violations()` lists what did.  Only callables
+    are watched: module-level flags such as torch.cuda._initialized change legitimately."""
+
+    def __init__(self) -> None:
+        self.identities = {(name, attr): id(value) for name, obj in _watched()
+                           for attr, value in list(vars(obj).items()) if callable(value)}
+        self.precision = _precision()
+        self.rebaseline()
+
+    def rebaseline(self) -> None:
+        """After the harness itself started threads or processes (torch.compile's compile workers)."""
+        self.threads, self.children = threading.active_count(), _children()
+
+    def violations(self) -> list[tuple[str, str]]:
+        """(rule, message) for each change since the snapshot."""
+        found = []
+        current = {name: vars(obj) for name, obj in _watched()}
+        for (name, attr), ident in self.identities.items():
+            namespace = current.get(name)
+            if namespace is not None and (attr not in namespace or id(namespace[attr]) != ident):
+                found.append(("monkey-patch", f"{name}.{attr} was replaced or deleted"))
+                break
+        if (precision := _precision()) != self.precision:
+            changed = [k for k in precision if precision[k] != self.precision[k]]
+            found.append(("precision-flags", f"precision settings changed: {', '.join(changed)}"))
+        if threading.active_count() > self.threads:
+            found.append(("threads", f"{threading.active_count() - self.threads} Python thread(s) left running"))
+        if _children() > self.children:
+            found.append(("threads", f"{_children() - self.children} child process(es) left running"))
+        if sys.gettrace() is not None or sys.getprofile() is not None:
+            found.append(("monkey-patch", "a trace or profile hook was installed"))
+        return found
+
+
+def aten_recorder():
+    """A TorchDispatchMode that records the names of the ATen operators dispatched inside it."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Recorder(TorchDispatchMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ops: set[str] = set()
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.add(func.overloadpacket.__name__)
+            return func(*args, **(kwargs or {}))
+
+        @property
+        def compute_ops(self) -> list[str]:
+            return sorted(op for op in self.ops if op not in ALLOWED_OPS)
+
+    return Recorder()
+
+
+def launched_kernels(call) -> list[str] | None:
+    """Names of the CUDA kernels `call()` launches (profiler), None when the profiler is unavailable."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    try:
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            call()
+            torch.cuda.synchronize()
+    except (RuntimeError, AssertionError):
+        return None
+    names = [e.name for e in prof.events() if str(getattr(e, "device_type", "")).endswith("CUDA")]
+    return [n for n in names if not n.startswith(("Memcpy", "Memset", "cudaMem"))]

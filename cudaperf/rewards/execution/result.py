@@ -1,0 +1,74 @@
+"""The typed outcome of evaluating one candidate: what `cudaperf eval --format json` prints and the
+Python API returns.  One dataclass so that rewards, the CLI and the batch JSONL share one shape."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+STATUSES = ("rejected", "compile_error", "runtime_error", "timeout", "incorrect", "correct", "no_gpu")
+SCHEMA = "cudaperf.eval/1"
+
+
+@dataclass
+class ExecResult:
+    """`status` is one of STATUSES; `reason` says why in one line (the gate rule, the compiler's first
+    error, the CUDA error, the output and trial that mismatched).  `flags` are warnings that do not
+    change the status (implausible speedup, degenerate task, nondeterminism within tolerance)."""
+
+    status: str
+    reason: str = ""
+    rule: str | None = None
+    compiled: bool | None = None
+    correct: bool = False
+    max_abs_error: float | None = None
+    max_rel_error: float | None = None
+    trials: int = 0
+    time_ms: dict[str, float | None] = field(default_factory=lambda: {"candidate": None, "reference": None})
+    speedup: float | None = None
+    speedup_compile: float | None = None
+    kernels_launched: list[str] | None = None
+    flags: list[str] = field(default_factory=list)
+    format: str | None = None
+    candidate: str | None = None
+    seconds: float | None = None
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}; expected one of {', '.join(STATUSES)}")
+        self.correct = self.status == "correct"
+
+    def to_json(self) -> dict:
+        return {"schema": SCHEMA, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ExecResult:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+
+def render_text(result: ExecResult) -> str:
+    """Human summary: status line, times, flags; the log only when something went wrong."""
+    head = f"{result.candidate or 'candidate'}: {result.status}"
+    if result.reason:
+        head += f" ({result.rule}: {result.reason})" if result.rule else f" ({result.reason})"
+    lines = [head]
+    t = result.time_ms
+    if t.get("candidate") is not None:
+        ref = f", reference {t['reference']:.4f} ms" if t.get("reference") is not None else ""
+        line = f"  time     candidate {t['candidate']:.4f} ms{ref}"
+        if result.speedup is not None:
+            line += f", speedup {result.speedup:.2f}x"
+        if result.speedup_compile is not None:
+            line += f", vs torch.compile {result.speedup_compile:.2f}x"
+        lines.append(line)
+    if result.max_abs_error is not None:
+        lines.append(f"  error    max abs {result.max_abs_error:.3g}, max rel {result.max_rel_error:.3g} "
+                     f"over {result.trials} trials")
+    if result.kernels_launched:
+        lines.append(f"  kernels  {', '.join(result.kernels_launched)}")
+    if result.flags:
+        lines.append(f"  flags    {', '.join(result.flags)}")
+    if result.status not in ("correct", "no_gpu"):
+        lines.extend(f"  | {entry}" for entry in result.log[-20:])
+    return "\n".join(lines) + "\n"

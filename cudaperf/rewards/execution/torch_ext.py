@@ -1,0 +1,180 @@
+"""KernelBench candidates' `load_inline` builds: faster, cached, and done ahead in parallel.
+
+- Faster: a `.cu` that includes the whole `<torch/extension.h>` is first tried with `<torch/types.h>`
+  (what load_inline itself prepends to CUDA sources), which nvcc parses about 2.5x faster; if that
+  does not compile, the source is built as written.  Same code, same kernels, fewer headers.
+- Cached: every build lives in a directory named by a hash of its arguments, the torch version and
+  the architecture list, so a candidate seen before costs a no-op ninja run.
+- Ahead: `extract_builds` reads the `load_inline(...)` arguments from the candidate's syntax tree
+  (string literals and names bound to them; nothing is executed) and `prebuild` compiles them in a
+  bounded child process without a GPU, many at once on the CPU cores.  The worker then installs
+  `cached_load_inline` in place of torch's, so the candidate's own call finds the build done.
+"""
+
+from __future__ import annotations
+
+import ast
+import fcntl
+import hashlib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from .process import run_bounded
+
+PARAMETERS = ("name", "cpp_sources", "cuda_sources", "sycl_sources", "functions", "extra_cflags",
+              "extra_cuda_cflags", "extra_sycl_cflags", "extra_ldflags", "extra_include_paths", "build_directory",
+              "verbose", "with_cuda", "with_sycl", "is_python_module", "with_pytorch_error_handling",
+              "keep_intermediates", "use_pch", "no_implicit_headers")
+_IGNORED = {"build_directory", "verbose", "keep_intermediates", "use_pch"}
+_EXTENSION_H = re.compile(r"#\s*include\s*[<\"]torch/extension\.h[>\"]")
+_NEEDS_FULL = re.compile(r"PYBIND11|\bpy::|torch::nn\b|torch::autograd|torch::jit|torch::optim")
+
+
+class BuildError(RuntimeError):
+    """The candidate's extension did not compile: its message is the compiler output."""
+
+
+def normalise(args: tuple, kwargs: dict) -> dict[str, Any]:
+    """load_inline's arguments as one JSON-able mapping, without those that do not change the build."""
+    bound = dict(zip(PARAMETERS, args))
+    bound.update(kwargs)
+    return {k: v for k, v in bound.items() if k not in _IGNORED and v is not None}
+
+
+def build_key(spec: dict, arch_list: str) -> str:
+    import torch
+
+    text = json.dumps(spec, sort_keys=True) + "\0" + arch_list + "\0" + torch.__version__
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _variants(spec: dict) -> list[tuple[str, dict]]:
+    cuda = spec.get("cuda_sources")
+    sources = [cuda] if isinstance(cuda, str) else list(cuda or [])
+    if sources and any(_EXTENSION_H.search(s) for s in sources) and not any(_NEEDS_FULL.search(s) for s in sources):
+        fast = [_EXTENSION_H.sub("#include <torch/types.h>", s) for s in sources]
+        return [("fast", {**spec, "cuda_sources": fast}), ("plain", spec)]
+    return [("plain", spec)]
+
+
+def load(spec: dict, root: Path, real_load_inline) -> Any:
+    """Build (or find built) and import the extension; BuildError with the compiler output on failure."""
+    directory = root / build_key(spec, os.environ.get("TORCH_CUDA_ARCH_LIST", ""))
+    directory.mkdir(parents=True, exist_ok=True)
+    marker = directory / "variant"
+    with open(directory / ".lock", "w") as lock:  # one build per directory across processes
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (directory / "failed").is_file():
+            raise BuildError((directory / "failed").read_text())
+        variants = _variants(spec)
+        if marker.is_file():
+            chosen = marker.read_text().strip()
+            variants = [v for v in variants if v[0] == chosen] or variants
+        failure = None
+        for label, args in variants:
+            build_dir = directory / label
+            build_dir.mkdir(exist_ok=True)
+            try:
+                module = real_load_inline(**args, build_directory=str(build_dir), verbose=False)
+            except (RuntimeError, OSError) as exc:
+                failure = exc
+                continue
+            marker.write_text(label)
+            print(f"cudaperf: built the {label} variant")
+            return module
+        if "Error building extension" in str(failure):  # compile errors are cached like successes
+            (directory / "failed").write_text(str(failure))
+    raise BuildError(str(failure)) from failure
+
+
+def cached_load_inline(root: Path, real_load_inline):
+    """A drop-in for torch.utils.cpp_extension.load_inline that goes through `load`."""
+    def load_inline(*args, **kwargs):
+        return load(normalise(args, kwargs), root, real_load_inline)
+    return load_inline
+
+
+def _literal(node: ast.AST, env: dict[str, Any]) -> Any:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        raise ValueError(node.id)
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(v.value for v in node.values)
+    if isinstance(node, ast.List | ast.Tuple):
+        return [_literal(e, env) for e in node.elts]
+    if isinstance(node, ast.Dict):
+        return {_literal(k, env): _literal(v, env) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _literal(node.left, env) + _literal(node.right, env)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" \
+            and isinstance(node.func.value, ast.Constant) and len(node.args) == 1:
+        return node.func.value.value.join(_literal(node.args[0], env))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace" \
+            and len(node.args) == 2 and not node.keywords:
+        text, old, new = (_literal(n, env) for n in (node.func.value, *node.args))
+        if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):
+            return text.replace(old, new)
+    raise ValueError(type(node).__name__)
+
+
+def extract_builds(source: str) -> list[dict] | None:
+    """Arguments of every load_inline call whose arguments are literals (or names bound to literals at
+    module level); None when some call cannot be read that way (the worker then builds it itself)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    env: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                env[node.targets[0].id] = _literal(node.value, env)
+            except ValueError:
+                env.pop(node.targets[0].id, None)
+    builds = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) == "load_inline"
+                                           or getattr(node.func, "id", None) == "load_inline"):
+            try:
+                args = [_literal(a, env) for a in node.args]
+                kwargs = {k.arg: _literal(k.value, env) for k in node.keywords if k.arg}
+            except ValueError:
+                return None
+            builds.append(normalise(tuple(args), kwargs))
+    return builds
+
+
+def prebuild(spec: dict, root: Path, arch_list: str, timeout: float, jobs: int = 2) -> tuple[bool, str, float]:
+    """Build one extension in a bounded child process with no GPU visible: (ok, output, seconds)."""
+    import time
+
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "TORCH_CUDA_ARCH_LIST": arch_list, "MAX_JOBS": str(jobs)}
+    start = time.perf_counter()
+    done = run_bounded([sys.executable, "-m", "cudaperf.rewards.execution.torch_ext", str(root)], timeout,
+                       env={**env, "CUDAPERF_BUILD_SPEC": json.dumps(spec)})
+    seconds = time.perf_counter() - start
+    if done.returncode is None:
+        return False, f"build took longer than {timeout:.0f} s", seconds
+    return done.returncode == 0, (done.stdout + done.stderr)[-8000:], seconds
+
+
+def main() -> int:
+    from torch.utils import cpp_extension
+
+    try:
+        load(json.loads(os.environ["CUDAPERF_BUILD_SPEC"]), Path(sys.argv[1]), cpp_extension.load_inline)
+    except BuildError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,13 @@
+// expect: device-global-state
+// A __device__ flag skips the work on later calls (hack 8).
+/* cudaperf:launch
+{"inputs": ["a", "b"], "init": ["alpha"], "outputs": [{"name": "out", "like": "a"}],
+ "launches": [{"kernel": "scale_add", "grid": "cdiv(a.numel, 256)", "block": 256, "smem": 0,
+               "args": ["a", "b", "out", "float32(alpha)", "a.numel"]}]}
+*/
+__device__ int g_done;
+extern "C" __global__ void scale_add(const float* a, const float* b, float* out, float alpha, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g_done) return;
+    if (i < n) out[i] = alpha * a[i] + b[i];
+}

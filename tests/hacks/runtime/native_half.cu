@@ -1,0 +1,12 @@
+// expect-status: incorrect
+// Computes in half precision (hack 15).
+/* cudaperf:launch
+{"inputs": ["a", "b"], "init": ["alpha"], "outputs": [{"name": "out", "like": "a"}],
+ "launches": [{"kernel": "scale_add", "grid": "cdiv(a.numel, 256)", "block": 256, "smem": 0,
+               "args": ["a", "b", "out", "float32(alpha)", "a.numel"]}]}
+*/
+#include <cuda_fp16.h>
+extern "C" __global__ void scale_add(const float* a, const float* b, float* out, float alpha, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = __half2float(__hadd(__hmul(__float2half(alpha), __float2half(a[i])), __float2half(b[i])));
+}

@@ -1,0 +1,11 @@
+// expect-status: incorrect
+// Also writes its result into input a (hack 11).
+/* cudaperf:launch
+{"inputs": ["a", "b"], "init": ["alpha"], "outputs": [{"name": "out", "like": "a"}],
+ "launches": [{"kernel": "scale_add", "grid": "cdiv(a.numel, 256)", "block": 256, "smem": 0,
+               "args": ["a", "b", "out", "float32(alpha)", "a.numel"]}]}
+*/
+extern "C" __global__ void scale_add(float* a, const float* b, float* out, float alpha, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { out[i] = alpha * a[i] + b[i]; a[i] = out[i]; }
+}

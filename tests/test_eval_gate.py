@@ -1,0 +1,99 @@
+"""The static gate on the hack corpus (tests/hacks): every statically detectable hack is rejected by
+the rule its file names, every honest candidate passes.  No torch, no GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cudaperf.rewards.execution import gate, gate_cuda, gate_python
+from cudaperf.rewards.execution.formats import candidate_from_source, load_candidate, load_task
+
+HACKS = Path(__file__).parent / "hacks"
+REFERENCE = load_task(HACKS / "reference.py")
+SCALE_ADD = load_task(Path(__file__).parents[1] / "examples" / "eval" / "scale_add" / "reference.py")
+
+
+def _expected(path: Path) -> str | None:
+    first = path.read_text().splitlines()[0]
+    return first.split(":", 1)[1].strip() if "expect:" in first else None
+
+
+def _rejecting(path: Path, task) -> set[str]:
+    return {v.rule for v in gate.check(load_candidate(path), task) if v.severity == "reject"}
+
+
+PY_CASES = sorted(p for p in HACKS.glob("*.py") if p.name != "reference.py")
+CU_CASES = sorted((HACKS / "native").glob("*.cu"))
+
+
+@pytest.mark.parametrize("path", [p for p in PY_CASES if _expected(p)], ids=lambda p: p.stem)
+def test_python_hack_is_rejected_by_its_rule(path):
+    assert _expected(path) in _rejecting(path, REFERENCE)
+
+
+@pytest.mark.parametrize("path", [p for p in PY_CASES if not _expected(p)], ids=lambda p: p.stem)
+def test_honest_python_candidate_passes(path):
+    assert _rejecting(path, REFERENCE) == set()
+
+
+@pytest.mark.parametrize("path", [p for p in CU_CASES if _expected(p)], ids=lambda p: p.stem)
+def test_native_hack_is_rejected_by_its_rule(path):
+    assert _expected(path) in _rejecting(path, SCALE_ADD)
+
+
+@pytest.mark.parametrize("path", [p for p in CU_CASES if not _expected(p)]
+                         + sorted((Path(__file__).parents[1] / "examples" / "eval").rglob("candidate*")),
+                         ids=lambda p: p.stem)
+def test_honest_examples_pass(path):
+    task = load_task(path.parent / "reference.c") if (path.parent / "reference.c").exists() else SCALE_ADD
+    assert _rejecting(path, task) == set()
+
+
+def test_corpus_covers_every_rejecting_rule():
+    """Each rule of severity reject is exercised by at least one adversarial file."""
+    covered = {_expected(p) for p in [*PY_CASES, *CU_CASES]}
+    missing = {r.name for r in gate.RULES.values() if r.severity == "reject"} - covered
+    assert missing == set()
+
+
+def test_comments_and_strings_do_not_fire():
+    code = '// cudaStreamCreate(&s); std::thread t;\n/* cublasSgemm( */\nprintf("torch::matmul(");\n'
+    assert gate_cuda.scan(code) == []
+
+
+def test_line_numbers_point_into_the_python_file():
+    source = (HACKS / "side_stream_cpp.py").read_text()
+    line = next(v.line for v in gate.check(candidate_from_source(source), REFERENCE) if v.rule == "side-stream")
+    assert "cudaStreamCreate" in source.splitlines()[line - 1]
+
+
+def test_precision_downgrade_is_a_flag_not_a_rejection():
+    path = HACKS / "runtime" / "native_half.cu"
+    found = gate.check(load_candidate(path), SCALE_ADD)
+    assert {v.rule for v in found} == {"precision-downgrade"}
+    assert all(v.severity == "flag" for v in found)
+
+
+def test_low_precision_is_fine_when_the_reference_uses_it():
+    half_task = load_task(HACKS / "reference.py")
+    text = half_task.source.replace("torch.randn(64, 256)", "torch.randn(64, 256, dtype=torch.float16)")
+    found = gate_cuda.scan("__half x;", reference=text)
+    assert found == []
+
+
+def test_unlaunched_kernel_beside_launched_ones_is_only_flagged():
+    code = (HACKS / "honest_linear_relu.py").read_text().replace(
+        "torch::Tensor linear_relu(", "__global__ void spare(float* p) { p[0] = 0; }\n\ntorch::Tensor linear_relu(", 1)
+    found = gate.check(candidate_from_source(code), REFERENCE)
+    assert [v.rule for v in found] == ["unlaunched-kernel"]
+
+
+def test_kernel_names_come_from_all_strings():
+    source = (HACKS / "honest_two_kernels.py").read_text()
+    import ast
+
+    names = {n for text, _ in gate_python.cuda_strings(ast.parse(source))
+             for n in gate_cuda.kernels(gate_cuda.blank(text))}
+    assert names == {"matmul_bias", "relu_inplace"}
