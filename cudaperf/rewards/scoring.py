@@ -1,0 +1,173 @@
+"""Scoring completions against tasks: code out of each completion, the engine on a batch (one
+`evaluate_many` per task, tasks concurrently, the worker pool kept warm across calls), the analyzer
+in the calling thread meanwhile, and `unified.combine` on the pair.  Shared by the TRL callables,
+the plain `score` API, refinement and training episodes."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .config import RewardBreakdown, RewardConfig
+from .execution.api import Evaluator, Options
+from .execution.formats import Candidate, Task, candidate_from_source, load_task, task_from_source
+from .execution.result import ExecResult
+from .extract import Code, extract
+from .structural import Unreadable, floor, kernel_features, score_kernels
+from .unified import combine
+
+MODES = ("structural", "execution", "unified")
+TASK_KINDS = {"torch2cuda": "torch", "c2cuda": "c", "torch": "torch", "c": "c"}
+_evaluators: dict[str, Evaluator] = {}
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=256)
+def _task(kind: str, reference: str, harness: str | None) -> Task:
+    if kind not in TASK_KINDS:
+        raise ValueError(f"task kind must be one of {', '.join(TASK_KINDS)}, got {kind!r}")
+    return task_from_source(reference, TASK_KINDS[kind], json.loads(harness) if harness else None)
+
+
+def task_of(task: Task | Mapping[str, Any] | str | Path) -> Task:
+    """A Task from a Task, a reference file, or dataset columns: `reference` (source text), `kind`
+    (torch2cuda | c2cuda) and, for C tasks without an embedded one, `harness` (dict or JSON text)."""
+    if isinstance(task, Task):
+        return task
+    if isinstance(task, str | Path):
+        return load_task(task)
+    missing = [c for c in ("kind", "reference") if c not in task]
+    if missing:
+        raise ValueError(f"a task needs {', '.join(missing)}")
+    harness = task.get("harness")
+    text = json.dumps(harness, sort_keys=True) if isinstance(harness, Mapping) else harness or None
+    return _task(task["kind"], task["reference"], text)
+
+
+def shared_evaluator(options: Options | None = None) -> Evaluator:
+    """One warm engine per distinct Options for the whole process, closed at exit."""
+    options = options or Options()
+    key = repr(options)
+    with _lock:
+        if key not in _evaluators:
+            if not _evaluators:
+                atexit.register(close_shared)
+            _evaluators[key] = Evaluator(options)
+        return _evaluators[key]
+
+
+def close_shared() -> None:
+    with _lock:
+        for evaluator in _evaluators.values():
+            evaluator.close()
+        _evaluators.clear()
+
+
+def _candidate(code: Code) -> Candidate:
+    return candidate_from_source(code.source, code.language, code.spec)
+
+
+def _no_code(config: RewardConfig, mode: str) -> RewardBreakdown:
+    reward = config.structural_floor if mode == "structural" else config.floor
+    return RewardBreakdown(reward=reward, status="no_code", structural=config.structural_floor,
+                           floored="no code in the completion")
+
+
+class Scorer:
+    """Scores batches of completions in one of MODES.  Pass an Evaluator to control the engine's
+    options and lifetime; by default the process-wide shared one is used."""
+
+    def __init__(self, config: RewardConfig | None = None, evaluator: Evaluator | None = None,
+                 options: Options | None = None):
+        self.config = config or RewardConfig()
+        self._evaluator, self._options = evaluator, options
+
+    @property
+    def evaluator(self) -> Evaluator:
+        if self._evaluator is None:
+            self._evaluator = shared_evaluator(self._options)
+        return self._evaluator
+
+    def _features(self, code: Code) -> list[tuple[str, dict]] | str:
+        try:
+            return kernel_features(code.source, code.language, code.spec, self.config)
+        except Unreadable as exc:
+            return f"unreadable: {exc}"
+
+    def score_batch(self, completions: Sequence[Any], tasks: Sequence[Any] | None = None,
+                    mode: str = "unified") -> list[RewardBreakdown]:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        codes = [extract(c) for c in completions]
+        if mode == "structural":
+            return [self._static(code) for code in codes]
+        if tasks is None or len(tasks) != len(codes):
+            raise ValueError(f"{mode} scoring needs one task per completion")
+        results = self._execute([task_of(t) for t in tasks], codes)
+        config = self.config if mode == "unified" else replace(self.config, structural_weight=0.0)
+        found = [self._features(code) if code is not None and mode == "unified" else None for code in codes]
+        out = []
+        for code, result, kernels in zip(codes, results, found):
+            if code is None:
+                out.append(_no_code(config, mode))
+                continue
+            result = result.result()
+            if kernels is None:
+                structural = floor(config, "not scored (execution reward)")
+            elif isinstance(kernels, str):
+                structural = floor(config, kernels)
+            else:
+                structural = score_kernels(kernels, config, launched=result.kernels_launched or [])
+            out.append(combine(result, structural, config))
+        return out
+
+    def _static(self, code: Code | None) -> RewardBreakdown:
+        if code is None:
+            return _no_code(self.config, "structural")
+        found = self._features(code)
+        s = floor(self.config, found) if isinstance(found, str) else score_kernels(found, self.config)
+        return RewardBreakdown(reward=s.score, status="static", structural=s.score, components=dict(s.components),
+                               kernels=[k.name for k in s.kernels], floored=s.reason)
+
+    def _execute(self, tasks: list[Task], codes: list[Code | None]) -> list:
+        """Futures of ExecResults (None where there is no code): one evaluate_many per task."""
+        groups: dict[str, list[int]] = {}
+        for i, (task, code) in enumerate(zip(tasks, codes)):
+            if code is not None:
+                groups.setdefault(task.digest + str(id(task)), []).append(i)
+        futures: list = [None] * len(codes)
+        if not groups:
+            return futures
+        evaluator = self.evaluator
+        evaluator.hello  # noqa: B018 -- start a worker once, before the groups race for it
+        pool = ThreadPoolExecutor(max_workers=min(4, len(groups)))
+        for members in groups.values():
+            batch = pool.submit(evaluator.evaluate_many, tasks[members[0]], [_candidate(codes[i]) for i in members])
+            for position, i in enumerate(members):
+                futures[i] = _Pick(batch, position)
+        pool.shutdown(wait=False)
+        return futures
+
+
+class _Pick:
+    """One result out of a batch future."""
+
+    def __init__(self, batch, position: int):
+        self.batch, self.position = batch, position
+
+    def result(self) -> ExecResult:
+        return self.batch.result()[self.position]
+
+
+def score(task: Task | Mapping[str, Any] | str | Path, code: Any, config: RewardConfig | None = None,
+          mode: str = "unified", evaluator: Evaluator | None = None) -> RewardBreakdown:
+    """One candidate, for any trainer (verl, OpenRLHF, your own loop): `code` is a completion (text
+    with fenced code, or chat messages) and `task` a reference path, a Task or dataset columns."""
+    return Scorer(config, evaluator).score_batch([code], [task], mode)[0]
