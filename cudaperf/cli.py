@@ -189,7 +189,66 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--arch", metavar="sm_XX", help="compile for this architecture (default: the GPU's)")
     ev.add_argument("--gpus", metavar="I[,J...]", help="GPU indices to use (default: all visible)")
     ev.set_defaults(handler=cmd_eval)
+
+    rank = sub.add_parser("rank", help="order candidate kernels by predicted speed (static pairwise ranker)",
+                          description="Rank the kernels of FILEs, fastest first, with the pairwise ranker trained on "
+                                      "H200 measurements (docs/ranking.md); --train DATASET retrains it.")
+    rank.add_argument("paths", nargs="*", metavar="FILE", help="CUDA sources whose kernels compete")
+    _launch_options(rank)
+    rank.add_argument("--model", metavar="MODEL.json", help="a ranker model instead of the packaged default")
+    rank.add_argument("--train", metavar="DATASET", help="retrain from DATASET (measurements + features; needs .[ml])")
+    rank.add_argument("-o", "--output", metavar="MODEL.json", help="with --train: write the model here")
+    rank.add_argument("--format", choices=("text", "json"), default="text")
+    rank.set_defaults(handler=cmd_rank)
+
+    tr = sub.add_parser("train", help="GRPO training with cudaperf's rewards (needs the rl extra)",
+                        description="Train a local model on a task dataset with TRL's GRPOTrainer.  "
+                                    "See docs/rewards.md.")
+    tr.add_argument("--dataset", required=True, metavar="TASKS", help="JSON lines or parquet: kind, reference")
+    tr.add_argument("--model", required=True, metavar="DIR", help="local model directory (never downloaded)")
+    tr.add_argument("-o", "--output-dir", required=True, metavar="DIR")
+    _reward_options(tr)
+    tr.add_argument("--lora-r", type=int, default=0, metavar="R", help="train LoRA adapters of rank R (peft)")
+    tr.add_argument("--num-generations", type=int, default=8, metavar="G")
+    tr.add_argument("--batch-size", type=int, default=8, metavar="B", help="per device, a multiple of G")
+    tr.add_argument("--max-completion-length", type=int, default=1024, metavar="TOKENS")
+    tr.add_argument("--max-steps", type=int, default=-1, metavar="N")
+    tr.add_argument("--epochs", type=float, default=1.0)
+    tr.add_argument("--learning-rate", type=float, default=1e-6)
+    tr.add_argument("--temperature", type=float, default=1.0)
+    tr.add_argument("--cpu", action="store_true", help="train on the CPU")
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--report-to", default="none", metavar="BACKEND", help="wandb, tensorboard, ... (default none)")
+    tr.set_defaults(handler=cmd_train)
+
+    rf = sub.add_parser("refine", help="refine a kernel over several turns with execution feedback",
+                        description="Generate, score, feed back compiler errors, mismatches, lint findings and a "
+                                    "profile, and generate again.  Trajectories as JSON lines.  See docs/rewards.md.")
+    tasks = rf.add_mutually_exclusive_group(required=True)
+    tasks.add_argument("--reference", metavar="REF", help="one task: a KernelBench .py or a C file")
+    tasks.add_argument("--tasks", metavar="TASKS.jsonl", help="many tasks: kind, reference per line")
+    rf.add_argument("--harness", metavar="SPEC", help="harness spec of a C reference without its own")
+    gen = rf.add_mutually_exclusive_group(required=True)
+    gen.add_argument("--endpoint", metavar="URL", help="OpenAI-compatible API base, e.g. http://127.0.0.1:8000/v1")
+    gen.add_argument("--model-dir", metavar="DIR", help="a local transformers model")
+    rf.add_argument("--model", default="default", help="model name sent to the endpoint")
+    rf.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the endpoint's API key")
+    _reward_options(rf)
+    rf.add_argument("--keep-going", action="store_true", help="use every turn, also after a correct answer")
+    rf.add_argument("--temperature", type=float, default=0.7)
+    rf.add_argument("--max-tokens", type=int, default=4096)
+    rf.add_argument("-o", "--output", metavar="FILE", help="trajectories here instead of stdout")
+    rf.set_defaults(handler=cmd_refine)
     return parser
+
+
+def _reward_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--reward", choices=("unified", "execution", "structural"), default="unified")
+    p.add_argument("--preset", default="default", help="reward preset: default, milestone, speedup, execution_only")
+    p.add_argument("--format", dest="answer_format", choices=("native", "kernelbench"), default="native",
+                   help="answer format asked for torch2cuda tasks")
+    p.add_argument("--turns", type=int, default=None, metavar="K", help="answers per episode (train 1, refine 4)")
+    p.add_argument("--gamma", type=float, default=0.4, help="discount of later turns' rewards")
 
 
 def _run_options(p: argparse.ArgumentParser) -> None:
@@ -417,6 +476,46 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     except FormatError as exc:
         raise UsageError(str(exc)) from None
     return EXIT_OK if results and all(r.status == "correct" for r in results) else EXIT_FINDINGS
+
+
+def cmd_train(ns: argparse.Namespace) -> int:
+    from .rl import commands
+
+    try:
+        return commands.train(ns)
+    except (ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_refine(ns: argparse.Namespace) -> int:
+    from .rl import commands
+
+    try:
+        return commands.refine(ns)
+    except (ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_rank(ns: argparse.Namespace) -> int:
+    from .rl import rank_cli
+
+    if ns.train:
+        try:
+            rank_cli.train(ns.train, ns.output)
+        except ImportError as exc:
+            raise UsageError(f"--train needs scipy (pip install 'cudaperf[ml]'): {exc}") from None
+        except FileNotFoundError as exc:
+            raise UsageError(f"{ns.train}: {exc.strerror}: {exc.filename}") from None
+        return EXIT_OK
+    if not ns.paths:
+        raise UsageError("rank needs FILEs (or --train DATASET)")
+    try:
+        count = rank_cli.order(ns.paths, options_from(ns), ns.model, ns.format)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    if count == 0:
+        raise UsageError("no kernel to rank" + (f" named {ns.kernel}" if ns.kernel else ""))
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

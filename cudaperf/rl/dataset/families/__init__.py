@@ -1,0 +1,1 @@
+"""One module per task family; each exposes `tasks()` yielding every task of the family."""

@@ -1,0 +1,53 @@
+"""`cudaperf rank`'s work: order candidate kernels by the ranker (each analysed under the launch the
+command line gives or the file implies), or retrain the model from a measured dataset.  The CLI
+parses arguments and calls `order` or `train`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from .ranking import Ranker
+
+
+def order(paths: list[str], options, model: str | None, fmt: str, stream: TextIO | None = None) -> int:
+    """Analyse every file, rank all their kernels together (fastest first) and print them."""
+    from ..analysis import analyze_file
+
+    stream = stream or sys.stdout
+    ranker = Ranker.load(model) if model else Ranker.default()
+    kernels, labels = [], []
+    for path in paths:
+        for kernel in analyze_file(path, options).kernels:
+            kernels.append(kernel.to_json())
+            labels.append(f"{path}:{kernels[-1]['name']}")
+    ranked = ranker.order(kernels)
+    rows = []
+    for place, i in enumerate(ranked, 1):
+        nxt = ranked[place] if place < len(ranked) else None
+        p_next = round(ranker.prefer(kernels[i], kernels[nxt]), 4) if nxt is not None else None
+        rows.append({"rank": place, "kernel": labels[i], "score": round(ranker.score(kernels[i]), 4),
+                     "p_faster_than_next": p_next})
+    if fmt == "json":
+        json.dump({"schema": "cudaperf.rank/1", "kernels": rows}, stream, indent=2)
+        stream.write("\n")
+    else:
+        for r in rows:
+            p = f"  P(faster than next) {r['p_faster_than_next']:.2f}" if r["p_faster_than_next"] is not None else ""
+            stream.write(f"{r['rank']:>3}. {r['kernel']}  score {r['score']:+.3f}{p}\n")
+    return len(rows)
+
+
+def train(dataset: str, output: str | None, stream: TextIO | None = None) -> None:
+    """Fit on every sample of `dataset` (needs scipy, the `ml` extra), print the held-out-family table."""
+    from . import rank_train
+    from .dataset.load import samples
+
+    stream = stream or sys.stdout
+    items = samples(Path(dataset))
+    stream.write(rank_train.markdown(rank_train.held_out(items)))
+    if output:
+        rank_train.fit(items).save(output)
+        stream.write(f"model written to {output}\n")
