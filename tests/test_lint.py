@@ -227,3 +227,31 @@ def test_parallel_lint_matches_serial_and_draws_progress_on_terminals_only():
     assert serial == parallel and len(serial[0]) >= 5 and serial[1]
     assert pipe.getvalue() == ""
     assert f"{len(serial[0])}/6" in terminal.getvalue() and "#" in terminal.getvalue()
+
+
+def test_data_indexed_read_modify_write_races_but_private_or_atomic_updates_do_not():
+    source = """
+__global__ void shared_hist(const int* keys, int* out) {
+    __shared__ int h[16];
+    int t = threadIdx.x;
+    if (t < 16) h[t] = 0;
+    __syncthreads();
+    h[keys[blockIdx.x * blockDim.x + t] & 15] += 1;
+    __syncthreads();
+    if (t < 16) atomicAdd(&out[t], h[t]);
+}
+__global__ void private_hist(const int* keys, int* hist) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    hist[i * 16 + (keys[i] & 15)] += 1;
+}
+__global__ void atomic_hist(const int* keys, int* hist) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&hist[keys[i] & 15], 1);
+}
+__global__ void one_writer(const int* keys, int* hist) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) hist[keys[0] & 15] += 1;
+}
+"""
+    report = analyze_source(source, "hist.cu", Options(grid=(4, 1, 1), block=(128, 1, 1), resources="estimate"))
+    found = {(f.kernel, f.name) for f in lint_file(report, select(["shared-race", "global-race"]), source)}
+    assert found == {("shared_hist", "shared-race")}

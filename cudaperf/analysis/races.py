@@ -13,6 +13,10 @@ the addresses its sampled lanes touch:
   broke; compute-sanitizer's racecheck does not look at it);
 - ``global-race``: the same global address from two threads of one block in one epoch, or from
   two blocks at all (nothing orders blocks within a launch); atomics never race.
+
+Addresses computed from loaded data cannot be joined, with one exception that is a race whatever
+the data: a non-atomic read-modify-write (`hist[key] += 1`) whose address depends on loaded data
+and on no thread index, executed by several threads; two threads with equal keys lose an update.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import numpy as np
 
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
+from .symbolic import free_symbols, loads_in
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
@@ -232,6 +237,27 @@ def _found(kind: _Kind, groups: list[list[Access]], table: LaneTable, graph: nx.
             yield w, other
 
 
+def _data_indexed_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> Iterator[Access]:
+    """Non-atomic read-modify-writes at a data-dependent, thread-independent address that more than
+    one lane reaches."""
+    statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
+    for w in statements:
+        if w.kind != "store" or not loads_in(w.offset) or any(
+                name.startswith("tid.") for name in free_symbols(w.offset)) or w.id not in graph:
+            continue
+        if not any(r.kind == "load" and r.array == w.array and r.line == w.line and str(r.offset) == str(w.offset)
+                   for r in statements):
+            continue
+        context = graph.nodes[w.id]["context"]
+        batch = sampler.batch(context)
+        reached = batch.active.copy()
+        for item in context:
+            if not isinstance(item, Loop):
+                reached &= ~np.isnan(evaluate_on(item[0].condition, batch))
+        if reached.sum() > 1:
+            yield w
+
+
 def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
           copies: tuple[str, ...] = ()) -> Iterator[tuple[str, int, int, str]]:
     """(kind, line, column, message) for every write that races.  Blocks along the grid axes in
@@ -245,6 +271,11 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
         yield (WARP.name, w.line, w.column, f"shared `{w.array}` written here and {other.kind} at line {other.line} "
                "by another lane of the same warp, with no __syncwarp() between")
     global_: set[int] = set()
+    for w in _data_indexed_updates(kernel, graph, sampler):
+        kind = "shared-race" if w.space == "shared" else "global-race"
+        (shared if w.space == "shared" else global_).add(w.id)
+        yield (kind, w.line, w.column, f"{w.space} `{w.array}` updated at an address computed from loaded data, "
+               "without atomics: two threads with equal keys lose an update")
     for kind in (GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS):
         for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_):
             whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"
