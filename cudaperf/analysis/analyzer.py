@@ -34,7 +34,7 @@ from .lower import Lowerer, LoweringError, Scalar
 from .memory import executions
 from .occupancy import occupancy
 from .parse import Node, text
-from .predication import issue_context, tail_branches
+from .predication import issue_context, predicated, tail_branches
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
@@ -333,7 +333,8 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     branch_reports = []
     for b, ctx in access_graph.branches(g):
         uniform[b.id] = uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments)
-        branch_reports.append(BranchReport(b.line, b.kind, b.text, uniform[b.id]))
+        jump = b.kind == "case" or not (b.exits or b.id in tails or predicated(b))  # switches branch
+        branch_reports.append(BranchReport(b.line, b.kind, b.text, uniform[b.id], jump))
     for loop, ctx in access_graph.loops(g):
         uniform[loop.id] = uniformity(loop.condition, divergence_sampler.exits(ctx, loop), dependence, arguments,
                                       loop.update)

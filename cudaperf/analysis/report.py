@@ -81,10 +81,14 @@ class BranchReport:
     kind: str  # if | select | case | loop
     condition: str
     result: BranchUniformity
+    # compiled to a jump (loops, long bodies); nvcc turns short bodies into predicated instructions
+    # and early exits into predicated EXITs, where lanes that disagree never split at a branch
+    jump: bool = True
 
     def to_json(self) -> dict:
         return {"line": self.line, "kind": self.kind, "condition": self.condition,
-                "uniformity": self.result.uniformity, "divergent_fraction": _round(self.result.divergent_fraction)}
+                "uniformity": self.result.uniformity, "divergent_fraction": _round(self.result.divergent_fraction),
+                "jump": self.jump}
 
 
 def _ratio(parts: list[tuple[float | None, float]]) -> float | None:

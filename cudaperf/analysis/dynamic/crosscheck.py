@@ -59,8 +59,10 @@ def _compute(k: dict, *keys: str) -> float | None:
 
 
 def _static_divergent(k: dict) -> float | None:
-    """1 when some branch splits warps under the launch, null when that depends on data."""
-    fractions = [b.get("divergent_fraction") for b in k["branches"] if b["uniformity"] == "thread"]
+    """1 when some branch compiled to a jump splits warps under the launch (the hardware counts
+    divergent jump targets: predicated bodies and exits never split), null when that depends on data."""
+    fractions = [b.get("divergent_fraction") for b in k["branches"]
+                 if b["uniformity"] == "thread" and b["jump"]]
     if any(f for f in fractions):
         return 1.0
     return None if None in fractions else 0.0
