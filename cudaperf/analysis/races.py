@@ -195,23 +195,22 @@ class _Kind:
     space: str
     orders: frozenset[str]  # barrier scopes that order the accesses
     key: tuple[str, ...]  # lanes must agree on these (and the address) to clash ...
-    who: str  # ... and differ on this
-    same_access: bool  # may one instruction race with itself?
+    who: str  # ... and differ on this (one instruction may race with itself: lanes of a warp too)
 
 
 BLOCK, WARP_OR_BLOCK, GRID = frozenset({"block", "grid"}), frozenset({"warp", "block", "grid"}), frozenset({"grid"})
-SHARED = _Kind("shared-race", "shared", BLOCK, ("block", "when"), "warp", True)
-WARP = _Kind("implicit-warp-sync", "shared", WARP_OR_BLOCK, ("block", "warp", "when"), "thread", False)
-GLOBAL_IN_BLOCK = _Kind("global-race", "global", BLOCK, ("block", "when"), "thread", True)
-GLOBAL_ACROSS_BLOCKS = _Kind("global-race", "global", GRID, ("when",), "block", True)
+SHARED = _Kind("shared-race", "shared", BLOCK, ("block", "when"), "warp")
+WARP = _Kind("implicit-warp-sync", "shared", WARP_OR_BLOCK, ("block", "warp", "when"), "thread")
+GLOBAL_IN_BLOCK = _Kind("global-race", "global", BLOCK, ("block", "when"), "thread")
+GLOBAL_ACROSS_BLOCKS = _Kind("global-race", "global", GRID, ("when",), "block")
 
 
-def _pairs(groups: list[list[Access]], kind: _Kind) -> Iterator[tuple[Access, Access]]:
+def _pairs(groups: list[list[Access]]) -> Iterator[tuple[Access, Access]]:
     count = 0
     for group in groups:
         for w in (a for a in group if a.kind == "store"):
             for other in group:
-                if other.array != w.array or other.kind == "atomic" or (other is w and not kind.same_access):
+                if other.array != w.array or other.kind == "atomic":
                     continue
                 if other.kind == "store" and other.id < w.id:
                     continue
@@ -223,7 +222,7 @@ def _pairs(groups: list[list[Access]], kind: _Kind) -> Iterator[tuple[Access, Ac
 
 def _found(kind: _Kind, groups: list[list[Access]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
     """The first clashing partner of every write of `kind` not reported yet (one finding per write)."""
-    for w, other in _pairs(groups, kind):
+    for w, other in _pairs(groups):
         if w.id in reported:
             continue
         loops = _separating_loops(graph, w, kind.orders)
@@ -268,8 +267,9 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
         what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"
         yield SHARED.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no barrier between"
     for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared):
-        yield (WARP.name, w.line, w.column, f"shared `{w.array}` written here and {other.kind} at line {other.line} "
-               "by another lane of the same warp, with no __syncwarp() between")
+        what = "written by several lanes of one warp" if other is w else \
+            f"{other.kind} at line {other.line} by another lane of the same warp"
+        yield WARP.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no __syncwarp() between"
     global_: set[int] = set()
     for w in _data_indexed_updates(kernel, graph, sampler):
         kind = "shared-race" if w.space == "shared" else "global-race"
