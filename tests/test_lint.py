@@ -229,7 +229,7 @@ def test_parallel_lint_matches_serial_and_draws_progress_on_terminals_only():
     assert f"{len(serial[0])}/6" in terminal.getvalue() and "#" in terminal.getvalue()
 
 
-def test_data_indexed_read_modify_write_races_but_private_or_atomic_updates_do_not():
+def test_read_modify_writes_without_a_thread_index_race_unless_one_lane_or_atomic():
     source = """
 __global__ void shared_hist(const int* keys, int* out) {
     __shared__ int h[16];
@@ -251,7 +251,22 @@ __global__ void atomic_hist(const int* keys, int* hist) {
 __global__ void one_writer(const int* keys, int* hist) {
     if (threadIdx.x == 0 && blockIdx.x == 0) hist[keys[0] & 15] += 1;
 }
+__global__ void running_max(const int* keys, int* m) {
+    int v = keys[blockIdx.x * blockDim.x + threadIdx.x];
+    if (v > m[0]) m[0] = v;
+}
+__global__ void block_partials(const float* x, float* out) {
+    if (threadIdx.x == 0) out[blockIdx.x] += x[blockIdx.x];
+}
+__global__ void block_strided(const float* x, float* out, int n) {
+    for (int k = blockIdx.x; k < n; k += gridDim.x)
+        if (threadIdx.x == 0) out[k] += x[k];
+}
+__global__ void one_per_block_to_one_total(const float* x, float* total) {
+    if (threadIdx.x == 0) total[0] += x[blockIdx.x];
+}
 """
     report = analyze_source(source, "hist.cu", Options(grid=(4, 1, 1), block=(128, 1, 1), resources="estimate"))
     found = {(f.kernel, f.name) for f in lint_file(report, select(["shared-race", "global-race"]), source)}
-    assert found == {("shared_hist", "shared-race")}
+    assert found == {("shared_hist", "shared-race"), ("running_max", "global-race"),
+                     ("one_per_block_to_one_total", "global-race")}

@@ -14,9 +14,10 @@ the addresses its sampled lanes touch:
 - ``global-race``: the same global address from two threads of one block in one epoch, or from
   two blocks at all (nothing orders blocks within a launch); atomics never race.
 
-Addresses computed from loaded data cannot be joined, with one exception that is a race whatever
-the data: a non-atomic read-modify-write (`hist[key] += 1`) whose address depends on loaded data
-and on no thread index, executed by several threads; two threads with equal keys lose an update.
+Addresses computed from loaded data, and lanes behind data-dependent conditions, cannot be joined,
+with one exception that is a race whatever the data: a non-atomic read-modify-write whose address
+depends on no thread index (`hist[key] += 1`, `if (v > *m) *m = v`) that several lanes may perform
+without a barrier between them; updates are lost.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
-from .symbolic import free_symbols, loads_in
+from .symbolic import free_symbols, has_opaque, loads_in
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
@@ -236,24 +237,47 @@ def _found(kind: _Kind, groups: list[list[Access]], table: LaneTable, graph: nx.
             yield w, other
 
 
-def _data_indexed_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> Iterator[Access]:
-    """Non-atomic read-modify-writes at a data-dependent, thread-independent address that more than
-    one lane reaches."""
+def _indexed_by(expr, prefix: str, loops: dict[str, Loop], seen: frozenset[str] = frozenset()) -> bool:
+    """Does a thread (`tid.`) or block (`bid.`) index enter `expr` other than through loaded data
+    (loop counters followed)?  A value the lowering could not follow may hide one: yes."""
+    if has_opaque(expr):
+        return True
+    for name in free_symbols(expr):
+        if name.startswith(prefix):
+            return True
+        loop = loops.get(name)
+        if loop is not None and name not in seen and any(
+                _indexed_by(part, prefix, loops, seen | {name}) for part in (loop.init, loop.update)):
+            return True
+    return False
+
+
+def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> Iterator[Access]:
+    """Non-atomic read-modify-writes (`hist[key] += 1`, `if (v > *m) *m = v`) at an address no thread
+    index enters, which two lanes may perform unordered: in one block and one barrier interval, or,
+    for a global address the same in every block, in two blocks.  Data-dependent conditions count
+    as possibly taken: which lanes take them does not matter, only that more than one may."""
     statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
+    loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
     for w in statements:
-        if w.kind != "store" or not loads_in(w.offset) or any(
-                name.startswith("tid.") for name in free_symbols(w.offset)) or w.id not in graph:
-            continue
-        if not any(r.kind == "load" and r.array == w.array and r.line == w.line and str(r.offset) == str(w.offset)
-                   for r in statements):
+        if w.kind != "store" or w.id not in graph or _indexed_by(w.offset, "tid.", loops):
             continue
         context = graph.nodes[w.id]["context"]
+        guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}
+        if not any(r.kind == "load" and r.array == w.array and str(r.offset) == str(w.offset) and
+                   (r.line == w.line or r.id in guards) for r in statements):
+            continue
         batch = sampler.batch(context)
-        reached = batch.active.copy()
-        for item in context:
-            if not isinstance(item, Loop):
-                reached &= ~np.isnan(evaluate_on(item[0].condition, batch))
-        if reached.sum() > 1:
+        env, shape = batch.env, batch.active.shape
+        same_everywhere = w.space == "global" and not loads_in(w.offset) and not _indexed_by(w.offset, "bid.", loops)
+        block = np.broadcast_to(env["bid.x"] + env["gdim.x"] * (env["bid.y"] + env["gdim.y"] * env["bid.z"]), shape)
+        thread = block * 1024 + np.broadcast_to(env["tid.x"] + env["bdim.x"] * (env["tid.y"] + env["bdim.y"] *
+                                                                                env["tid.z"]), shape)
+        orders = GRID if same_everywhere else BLOCK
+        key = ([] if same_everywhere else [block]) + [np.broadcast_to(env.get(loop.iteration, 0.0), shape)
+                                                      for loop in _separating_loops(graph, w, orders)]
+        who = np.unique(np.stack([*(k[batch.active] for k in key), thread[batch.active]], axis=1), axis=0)
+        if len(who) > 1 and np.unique(who[:, :-1], axis=0, return_counts=True)[1].max() > 1:  # two threads, one key
             yield w
 
 
@@ -271,11 +295,11 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
             f"{other.kind} at line {other.line} by another lane of the same warp"
         yield WARP.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no __syncwarp() between"
     global_: set[int] = set()
-    for w in _data_indexed_updates(kernel, graph, sampler):
+    for w in _unordered_updates(kernel, graph, sampler):
         kind = "shared-race" if w.space == "shared" else "global-race"
         (shared if w.space == "shared" else global_).add(w.id)
-        yield (kind, w.line, w.column, f"{w.space} `{w.array}` updated at an address computed from loaded data, "
-               "without atomics: two threads with equal keys lose an update")
+        yield (kind, w.line, w.column, f"{w.space} `{w.array}` read and written back here by several threads "
+               "without atomics (no thread index in the address): updates are lost")
     for kind in (GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS):
         for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_):
             whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"
