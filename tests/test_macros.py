@@ -53,3 +53,19 @@ split(float* p) { p[threadIdx.x] = 1.f; }
         "relu_kernel": 5, "neg_kernel": 5, "qualified": 6, "split": 7}
     relu = found["relu_kernel"]
     assert [a.coalescing.sectors_per_request for a in relu.accesses] == [4.0, 4.0]
+
+
+def test_parenthesised_plain_arguments_are_not_read_as_casts():
+    """`((_i) + (_nx) * (_j))` with `i` and `j` as arguments parses as a cast of `+(nx) * (j)` to a
+    type `i` unless the parentheses go; the index must keep both coordinates."""
+    source = """#define IDX2(_nx, _i, _j) ((_i) + (_nx) * (_j))
+__global__ void k(float* a, int nx) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int j = blockIdx.y * blockDim.y + threadIdx.y;
+    a[IDX2(nx, i, j)] = 1.f;
+}"""
+    kernel = analyze_source(source, "idx.cu", Options(grid=(4, 4, 1), block=(32, 8, 1), args={"nx": 128.0},
+                                                      resources="estimate")).kernels[0].to_json()
+    (store,) = kernel["memory"]["accesses"]
+    assert "threadIdx.x" in store["index"] and "nx * (" in store["index"] and "threadIdx.y" in store["index"]
+    assert store["pattern"] == "coalesced"

@@ -17,6 +17,7 @@ from . import parse
 from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
 from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, Param, SharedArray, Stmt, walk
+from .macros import substitute
 from .parse import Node, text
 from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name
 from .source import Macro
@@ -560,7 +561,7 @@ class Lowerer:
             return
         declarator = node.child_by_field_name("declarator")
         args = [text(p) for p in declarator.child_by_field_name("parameters").named_children]
-        expansion = _expand(macro, args)
+        expansion = substitute(macro, args)
         snippet = parse.parse(f"void __cudaperf_macro() {{ {expansion} {{}} }}".encode())
         fn = snippet.root_node.named_children[0] if snippet.root_node.named_children else None
         stmts = fn.child_by_field_name("body").named_children if fn is not None and \
@@ -673,7 +674,7 @@ class Lowerer:
         return Scalar(Opaque(name))
 
     def _expand_expression(self, macro: Macro, args: list[str], env: Env, node: Node | None) -> Val:
-        expansion = _expand(macro, args).strip()
+        expansion = substitute(macro, args).strip()
         if not expansion:
             return _opaque("empty macro")
         tree = _snippet(expansion)
@@ -1191,20 +1192,6 @@ def _arity(definition: Node) -> int:
     declarator = function_declarator(definition)
     plist = declarator.child_by_field_name("parameters") if declarator is not None else None
     return len([p for p in plist.named_children if "parameter" in p.type]) if plist else 0
-
-
-def _expand(macro: Macro, args: list[str]) -> str:
-    body = macro.body
-    if macro.params:
-        mapping = dict(zip(macro.params, args))
-        # `(_i) + (_n) * (_j)` with plain names would parse as casts to a type `i`: drop those parentheses
-        simple = {p: a for p, a in mapping.items() if re.fullmatch(r"\s*[A-Za-z_]\w*\s*", a)}
-        if simple:
-            body = re.sub(r"\(\s*([A-Za-z_]\w*)\s*\)", lambda m: simple[m.group(1)].strip() if m.group(1) in simple
-                          else m.group(0), body)
-        body = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: mapping.get(m.group(0), m.group(0)), body)
-        body = body.replace("##", "")
-    return body
 
 
 _SNIPPETS: dict[str, Node | None] = {}

@@ -15,6 +15,7 @@ import re
 from .source import Macro
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_PARENTHESISED = re.compile(r"\(\s*([A-Za-z_]\w*)\s*\)")
 _STRINGIFY = re.compile(r"(?<![#\w])#(?!#)\s*([A-Za-z_]\w*)")
 MAX_EXPANSION = 200_000  # characters: a runaway macro stops expanding here
 
@@ -37,7 +38,8 @@ def _arguments(text: str, start: int) -> tuple[list[str], int] | None:
     return None
 
 
-def _substitute(macro: Macro, args: list[str]) -> str:
+def substitute(macro: Macro, args: list[str]) -> str:
+    """A function-like macro's body with its arguments in place (`#param` stringified, `##` pasted)."""
     params = list(macro.params or ())
     mapping = dict(zip(params, args))
     if params and params[-1] == "...":
@@ -46,6 +48,9 @@ def _substitute(macro: Macro, args: list[str]) -> str:
         return f'"{mapping[m.group(1)]}"' if m.group(1) in mapping else m.group(0)
 
     body = _STRINGIFY.sub(stringify, macro.body)
+    # `(_i) + (_n) * (_j)` with plain names would parse as casts to a type `i`: drop those parentheses
+    simple = {p: a.strip() for p, a in mapping.items() if _IDENT.fullmatch(a.strip())}
+    body = _PARENTHESISED.sub(lambda m: simple.get(m.group(1), m.group(0)), body)
     body = _IDENT.sub(lambda m: mapping.get(m.group(0), m.group(0)), body)
     return re.sub(r"\s*##\s*", "", body)  # token pasting
 
@@ -76,7 +81,7 @@ def expand(text: str, macros: dict[str, Macro], depth: int = 0, hidden: frozense
                 continue
             args, end = parsed
             args = [expand(a, macros, depth + 1, hidden) for a in args]
-            replacement = expand(_substitute(macro, args), macros, depth + 1, hidden | {name})
+            replacement = expand(substitute(macro, args), macros, depth + 1, hidden | {name})
         out.append(text[pos:m.start()])
         out.append(replacement)
         pos = end
