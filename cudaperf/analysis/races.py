@@ -87,6 +87,15 @@ class Lanes:
         return rows, units.ravel()
 
 
+def _linear_ids(batch) -> tuple[np.ndarray, np.ndarray]:
+    """(block, thread) per lane of a batch: the linear block index in the grid and the linear
+    thread index in the block, broadcast to the batch's (rows, 32) shape."""
+    env, shape = batch.env, batch.active.shape
+    block = env["bid.x"] + env["gdim.x"] * (env["bid.y"] + env["gdim.y"] * env["bid.z"])
+    thread = env["tid.x"] + env["bdim.x"] * (env["tid.y"] + env["bdim.y"] * env["tid.z"])
+    return np.broadcast_to(block, shape), np.broadcast_to(thread, shape)
+
+
 class LaneTable:
     """Sampled lanes per access, memoised: several pairs share each side."""
 
@@ -117,23 +126,15 @@ class LaneTable:
             active &= address + access.size <= extent
         for axis in self.copies:
             active &= np.broadcast_to(batch.env[f"bid.{axis}"], active.shape) == 0
-        block_of_row = (batch.env["bid.x"] + batch.env["gdim.x"] * (batch.env["bid.y"] + batch.env["gdim.y"] *
-                                                                    batch.env["bid.z"]))
-        block_of_row = np.broadcast_to(block_of_row, active.shape)[:, 0]
-        studied = np.unique(block_of_row[active.any(axis=1)])[:BLOCKS]
-        active &= np.isin(block_of_row, studied)[:, None]
+        block, thread = _linear_ids(batch)
+        studied = np.unique(block[:, 0][active.any(axis=1)])[:BLOCKS]
+        active &= np.isin(block[:, 0], studied)[:, None]
         if not active.any():
             return None
-        env, shape = batch.env, batch.active.shape
-
-        def lanes(value) -> np.ndarray:
-            return np.broadcast_to(value, shape)[active]
-
-        block = lanes(env["bid.x"] + env["gdim.x"] * (env["bid.y"] + env["gdim.y"] * env["bid.z"]))
-        thread = lanes(env["tid.x"] + env["bdim.x"] * (env["tid.y"] + env["bdim.y"] * env["tid.z"]))
-        when = np.stack([lanes(env.get(loop.iteration, 0.0)) for loop in loops], axis=1) if loops else \
-            np.zeros((thread.size, 0))
-        return Lanes(block, np.floor(thread / 32), thread, when, address[active], access.size)
+        when = np.stack([np.broadcast_to(batch.env.get(loop.iteration, 0.0), active.shape)[active] for loop in loops],
+                        axis=1) if loops else np.zeros((int(active.sum()), 0))
+        return Lanes(block[active], np.floor(thread[active] / 32), thread[active], when, address[active],
+                     access.size)
 
 
 def _codes(columns: np.ndarray) -> np.ndarray:
@@ -270,9 +271,8 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
         batch = sampler.batch(context)
         env, shape = batch.env, batch.active.shape
         same_everywhere = w.space == "global" and not loads_in(w.offset) and not _indexed_by(w.offset, "bid.", loops)
-        block = np.broadcast_to(env["bid.x"] + env["gdim.x"] * (env["bid.y"] + env["gdim.y"] * env["bid.z"]), shape)
-        thread = block * 1024 + np.broadcast_to(env["tid.x"] + env["bdim.x"] * (env["tid.y"] + env["bdim.y"] *
-                                                                                env["tid.z"]), shape)
+        block, in_block = _linear_ids(batch)
+        thread = block * 1024 + in_block  # unique in the grid (at most 1024 threads a block)
         orders = GRID if same_everywhere else BLOCK
         key = ([] if same_everywhere else [block]) + [np.broadcast_to(env.get(loop.iteration, 0.0), shape)
                                                       for loop in _separating_loops(graph, w, orders)]
