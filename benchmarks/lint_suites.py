@@ -17,26 +17,24 @@ import json
 import sys
 from pathlib import Path
 
-from cudaperf.analysis.analyzer import Options, analyze_file
-from cudaperf.lint.rules import select
-from cudaperf.lint.run import lint_file
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from ncu_data import case_options  # noqa: E402
+
+from cudaperf.analysis.analyzer import analyze_file  # noqa: E402
+from cudaperf.lint.rules import select  # noqa: E402
+from cudaperf.lint.run import lint_file  # noqa: E402
+
 PLANTED = ROOT / "tests" / "planted"
 SYNC_SUITE = ROOT / "tests" / "sync_suite"
 SYNC_NAMES = {"shared-race", "global-race", "implicit-warp-sync", "barrier-divergence", "divergent-full-mask"}
 
 
-def _options(case: dict, resources: str) -> Options:
-    return Options(kernel=case["kernel"] + (case.get("template_args") or ""), grid=tuple(case["grid"]),
-                   block=tuple(case["block"]), dynamic_smem=case.get("smem", 0),
-                   args={k: float(v) for k, v in case.get("args", {}).items()}, resources=resources)
-
-
 def names_found(folder: Path, case: dict, resources: str = "auto") -> set[str]:
     """Rule names reported on the case's kernel under its launch."""
     path = folder / case["file"]
-    report = analyze_file(path, _options(case, resources))
+    report = analyze_file(path, case_options(case, resources))
     kernel = case["kernel"].split("<")[0]
     return {f.name for f in lint_file(report, select(), path.read_text()) if f.kernel == kernel}
 
