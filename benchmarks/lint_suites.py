@@ -23,12 +23,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 from ncu_data import case_options  # noqa: E402
 
 from cudaperf.analysis.analyzer import analyze_file  # noqa: E402
+from cudaperf.analysis.sync import DIVERGENT_SYNCHRONISATION, RACES  # noqa: E402
 from cudaperf.lint.rules import select  # noqa: E402
 from cudaperf.lint.run import lint_file  # noqa: E402
 
 PLANTED = ROOT / "tests" / "planted"
 SYNC_SUITE = ROOT / "tests" / "sync_suite"
-SYNC_NAMES = {"shared-race", "global-race", "implicit-warp-sync", "barrier-divergence", "divergent-full-mask"}
+SYNC_NAMES = {*RACES, *DIVERGENT_SYNCHRONISATION}  # the rules named like these hazard kinds
 
 
 def names_found(folder: Path, case: dict, resources: str = "auto") -> set[str]:

@@ -24,7 +24,7 @@ from .memory import Executions
 from .occupancy import Occupancy
 from .resources import Resources
 from .source import Diagnostic
-from .sync import Hazard
+from .sync import DIVERGENT_SYNCHRONISATION, RACES, Hazard
 from .work import PRECISIONS, Work
 
 SCHEMA = "cudaperf.analyze/1"
@@ -288,9 +288,8 @@ def features(report: KernelReport) -> dict[str, float]:
         "flops_per_thread": _round((flops or 0.0) / threads, 4),
         "dram_bytes_per_thread": _round(dram_bytes / threads, 4),
         "arithmetic_intensity": _round(flops / dram_bytes, 4) if flops and dram_bytes else 0.0,
-        "races": float(sum(h.kind in ("shared-race", "global-race", "implicit-warp-sync") for h in report.sync)),
-        "divergent_synchronisation": float(sum(h.kind in ("barrier-divergence", "divergent-full-mask")
-                                               for h in report.sync)),
+        "races": float(sum(h.kind in RACES for h in report.sync)),
+        "divergent_synchronisation": float(sum(h.kind in DIVERGENT_SYNCHRONISATION for h in report.sync)),
         "redundant_barriers": float(sum(h.kind == "redundant-barrier" for h in report.sync)),
         "contended_atomics": float(sum(h.kind == "atomic-contention" for h in report.sync)),
     }

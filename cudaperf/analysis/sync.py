@@ -19,8 +19,9 @@ from .launch import Launch
 from .races import races
 from .sampling import Sampler
 
-KINDS = ("barrier-divergence", "divergent-full-mask", "shared-race", "global-race", "implicit-warp-sync",
-         "redundant-barrier", "atomic-contention")
+RACES = ("shared-race", "global-race", "implicit-warp-sync")
+DIVERGENT_SYNCHRONISATION = ("barrier-divergence", "divergent-full-mask")
+KINDS = (*DIVERGENT_SYNCHRONISATION, *RACES, "redundant-barrier", "atomic-contention")
 
 
 @dataclass(frozen=True)
