@@ -15,7 +15,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 from dataclasses import asdict, dataclass
@@ -24,6 +23,7 @@ from pathlib import Path
 from .arch import Arch
 from .ir import Access, Barrier, Kernel, Loop, walk
 from .occupancy import occupancy
+from .process import run_bounded
 
 COMPILE_TIMEOUT_S = 60
 _ENTRY = re.compile(r"Compiling entry function '([^']+)' for '(sm_\w+)'")
@@ -142,8 +142,9 @@ def compile_resources(source: bytes, path: str, arch: str, defines: dict[str, st
     with tempfile.TemporaryDirectory(prefix="cudaperf-") as tmp:
         unit = Path(tmp) / "unit.cu"
         unit.write_bytes(source + extra.encode())
-        proc = _run_bounded([compiler, *flags, "-I", str(directory), "-o", os.devnull, str(unit)], tmp)
-        if proc is None:
+        proc = run_bounded([compiler, *flags, "-I", str(directory), "-o", os.devnull, str(unit)], COMPILE_TIMEOUT_S,
+                           cwd=tmp)
+        if proc.returncode is None:
             return f"nvcc took longer than {COMPILE_TIMEOUT_S} s"
     if proc.returncode != 0:
         first = next((line for line in proc.stderr.splitlines() if "error" in line), "compilation failed")
@@ -153,20 +154,6 @@ def compile_resources(source: bytes, path: str, arch: str, defines: dict[str, st
     cached.parent.mkdir(parents=True, exist_ok=True)
     cached.write_text(json.dumps(result if isinstance(result, str) else {k: v.to_json() for k, v in result.items()}))
     return result
-
-
-def _run_bounded(command: list[str], cwd: str) -> subprocess.CompletedProcess | None:
-    """Run the compiler in its own process group and kill the whole group at the time limit:
-    nvcc's children (cc1plus, cicc, ptxas) must not outlive a timeout."""
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
-                          start_new_session=True) as proc:
-        try:
-            out, err = proc.communicate(timeout=COMPILE_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            return None
-    return subprocess.CompletedProcess(command, proc.returncode, out, err)
 
 
 def static_shared_bytes(kernel: Kernel) -> int:

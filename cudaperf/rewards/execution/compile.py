@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
+from ...analysis.process import run_bounded
 from ...analysis.resources import cache_dir, nvcc
-from .process import run_bounded
 
 NVRTC_OPTIONS = ["--std=c++17"]
 C_FLAGS = ["-O2", "-shared", "-fPIC", "-std=c11"]

@@ -30,7 +30,7 @@ import weakref
 from pathlib import Path
 from queue import Queue
 
-from .process import kill_group
+from ...analysis.process import kill_group
 
 
 class WorkerDied(Exception):

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .process import run_bounded
+from ...analysis.process import run_bounded
 
 PARAMETERS = ("name", "cpp_sources", "cuda_sources", "sycl_sources", "functions", "extra_cflags",
               "extra_cuda_cflags", "extra_sycl_cflags", "extra_ldflags", "extra_include_paths", "build_directory",
