@@ -23,8 +23,13 @@ if ! grep -q '"status": "correct"' "$OUT/smoke.json"; then
 fi
 grep -E '"(status|speedup|candidate|reference)"' "$OUT/smoke.json"
 
+echo "== benchmark"
+timeout 300 python3 benchmarks/bench_eval.py --native 20 --kernelbench 8 -o "$OUT/bench_eval.json" > "$OUT/bench.log" 2>&1
+grep -E '^(native|kernelbench)' "$OUT/bench.log" | cut -c1-600
+tail -5 "$OUT/bench.log"
+
 echo "== GPU tests"
-CUDAPERF_EVAL_RESULTS="$OUT/gpu_results.jsonl" timeout 200 python3 -m pytest -q -p no:cacheprovider -m gpu \
+CUDAPERF_EVAL_RESULTS="$OUT/gpu_results.jsonl" timeout 260 python3 -m pytest -q -p no:cacheprovider -m gpu \
     tests/test_eval_gpu.py > "$OUT/pytest_gpu.log" 2>&1
 tail -25 "$OUT/pytest_gpu.log"
 python3 -c "
@@ -33,8 +38,3 @@ for line in open('$OUT/gpu_results.jsonl'):
     r = json.loads(line)
     print(f\"{r['case']:28} {r['status']:14} {str(r['rule'] or ''):16} {r['seconds']:6.2f}s speedup={r['speedup']} {r['reason'][:70]}\")
 " 2>&1 | head -40
-
-echo "== benchmark"
-timeout 150 python3 benchmarks/bench_eval.py --native 20 --kernelbench 4 -o "$OUT/bench_eval.json" > "$OUT/bench.log" 2>&1
-grep -E '^(native|kernelbench)' "$OUT/bench.log" | cut -c1-400
-tail -5 "$OUT/bench.log"

@@ -184,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument("--no-time", action="store_true", help="check correctness only")
     ev.add_argument("--compile", action="store_true", help="also time torch.compile(reference)")
+    ev.add_argument("--allow-tf32", action="store_true",
+                    help="the task allows TF32 on both sides (fp32 outputs then get fp16 tolerances)")
     ev.add_argument("--compile-timeout", type=float, default=300.0, metavar="S")
     ev.add_argument("--timeout", type=float, default=120.0, metavar="S", help="run limit per candidate")
     ev.add_argument("--arch", metavar="sm_XX", help="compile for this architecture (default: the GPU's)")
@@ -469,7 +471,8 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     except ValueError:
         raise UsageError(f"--gpus expects comma-separated indices, got {ns.gpus!r}") from None
     options = Options(trials=ns.trials, timing_trials=ns.timing_trials, atol=ns.atol, rtol=ns.rtol, seed=ns.seed,
-                      time=not ns.no_time, compare_compile=ns.compile, compile_timeout=ns.compile_timeout,
+                      time=not ns.no_time, compare_compile=ns.compile, allow_tf32=ns.allow_tf32,
+                      compile_timeout=ns.compile_timeout,
                       run_timeout=ns.timeout, arch=ns.arch, gpus=gpus)
     try:
         results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output)

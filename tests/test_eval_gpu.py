@@ -97,3 +97,16 @@ def test_precision_downgrade_is_flagged_and_fails(run):
 
 def test_native_path_is_fast_on_a_warm_worker(run):
     assert run["warm"].seconds < 2
+
+
+def test_compare_compile_and_a_task_that_allows_tf32():
+    """`--compile` times torch.compile(reference) too; a TF32 task runs the reference's matmul in TF32
+    and checks the candidate's fp32 kernel at fp16 tolerances."""
+    hacks = ROOT / "tests" / "hacks"
+    with Evaluator(Options(compare_compile=True, allow_tf32=True, run_timeout=300)) as evaluator:
+        result = evaluator.evaluate(load_task(hacks / "reference.py"), load_candidate(hacks / "honest_linear_relu.py"))
+    if os.environ.get("CUDAPERF_EVAL_RESULTS"):
+        with open(os.environ["CUDAPERF_EVAL_RESULTS"], "a") as f:
+            f.write(json.dumps({"case": "compile_and_tf32", **result.to_json()}) + "\n")
+    assert result.status == "correct", result
+    assert result.time_ms["compile"] > 0 and 0 < result.speedup_compile < 100

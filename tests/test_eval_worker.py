@@ -123,3 +123,17 @@ def test_all_zero_answer_fails_on_a_near_zero_task():
         bad, good = evaluator.evaluate_many(task, [zeros, honest])
     assert bad.status == "incorrect" and "relative L2" in bad.reason
     assert good.status == "correct" and any("below atol" in f for f in good.flags)
+
+
+def test_a_task_that_allows_tf32_gets_tf32_tolerances_and_still_rejects_global_flags():
+    """TF32 keeps 10 mantissa bits: a 2e-3 relative error fails an fp32 task, passes one that allows
+    TF32; a candidate flipping the global flag is rejected either way (it changes the reference too)."""
+    task = task_from_source(REFERENCE.replace("SCALE", "1.0"), "torch")
+    tf32_like = candidate_from_source(_candidate("return out * (1 + 2e-3)").replace("SCALE", "1.0"), "python")
+    flips = candidate_from_source(_candidate("torch.backends.cuda.matmul.allow_tf32 = False; return out")
+                                  .replace("SCALE", "1.0"), "python")
+    verdicts = {}
+    for allow in (False, True):
+        with Evaluator(Options(device="cpu", gate=False, time=False, allow_tf32=allow)) as evaluator:
+            verdicts[allow] = [r.status for r in evaluator.evaluate_many(task, [tf32_like, flips])]
+    assert verdicts == {False: ["incorrect", "correct"], True: ["correct", "rejected"]}

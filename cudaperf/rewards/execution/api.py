@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -33,6 +34,7 @@ class Options:
     seed: int = 0
     time: bool = True
     compare_compile: bool = False     # also time torch.compile(reference)
+    allow_tf32: bool = False          # the task allows TF32 (both sides; fp32 then gets fp16 tolerances)
     compile_timeout: float = 300.0    # load_inline builds inside the worker, and prebuilds
     run_timeout: float = 120.0        # from the end of compilation to the result
     arch: str | None = None           # sm_XX for NVRTC/nvcc; default: the GPU's, else sm_90
@@ -43,7 +45,7 @@ class Options:
     gate: bool = True
 
     def job_options(self) -> dict:
-        keys = ("trials", "timing_trials", "warmup", "atol", "rtol", "seed", "time", "compare_compile")
+        keys = ("trials", "timing_trials", "warmup", "atol", "rtol", "seed", "time", "compare_compile", "allow_tf32")
         return {k: v for k, v in asdict(self).items() if k in keys}
 
 
@@ -94,12 +96,16 @@ class Evaluator:
                          memory_limit=int(o.memory_limit_gb * (1 << 30)), env=env)
         self.gpus = gpus
         self._hello: dict | None = None
+        self._hello_lock = threading.Lock()
+        if gpus:
+            self.pool.warm()   # torch import and CUDA context overlap the first candidate's compile
 
     @property
     def hello(self) -> dict:
         """What a worker reported at start: device name, capability, torch version, whether a GPU is usable."""
-        if self._hello is None:
-            self._hello = self.pool.hello() or {"gpu": False, "torch": None}
+        with self._hello_lock:
+            if self._hello is None:
+                self._hello = self.pool.hello() or {"gpu": False, "torch": None}
         return self._hello
 
     @property
@@ -152,7 +158,7 @@ class Evaluator:
             job["candidate"].update(spec=candidate.spec.raw, cubin=cubin.path)
         else:
             job["candidate"]["kernels"] = _kernel_names(candidate.source)
-            if self.has_gpu:
+            if self.gpus:   # not has_gpu: waiting for the worker's hello would serialise it with the build
                 prebuilt = self._prebuild(candidate, log)
                 if prebuilt is not None:
                     return ExecResult(**prebuilt, flags=flags, log=log, **base), None
@@ -228,7 +234,6 @@ class Evaluator:
         results come back in the input order."""
         results: list[ExecResult | None] = [None] * len(candidates)
         done = [0]
-        self.hello  # noqa: B018 -- start a worker and learn the arch before compiling
 
         def finish(i: int, result: ExecResult, started: float) -> ExecResult:
             result.seconds = time.perf_counter() - started

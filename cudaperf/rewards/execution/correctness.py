@@ -38,9 +38,11 @@ class Tolerance:
     l2: float
 
 
-def tolerance(dtype: Any, atol: float | None = None, rtol: float | None = None) -> Tolerance:
-    """Per-dtype defaults (fp32 1e-4, fp16/bf16 1e-2, fp64 1e-7; integers exact) unless overridden."""
+def tolerance(dtype: Any, atol: float | None = None, rtol: float | None = None, tf32: bool = False) -> Tolerance:
+    """Per-dtype defaults (fp32 1e-4, fp16/bf16 1e-2, fp64 1e-7; integers exact) unless overridden.
+    On a task that allows TF32, fp32 gets the fp16 defaults: TF32 keeps fp16's 10 mantissa bits."""
     name = str(dtype).replace("torch.", "")
+    name = "float16" if tf32 and name == "float32" else name
     default = _FLOAT_TOLERANCE.get(name, (0.0, 0.0))
     a = default[0] if atol is None else atol
     r = default[1] if rtol is None else rtol
@@ -72,7 +74,8 @@ def check_tensor(c: Any, r: Any, index: int) -> None:
         raise Mismatch(f"{where} has no storage")
 
 
-def compare(cand: Any, ref: Any, atol: float | None = None, rtol: float | None = None) -> tuple[float, float]:
+def compare(cand: Any, ref: Any, atol: float | None = None, rtol: float | None = None,
+            tf32: bool = False) -> tuple[float, float]:
     """(max abs error, max error relative to |ref| + atol) over all outputs; Mismatch if wrong."""
     import torch
 
@@ -86,7 +89,7 @@ def compare(cand: Any, ref: Any, atol: float | None = None, rtol: float | None =
                 raise Mismatch(f"output {i} is {c!r}, the reference {r!r}")
             continue
         check_tensor(c, r, i)
-        a, rel = _values(c, r, tolerance(r.dtype, atol, rtol), i)
+        a, rel = _values(c, r, tolerance(r.dtype, atol, rtol, tf32), i)
         worst_abs, worst_rel = max(worst_abs, a), max(worst_rel, rel)
     return worst_abs, worst_rel
 

@@ -43,12 +43,21 @@ def _watched() -> list[tuple[str, Any]]:
     return objects
 
 
+def _matmul_precision() -> str:
+    import torch
+
+    try:
+        return torch.get_float32_matmul_precision()
+    except RuntimeError:   # torch refuses to answer once the legacy and new TF32 switches disagree
+        return "mixed legacy and new settings"
+
+
 def _precision() -> dict[str, Any]:
     import torch
 
     return {"cuda.matmul.allow_tf32": torch.backends.cuda.matmul.allow_tf32,
             "cudnn.allow_tf32": torch.backends.cudnn.allow_tf32,
-            "float32_matmul_precision": torch.get_float32_matmul_precision(),
+            "float32_matmul_precision": _matmul_precision(),
             "fp16_reduced_precision": torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
             "bf16_reduced_precision": torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction,
             "default_dtype": str(torch.get_default_dtype())}
@@ -87,6 +96,11 @@ class Guard:
                            for attr, value in list(vars(obj).items()) if callable(value)}
         self.precision = _precision()
         self.rebaseline()
+
+    def pin_precision(self, allow_tf32: bool) -> None:
+        """Set the task's precision on both sides; it is also what the candidate must leave in place."""
+        pin_precision(allow_tf32)
+        self.precision = _precision()
 
     def rebaseline(self) -> None:
         """After the harness itself started threads or processes (torch.compile's compile workers)."""

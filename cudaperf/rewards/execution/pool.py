@@ -169,6 +169,11 @@ class Slot:
         self.pool.started.add(worker)
         return worker
 
+    def warm(self) -> None:
+        """Start a worker now, without waiting for it: it imports torch while the caller compiles."""
+        if self.current is None and self.spare is None:
+            self.spare = self._spawn()
+
     def worker(self) -> Worker | None:
         if self.current is not None and self.current.alive:
             return self.current
@@ -230,6 +235,11 @@ class Pool:
         self._lock = threading.Lock()
         self._closed = False
         atexit.register(self.close)
+
+    def warm(self) -> None:
+        """Start every slot's worker in the background (call before the first job)."""
+        for slot in self.slots:
+            slot.warm()
 
     def hello(self) -> dict | None:
         """The first slot's worker's hello (device, capability, torch version), starting it if needed."""

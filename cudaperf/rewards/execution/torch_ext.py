@@ -3,6 +3,7 @@
 - Faster: a `.cu` that includes the whole `<torch/extension.h>` is first tried with `<torch/types.h>`
   (what load_inline itself prepends to CUDA sources), which nvcc parses about 2.5x faster; if that
   does not compile, the source is built as written.  Same code, same kernels, fewer headers.
+- Shared: the C++ side includes a precompiled <torch/extension.h> (`pch`), built once per machine.
 - Cached: every build lives in a directory named by a hash of its arguments, the torch version and
   the architecture list, so a candidate seen before costs a no-op ninja run.
 - Ahead: `extract_builds` reads the `load_inline(...)` arguments from the candidate's syntax tree
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...analysis.process import run_bounded
+from . import pch
 
 PARAMETERS = ("name", "cpp_sources", "cuda_sources", "sycl_sources", "functions", "extra_cflags",
               "extra_cuda_cflags", "extra_sycl_cflags", "extra_ldflags", "extra_include_paths", "build_directory",
@@ -61,8 +63,17 @@ def _variants(spec: dict) -> list[tuple[str, dict]]:
     return [("plain", spec)]
 
 
+def _precompiled_header(root: Path) -> None:
+    """Route torch's C++ compiles through `pch` (a precompiled <torch/extension.h>)."""
+    script = pch.command(root / "pch")
+    if os.environ.get("CXX") != script:
+        os.environ["CUDAPERF_REAL_CXX"] = os.environ.get("CXX", "c++")
+        os.environ["CXX"] = script
+
+
 def load(spec: dict, root: Path, real_load_inline) -> Any:
     """Build (or find built) and import the extension; BuildError with the compiler output on failure."""
+    _precompiled_header(root)
     directory = root / build_key(spec, os.environ.get("TORCH_CUDA_ARCH_LIST", ""))
     directory.mkdir(parents=True, exist_ok=True)
     marker = directory / "variant"
