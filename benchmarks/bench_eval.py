@@ -57,6 +57,18 @@ def _stages(result) -> list[str]:
     return [ln for ln in result.log if " in " in ln and (" s" in ln or "s:" in ln)][:12]
 
 
+def _ninja_steps(root: Path) -> dict:
+    """Median seconds of each load_inline build step (ninja's own log), over every build under root."""
+    steps: dict[str, list[float]] = {}
+    for log in root.glob("*/*/.ninja_log"):
+        for line in log.read_text().splitlines()[1:]:
+            start, end, _, output, _ = line.split("\t")
+            step = "link" if output.endswith(".so") else output
+            steps.setdefault(step, []).append((int(end) - int(start)) / 1000)
+    return {step: {"median_s": statistics.median(v), "min_s": min(v), "max_s": max(v), "builds": len(v)}
+            for step, v in steps.items()}
+
+
 def _kernelbench(evaluator, task, kb: list, report) -> None:
     """On a warm engine: the first build on the machine (it also precompiles <torch/extension.h>),
     one fresh candidate, the same candidate again (built before), then a batch of fresh ones."""
@@ -70,6 +82,7 @@ def _kernelbench(evaluator, task, kb: list, report) -> None:
     results, wall = _timed(lambda: evaluator.evaluate_many(task, kb[2:-1]))
     report("kernelbench_batch", {**_summary(results, wall),
                                  "build_log": [ln for r in results for ln in r.log if "extension" in ln]})
+    report("kernelbench_build_steps", _ninja_steps(evaluator.ext_root))
 
 
 def main() -> int:

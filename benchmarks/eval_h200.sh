@@ -36,5 +36,5 @@ python3 -c "
 import json
 for line in open('$OUT/gpu_results.jsonl'):
     r = json.loads(line)
-    print(f\"{r['case']:28} {r['status']:14} {str(r['rule'] or ''):16} {r['seconds']:6.2f}s speedup={r['speedup']} {r['reason'][:70]}\")
+    print(f\"{r['case']:28} {r['status']:14} {str(r['rule'] or ''):16} {r.get('seconds') or 0:6.2f}s speedup={r['speedup']} {r['reason'][:70]}\")
 " 2>&1 | head -40

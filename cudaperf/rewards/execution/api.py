@@ -41,7 +41,7 @@ class Options:
     gpus: list[int] | None = None     # indices of visible GPUs; default all
     device: str = "cuda"              # "cpu": exercise the harness on CPU tensors (tests only)
     memory_limit_gb: float = 32.0     # worker resident memory
-    spare_workers: bool = True
+    spare_workers: int = 3            # per GPU, warming while candidates run (0: start each on demand)
     gate: bool = True
 
     def job_options(self) -> dict:

@@ -92,18 +92,19 @@ class Guard:
     are watched: module-level flags such as torch.cuda._initialized change legitimately."""
 
     def __init__(self) -> None:
-        self.identities = {(name, attr): id(value) for name, obj in _watched()
-                           for attr, value in list(vars(obj).items()) if callable(value)}
-        self.precision = _precision()
-        self.rebaseline()
+        self.resnapshot()
 
     def pin_precision(self, allow_tf32: bool) -> None:
         """Set the task's precision on both sides; it is also what the candidate must leave in place."""
         pin_precision(allow_tf32)
         self.precision = _precision()
 
-    def rebaseline(self) -> None:
-        """After the harness itself started threads or processes (torch.compile's compile workers)."""
+    def resnapshot(self) -> None:
+        """Take the current state as the baseline: at start, and after the harness itself changed it
+        (torch.compile rebinds functions and starts compile workers), right after a check passed."""
+        self.identities = {(name, attr): id(value) for name, obj in _watched()
+                           for attr, value in list(vars(obj).items()) if callable(value)}
+        self.precision = _precision()
         self.threads, self.children = threading.active_count(), _children()
 
     def violations(self) -> list[tuple[str, str]]:

@@ -2,7 +2,7 @@
 
 Each worker is `python -m cudaperf.rewards.execution.worker` in its own session (so a kill takes its
 children, e.g. ninja and nvcc, too), pinned to one GPU through CUDA_VISIBLE_DEVICES, talking JSON
-lines over two private pipes.  A slot keeps one spare worker warming up (importing torch, creating
+lines over two private pipes.  A slot keeps spare workers warming up (importing torch, creating
 its context) so a recycled worker is replaced without waiting.  The caller's process never runs
 candidate code, so it survives crashes, hangs and sticky CUDA errors; `close()` (also at exit) kills
 every worker it started.
@@ -142,12 +142,15 @@ class Worker:
             return {"status": "runtime_error", "reason": f"the worker died ({how})",
                     "compiled": phase == "run" or None, "log": tail, "recycle": True}
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Kill the worker (and its children); `wait=False` leaves reaping to `Pool.reap`: a process
+        that held a CUDA context can take a second to go, and nobody needs to watch it go."""
         kill_group(self.proc.pid)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
+        if wait:
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
         for closer in (self._jobs.close, lambda: os.close(self._messages)):
             try:
                 closer()
@@ -157,12 +160,16 @@ class Worker:
 
 
 class Slot:
-    """One device (a GPU, or none): the worker in use and a spare warming up."""
+    """One device (a GPU, or none): the worker in use and spares warming up.  One spare at first;
+    once workers get recycled (every KernelBench candidate recycles its worker), up to `pool.spare`
+    warm in parallel, since a fresh worker takes seconds to import torch and create its context while
+    a candidate's checks and timing take well under one."""
 
     def __init__(self, pool: Pool, env: dict[str, str]):
         self.pool, self.env = pool, env
         self.current: Worker | None = None
-        self.spare: Worker | None = None
+        self.spares: list[Worker] = []
+        self.wanted = min(1, pool.spare)
 
     def _spawn(self) -> Worker:
         worker = Worker(self.env, self.pool.log_dir)
@@ -171,19 +178,19 @@ class Slot:
 
     def warm(self) -> None:
         """Start a worker now, without waiting for it: it imports torch while the caller compiles."""
-        if self.current is None and self.spare is None:
-            self.spare = self._spawn()
+        if self.current is None and not self.spares:
+            self.spares.append(self._spawn())
 
     def worker(self) -> Worker | None:
         if self.current is not None and self.current.alive:
             return self.current
-        self.current, self.spare = self.spare or self._spawn(), None
+        self.current = self.spares.pop(0) if self.spares else self._spawn()
+        while len(self.spares) < self.wanted:
+            self.spares.append(self._spawn())
         if self.current.wait_hello(self.pool.start_timeout) is None:
             self.current.close()
             self.current = None
             return None
-        if self.pool.spare:
-            self.spare = self._spawn()
         return self.current
 
     def hello(self) -> dict | None:
@@ -196,15 +203,17 @@ class Slot:
             return {"status": "runtime_error", "reason": "the worker failed to start", "recycle": True}
         result = worker.request(job, compile_timeout, run_timeout, self.pool.memory_limit)
         if result.get("recycle") or not worker.alive:
-            worker.close()
+            worker.close(wait=False)
+            self.pool.reap(worker)
             self.current = None
+            self.wanted = self.pool.spare
         return result
 
     def close(self) -> None:
-        for worker in (self.current, self.spare):
+        for worker in (self.current, *self.spares):
             if worker is not None:
                 worker.close()
-        self.current = self.spare = None
+        self.current, self.spares = None, []
 
 
 def _visible(index: int) -> str:
@@ -218,11 +227,12 @@ class Pool:
     worker can still run C references on the CPU).  `device="cpu"` runs PyTorch candidates on CPU
     tensors: only for testing the harness itself, its timings mean nothing."""
 
-    def __init__(self, gpus: list[int], device: str = "cuda", spare: bool = True, memory_limit: int | None = None,
+    def __init__(self, gpus: list[int], device: str = "cuda", spare: int = 3, memory_limit: int | None = None,
                  start_timeout: float = 180.0, env: dict[str, str] | None = None):
         self.spare, self.memory_limit, self.start_timeout = spare, memory_limit, start_timeout
         self.log_dir = Path(tempfile.mkdtemp(prefix="cudaperf-workers-"))
         self.started: weakref.WeakSet[Worker] = weakref.WeakSet()
+        self.dying: list[Worker] = []
         base = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
         if gpus and device == "cuda":
             envs = [{**base, "CUDA_VISIBLE_DEVICES": _visible(g), "CUDAPERF_DEVICE": "cuda"} for g in gpus]
@@ -255,6 +265,13 @@ class Pool:
             return slot.run(job, compile_timeout, run_timeout)
         finally:
             self._free.put(slot)
+
+    def reap(self, killed: Worker | None = None) -> None:
+        """Keep `killed` (closed without waiting) until it has exited; collect those that have."""
+        with self._lock:
+            if killed is not None:
+                self.dying.append(killed)
+            self.dying = [w for w in self.dying if w.alive]
 
     def close(self) -> None:
         with self._lock:
