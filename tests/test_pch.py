@@ -70,3 +70,31 @@ def test_overlays_are_capped_least_recent_first(project: Path) -> None:
     assert len(overlays) == pch.KEEP
     newest = max(overlays, key=lambda p: p.stat().st_mtime)
     assert (newest / "torch" / "extension.h.gch").is_file()
+
+
+@pytest.mark.slow
+def test_builders_build_real_extensions_ahead_and_leave_nothing_running(tmp_path: Path) -> None:
+    """torch's real load_inline in a builder started ahead (C++ only, so the CPU build of torch does):
+    the build works and is importable, a compile error comes back with gcc's message, and closing
+    kills the idle builder."""
+    pytest.importorskip("torch")
+    from torch.utils import cpp_extension
+
+    from cudaperf.rewards.execution import torch_ext
+
+    builders = torch_ext.Builders(tmp_path, "9.0", jobs=2, ready=1)
+    builders.warm()
+    good = torch_ext.normalise((), {"name": "cp_add_one", "cpp_sources": "int add_one(int x) { return x + 1; }",
+                                    "functions": ["add_one"]})
+    bad = torch_ext.normalise((), {"name": "cp_broken", "cpp_sources": "int add_one(int x) { return y; }",
+                                   "functions": ["add_one"]})
+    try:
+        ok, output, _ = builders.build(good, 600)
+        assert ok, output
+        assert "built the plain variant" in output
+        assert torch_ext.load(good, tmp_path, cpp_extension.load_inline).add_one(41) == 42
+        ok, output, _ = builders.build(bad, 600)
+        assert not ok and "return y;" in output and "was not declared" in output
+    finally:
+        builders.close()
+    assert not builders._idle

@@ -16,7 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import gate
+from . import gate, torch_ext
 from .compile import compile_c, compile_cuda, exec_cache
 from .formats import Candidate, FormatError, Task, load_candidate, load_task, task_format
 from .result import ExecResult
@@ -97,8 +97,12 @@ class Evaluator:
         self.gpus = gpus
         self._hello: dict | None = None
         self._hello_lock = threading.Lock()
+        self.builders: torch_ext.Builders | None = None
         if gpus:
             self.pool.warm()   # torch import and CUDA context overlap the first candidate's compile
+            arch_list = "{}.{}".format(*self.capability) if self.capability else "9.0"
+            self.builders = torch_ext.Builders(self.ext_root, arch_list, jobs=max(2, (os.cpu_count() or 2) // 8))
+            self.builders.warm()
 
     @property
     def hello(self) -> dict:
@@ -169,17 +173,12 @@ class Evaluator:
 
     def _prebuild(self, candidate: Candidate, log: list[str]) -> dict | None:
         """Build the candidate's load_inline extensions ahead, off the GPU; a failure is final."""
-        from . import torch_ext
-
         builds = torch_ext.extract_builds(candidate.source)
-        if not builds:
+        if not builds or self.builders is None:
             log.append("load_inline arguments are not literals: the worker builds the extension")
             return None
-        arch_list = "{}.{}".format(*self.capability) if self.capability else "9.0"
-        jobs = max(2, (os.cpu_count() or 2) // 8)
         for spec in builds:
-            ok, output, seconds = torch_ext.prebuild(spec, self.ext_root, arch_list, self.options.compile_timeout,
-                                                    jobs)
+            ok, output, seconds = self.builders.build(spec, self.options.compile_timeout)
             variant = re.search(r"cudaperf: built the (\w+) variant", output)
             log.append(f"prebuilt extension {spec.get('name')!r} in {seconds:.1f} s: "
                        + (f"ok ({variant.group(1)} headers)" if ok and variant else "ok" if ok else "failed"))
@@ -264,6 +263,8 @@ class Evaluator:
         return gpu.submit(lambda: finish(i, self.execute(job, cand.label), started))
 
     def close(self) -> None:
+        if self.builders is not None:
+            self.builders.close()
         self.pool.close()
 
     def __enter__(self) -> Evaluator:

@@ -7,8 +7,8 @@
 - Cached: every build lives in a directory named by a hash of its arguments, the torch version and
   the architecture list, so a candidate seen before costs a no-op ninja run.
 - Ahead: `extract_builds` reads the `load_inline(...)` arguments from the candidate's syntax tree
-  (string literals and names bound to them; nothing is executed) and `prebuild` compiles them in a
-  bounded child process without a GPU, many at once on the CPU cores.  The worker then installs
+  (string literals and names bound to them; nothing is executed) and `Builders` compiles them in
+  bounded child processes without a GPU, started ahead, many at once on the CPU cores.  The worker then installs
   `cached_load_inline` in place of torch's, so the candidate's own call finds the build done.
 """
 
@@ -20,11 +20,14 @@ import hashlib
 import json
 import os
 import re
+import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from ...analysis.process import run_bounded
+from ...analysis.process import kill_group
 from . import pch
 
 PARAMETERS = ("name", "cpp_sources", "cuda_sources", "sycl_sources", "functions", "extra_cflags",
@@ -162,25 +165,65 @@ def extract_builds(source: str) -> list[dict] | None:
     return builds
 
 
-def prebuild(spec: dict, root: Path, arch_list: str, timeout: float, jobs: int = 2) -> tuple[bool, str, float]:
-    """Build one extension in a bounded child process with no GPU visible: (ok, output, seconds)."""
-    import time
+class Builders:
+    """Build processes started ahead, with no GPU visible: each imports torch and the extension
+    machinery (seconds) and then waits for one spec on stdin, so a build starts compiling at once.
+    One build per process (a candidate's flags and sources leave nothing behind), each in its own
+    session, bounded by a timeout, killed with its compilers on timeout or `close()`."""
 
-    env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "TORCH_CUDA_ARCH_LIST": arch_list, "MAX_JOBS": str(jobs)}
-    start = time.perf_counter()
-    done = run_bounded([sys.executable, "-m", "cudaperf.rewards.execution.torch_ext", str(root)], timeout,
-                       env={**env, "CUDAPERF_BUILD_SPEC": json.dumps(spec)})
-    seconds = time.perf_counter() - start
-    if done.returncode is None:
-        return False, f"build took longer than {timeout:.0f} s", seconds
-    return done.returncode == 0, (done.stdout + done.stderr)[-8000:], seconds
+    def __init__(self, root: Path, arch_list: str, jobs: int = 2, ready: int = 2):
+        self.root, self.ready = root, ready
+        self.env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "TORCH_CUDA_ARCH_LIST": arch_list,
+                    "MAX_JOBS": str(jobs)}
+        self._idle: list[subprocess.Popen] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _spawn(self) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", __name__, str(self.root)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                                env=self.env, start_new_session=True)
+
+    def warm(self) -> None:
+        """Start builders up to `ready` (they import torch while nothing needs them yet)."""
+        with self._lock:
+            while not self._closed and len(self._idle) < self.ready:
+                self._idle.append(self._spawn())
+
+    def build(self, spec: dict, timeout: float) -> tuple[bool, str, float]:
+        """Build one extension: (ok, compiler output, seconds)."""
+        with self._lock:
+            proc = self._idle.pop(0) if self._idle else self._spawn()
+        self.warm()
+        start = time.perf_counter()
+        try:
+            out, err = proc.communicate(json.dumps(spec), timeout=timeout)
+        except subprocess.TimeoutExpired:
+            kill_group(proc.pid)
+            proc.communicate()
+            return False, f"build took longer than {timeout:.0f} s", time.perf_counter() - start
+        text = out + err   # the first error comes early, gcc's notes on where it was included after it
+        text = text if len(text) <= 16000 else text[:8000] + "\n...\n" + text[-8000:]
+        return proc.returncode == 0, text, time.perf_counter() - start
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for proc in idle:
+            kill_group(proc.pid)
+            proc.communicate()
 
 
 def main() -> int:
+    """A builder: import torch, then build the spec that arrives on stdin."""
     from torch.utils import cpp_extension
 
+    text = sys.stdin.read()
+    if not text.strip():
+        return 0   # closed before a spec came
     try:
-        load(json.loads(os.environ["CUDAPERF_BUILD_SPEC"]), Path(sys.argv[1]), cpp_extension.load_inline)
+        load(json.loads(text), Path(sys.argv[1]), cpp_extension.load_inline)
     except BuildError as exc:
         print(exc, file=sys.stderr)
         return 1
