@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
+from ..process import run_bounded
 from .counters import METRICS
 from .device import GpuUnavailable
 from .ncu_csv import NcuCsvError, NcuRow, read
@@ -44,19 +43,15 @@ def collect(plan_path: Path, timeout: float) -> NcuRow:
     """The one profiled launch of the plan."""
     csv_path = plan_path.with_suffix(".csv")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE_ROOT), os.environ.get("PYTHONPATH"))))}
-    proc = subprocess.Popen(command(ncu_executable(), plan_path, csv_path), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, env=env, start_new_session=True, text=True, errors="replace")
-    try:
-        output, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise NcuFailed(f"ncu did not finish within {timeout:.0f} s") from None
+    done = run_bounded(command(ncu_executable(), plan_path, csv_path), timeout, env=env)
+    if done.returncode is None:
+        raise NcuFailed(f"ncu did not finish within {timeout:.0f} s")
     try:
         rows = read(csv_path)
     except (OSError, NcuCsvError):
         rows = []
-    if proc.returncode != 0 or not rows:
+    if done.returncode != 0 or not rows:
+        output = done.stdout + done.stderr
         tail = " | ".join(line for line in output.strip().splitlines()[-3:])
-        raise NcuFailed(f"ncu exited {proc.returncode} with {len(rows)} profiled kernels: {tail}")
+        raise NcuFailed(f"ncu exited {done.returncode} with {len(rows)} profiled kernels: {tail}")
     return rows[0]

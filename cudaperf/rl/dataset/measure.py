@@ -24,7 +24,6 @@ import os
 import queue
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ...analysis.process import kill_group
 from .generate import all_tasks
 from .kit import Task
 
@@ -412,10 +412,7 @@ class _Process:
             return False
 
     def kill(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_group(self.proc.pid)
         self.proc.wait()
 
 
