@@ -116,7 +116,8 @@ def main() -> int:
     evaluator, start_s = _timed(lambda: Evaluator(Options()))
     with evaluator:
         first, seconds = _timed(lambda: evaluator.evaluate(task, native[0]))
-        figures["machine"].update({k: evaluator.hello.get(k) for k in ("device", "torch", "capability")})
+        figures["machine"].update({k: evaluator.hello.get(k) for k in ("device", "torch", "capability",
+                                                                       "startup_s")})
         report("native_first_cold", {"seconds": seconds + start_s, "status": first.status,
                                      "speedup": first.speedup, "note": "includes starting the worker"})
         warm, seconds = _timed(lambda: evaluator.evaluate(task, native[1]))

@@ -46,7 +46,7 @@ def _reference_only(job: dict) -> dict:
 class Session:
     """State that lives as long as the worker: device facts, the timer, the guard."""
 
-    def __init__(self, device: str):
+    def __init__(self, device: str, started: float):
         import torch
         from torch.utils import cpp_extension
 
@@ -54,6 +54,7 @@ class Session:
 
         self.device = device
         self.info: dict[str, Any] = {"torch": torch.__version__, "device": "cpu", "gpu": False}
+        laps = self.info["startup_s"] = {"import": round(time.perf_counter() - started, 2)}
         l2 = 0
         if device == "cuda":
             torch.cuda.init()
@@ -64,6 +65,7 @@ class Session:
             torch.cuda.set_per_process_memory_fraction(fraction)
             self.info.update(device=props.name, gpu=True, capability=[props.major, props.minor], l2_bytes=l2,
                              memory_bytes=int(props.total_memory))
+            laps["context"] = round(time.perf_counter() - started - sum(laps.values()), 2)
         self.timer = timing.Timer(device, l2)
         root = os.environ.get("CUDAPERF_EXT_ROOT")
         if root:
@@ -79,6 +81,7 @@ class Session:
 
             hacks.launched_kernels(lambda: torch.ones(1, device="cuda").add_(1))  # CUPTI's first start takes
             # about a second: pay it while the worker is a spare, not inside a candidate's run
+            laps["harness_modules_and_profiler"] = round(time.perf_counter() - started - sum(laps.values()), 2)
 
         self.guard = hacks.Guard()
         self._inputs: dict[tuple, Any] = {}
@@ -385,14 +388,14 @@ def _bytes(value: Any) -> int:
 def main(argv: list[str]) -> int:
     jobs_fd, messages_fd = int(argv[0]), int(argv[1])
     device = os.environ.get("CUDAPERF_DEVICE", "cuda")
-    session = None
+    session, started = None, time.perf_counter()
     try:
         import torch
 
         if device == "cuda" and not torch.cuda.is_available():
             device = "none"
         if device != "none":
-            session = Session(device)
+            session = Session(device, started)
         hello = {"event": "hello", "pid": os.getpid(), **(session.info if session else
                                                            {"torch": torch.__version__, "gpu": False})}
     except ImportError:
