@@ -184,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument("--no-time", action="store_true", help="check correctness only")
     ev.add_argument("--compile", action="store_true", help="also time torch.compile(reference)")
+    ev.add_argument("--build-without-gpu", action="store_true",
+                    help="without a GPU, still build KernelBench extensions so compile errors show (20-40 s each)")
     ev.add_argument("--allow-tf32", action="store_true",
                     help="the task allows TF32 on both sides (fp32 outputs then get fp16 tolerances)")
     ev.add_argument("--compile-timeout", type=float, default=300.0, metavar="S")
@@ -472,7 +474,7 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         raise UsageError(f"--gpus expects comma-separated indices, got {ns.gpus!r}") from None
     options = Options(trials=ns.trials, timing_trials=ns.timing_trials, atol=ns.atol, rtol=ns.rtol, seed=ns.seed,
                       time=not ns.no_time, compare_compile=ns.compile, allow_tf32=ns.allow_tf32,
-                      compile_timeout=ns.compile_timeout,
+                      build_without_gpu=ns.build_without_gpu, compile_timeout=ns.compile_timeout,
                       run_timeout=ns.timeout, arch=ns.arch, gpus=gpus)
     try:
         results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output)

@@ -94,3 +94,29 @@ def test_usage_errors_exit_2(tmp_path, capsys):
     (tmp_path / "ref.c").write_text("void f(void) {}")
     code, _, err = _eval(capsys, "--reference", str(tmp_path / "ref.c"), "--candidate", "x.cu")
     assert code == 2 and "harness" in err
+
+
+@needs_nvcc
+@pytest.mark.slow
+def test_build_without_gpu_compiles_kernelbench_extensions(capsys):
+    """--build-without-gpu runs the real load_inline build (nvcc and g++ on the torch headers; a CPU
+    build of torch cannot link it): an honest candidate is compiled, a broken one is a compile_error
+    with nvcc's message, and nothing is left running."""
+    pytest.importorskip("torch")
+    before = _children()
+    runtime = HACKS / "runtime"
+    code, out, _ = _eval(capsys, "--reference", str(EXAMPLES / "scale_add" / "reference.py"), "--candidate",
+                         str(EXAMPLES / "scale_add" / "candidate_kernelbench.py"), str(runtime / "kb_compile_error.py"),
+                         "--build-without-gpu", "--format", "jsonl")
+    honest, broken = (json.loads(line) for line in out.splitlines())
+    assert honest["status"] == "no_gpu" and honest["compiled"] is True, honest
+    assert "extension build" in honest["reason"] and any("compiled, not linked" in ln for ln in honest["log"])
+    assert broken["status"] == "compile_error" and "error" in broken["reason"] and broken["compiled"] is False
+    assert code == 1 and _children() <= before
+
+
+def test_kernelbench_without_gpu_says_the_extension_was_not_built(capsys):
+    code, out, _ = _eval(capsys, "--reference", str(EXAMPLES / "scale_add" / "reference.py"), "--candidate",
+                         str(EXAMPLES / "scale_add" / "candidate_kernelbench.py"), "--format", "json")
+    doc = json.loads(out)
+    assert doc["status"] == "no_gpu" and doc["compiled"] is None and "--build-without-gpu" in doc["reason"]

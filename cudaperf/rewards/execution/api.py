@@ -35,6 +35,7 @@ class Options:
     time: bool = True
     compare_compile: bool = False     # also time torch.compile(reference)
     allow_tf32: bool = False          # the task allows TF32 (both sides; fp32 then gets fp16 tolerances)
+    build_without_gpu: bool = False   # no GPU: still build KernelBench extensions (nvcc, 20-40 s each)
     compile_timeout: float = 300.0    # load_inline builds inside the worker, and prebuilds
     run_timeout: float = 120.0        # from the end of compilation to the result
     arch: str | None = None           # sm_XX for NVRTC/nvcc; default: the GPU's, else sm_90
@@ -100,8 +101,10 @@ class Evaluator:
         self.builders: torch_ext.Builders | None = None
         if gpus:
             self.pool.warm()   # torch import and CUDA context overlap the first candidate's compile
-            arch_list = "{}.{}".format(*self.capability) if self.capability else "9.0"
-            self.builders = torch_ext.Builders(self.ext_root, arch_list, jobs=max(2, (os.cpu_count() or 2) // 8))
+        if gpus or (o.build_without_gpu and o.device == "cuda"):
+            arch = _arch_from(self.capability, o.arch)[3:]
+            self.builders = torch_ext.Builders(self.ext_root, f"{arch[:-1]}.{arch[-1]}",
+                                               jobs=max(2, (os.cpu_count() or 2) // 8))
             self.builders.warm()
 
     @property
@@ -162,7 +165,7 @@ class Evaluator:
             job["candidate"].update(spec=candidate.spec.raw, cubin=cubin.path)
         else:
             job["candidate"]["kernels"] = _kernel_names(candidate.source)
-            if self.gpus:   # not has_gpu: waiting for the worker's hello would serialise it with the build
+            if self.builders:   # not has_gpu: waiting for the worker's hello would serialise it with the build
                 prebuilt = self._prebuild(candidate, log)
                 if prebuilt is not None:
                     return ExecResult(**prebuilt, flags=flags, log=log, **base), None
@@ -179,9 +182,11 @@ class Evaluator:
             return None
         for spec in builds:
             ok, output, seconds = self.builders.build(spec, self.options.compile_timeout)
-            variant = re.search(r"cudaperf: built the (\w+) variant", output)
+            variant = re.search(r"cudaperf: (built|compiled) the (\w+) variant", output)
+            how = "" if not variant else f" ({variant.group(2)} headers)" if variant.group(1) == "built" else \
+                f" ({variant.group(2)} headers, compiled, not linked)"
             log.append(f"prebuilt extension {spec.get('name')!r} in {seconds:.1f} s: "
-                       + (f"ok ({variant.group(1)} headers)" if ok and variant else "ok" if ok else "failed"))
+                       + (f"ok{how}" if ok else "failed"))
             if not ok:
                 timeout = output.startswith("build took longer")
                 lines = [ln for ln in output.splitlines() if ln.strip()]
@@ -194,7 +199,12 @@ class Evaluator:
         return None
 
     def _without_gpu(self, job: dict, base: dict, fmt: str, flags: list[str], log: list[str]) -> ExecResult:
-        compiled = True if fmt != "kernelbench" else None
+        if fmt == "kernelbench":
+            built = any(ln.startswith("prebuilt extension") and ": ok" in ln for ln in log)
+            reason = "no CUDA device: gate and extension build only" if built else \
+                "no CUDA device: gate only (build_without_gpu / --build-without-gpu also compiles the extension)"
+            return ExecResult("no_gpu", reason, compiled=True if built else None, flags=flags, log=log, **base)
+        compiled = True
         if fmt == "c":
             out = self.pool.run(job, self.options.compile_timeout, self.options.run_timeout)
             if out.get("status") != "no_gpu":

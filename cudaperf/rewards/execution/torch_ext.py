@@ -95,6 +95,9 @@ def load(spec: dict, root: Path, real_load_inline) -> Any:
             try:
                 module = real_load_inline(**args, build_directory=str(build_dir), verbose=False)
             except (RuntimeError, OSError) as exc:
+                if _compiled_without_cuda_torch(build_dir):
+                    print(f"cudaperf: compiled the {label} variant (not linked: this torch has no CUDA libraries)")
+                    return None
                 failure = exc
                 continue
             marker.write_text(label)
@@ -103,6 +106,35 @@ def load(spec: dict, root: Path, real_load_inline) -> Any:
         if "Error building extension" in str(failure):  # compile errors are cached like successes
             (directory / "failed").write_text(str(failure))
     raise BuildError(str(failure)) from failure
+
+
+def _compiled_without_cuda_torch(build_dir: Path) -> bool:
+    """A CPU-only torch cannot link a CUDA extension (no libtorch_cuda); when every object file of the
+    build was made, the candidate's sources compiled, which is all a machine without a GPU can learn."""
+    import torch
+
+    if torch.version.cuda is not None or not (build_dir / "build.ninja").is_file():
+        return False
+    rules = (build_dir / "build.ninja").read_text().splitlines()
+    objects = [ln.split()[1].rstrip(":") for ln in rules if ln.startswith("build ") and ".o:" in ln]
+    return bool(objects) and all((build_dir / o).is_file() for o in objects)
+
+
+def _cuda_home_for_cpu_torch() -> None:
+    """A CPU-only torch leaves CUDA_HOME unset, so load_inline refuses CUDA sources; point it at the
+    toolkit (CUDA_HOME, CUDA_PATH, /usr/local/cuda, or nvcc's parent) to compile them anyway."""
+    import shutil
+
+    import torch
+    from torch.utils import cpp_extension
+
+    if torch.version.cuda is not None or cpp_extension.CUDA_HOME is not None:
+        return
+    nvcc = shutil.which("nvcc")
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or \
+        ("/usr/local/cuda" if Path("/usr/local/cuda/bin/nvcc").is_file() else None) or \
+        (str(Path(nvcc).resolve().parents[1]) if nvcc else None)
+    cpp_extension.CUDA_HOME = home
 
 
 def cached_load_inline(root: Path, real_load_inline):
@@ -222,6 +254,7 @@ def main() -> int:
     text = sys.stdin.read()
     if not text.strip():
         return 0   # closed before a spec came
+    _cuda_home_for_cpu_torch()
     try:
         load(json.loads(text), Path(sys.argv[1]), cpp_extension.load_inline)
     except BuildError as exc:
