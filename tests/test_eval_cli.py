@@ -120,3 +120,11 @@ def test_kernelbench_without_gpu_says_the_extension_was_not_built(capsys):
                          str(EXAMPLES / "scale_add" / "candidate_kernelbench.py"), "--format", "json")
     doc = json.loads(out)
     assert doc["status"] == "no_gpu" and doc["compiled"] is None and "--build-without-gpu" in doc["reason"]
+
+
+def test_binary_junk_as_a_python_candidate_is_a_one_line_compile_error(tmp_path, capsys):
+    (tmp_path / "junk.py").write_bytes(bytes(range(256)) * 8)
+    code, out, _ = _eval(capsys, "--reference", str(HACKS / "reference.py"), "--candidate", str(tmp_path / "junk.py"),
+                         "--format", "json")
+    doc = json.loads(out)
+    assert code == 1 and doc["status"] == "compile_error" and "None" not in doc["reason"] and "\n" not in doc["reason"]

@@ -134,7 +134,8 @@ class Evaluator:
             try:
                 ast.parse(candidate.source)
             except SyntaxError as exc:
-                return ExecResult("compile_error", f"line {exc.lineno}: {exc.msg}", compiled=False, **base), None
+                where = f"line {exc.lineno}: " if exc.lineno else ""
+                return ExecResult("compile_error", f"{where}{exc.msg}", compiled=False, **base), None
         flags: list[str] = []
         if self.options.gate:
             violations = gate.check(candidate, task)
