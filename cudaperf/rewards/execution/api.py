@@ -42,7 +42,7 @@ class Options:
     gpus: list[int] | None = None     # indices of visible GPUs; default all
     device: str = "cuda"              # "cpu": exercise the harness on CPU tensors (tests only)
     memory_limit_gb: float = 32.0     # worker resident memory
-    spare_workers: int = 3            # per GPU, warming while candidates run (0: start each on demand)
+    spare_workers: int = 4            # per GPU, warming while candidates run (0: start each on demand)
     gate: bool = True
 
     def job_options(self) -> dict:
@@ -244,6 +244,8 @@ class Evaluator:
         results come back in the input order."""
         results: list[ExecResult | None] = [None] * len(candidates)
         done = [0]
+        if self.gpus:   # every KernelBench candidate uses up its worker: have spares warm while they build
+            self.pool.expect(sum(c.kind == "python" for c in candidates))
 
         def finish(i: int, result: ExecResult, started: float) -> ExecResult:
             result.seconds = time.perf_counter() - started

@@ -181,6 +181,12 @@ class Slot:
         if self.current is None and not self.spares:
             self.spares.append(self._spawn())
 
+    def expect(self, recycling: int) -> None:
+        """`recycling` candidates that each use up a worker are coming: warm spares for them now."""
+        self.wanted = max(self.wanted, min(self.pool.spare, recycling))
+        while len(self.spares) < self.wanted:
+            self.spares.append(self._spawn())
+
     def worker(self) -> Worker | None:
         if self.current is not None and self.current.alive:
             return self.current
@@ -227,7 +233,7 @@ class Pool:
     worker can still run C references on the CPU).  `device="cpu"` runs PyTorch candidates on CPU
     tensors: only for testing the harness itself, its timings mean nothing."""
 
-    def __init__(self, gpus: list[int], device: str = "cuda", spare: int = 3, memory_limit: int | None = None,
+    def __init__(self, gpus: list[int], device: str = "cuda", spare: int = 4, memory_limit: int | None = None,
                  start_timeout: float = 180.0, env: dict[str, str] | None = None):
         self.spare, self.memory_limit, self.start_timeout = spare, memory_limit, start_timeout
         self.log_dir = Path(tempfile.mkdtemp(prefix="cudaperf-workers-"))
@@ -250,6 +256,15 @@ class Pool:
         """Start every slot's worker in the background (call before the first job)."""
         for slot in self.slots:
             slot.warm()
+
+    def expect(self, recycling: int) -> None:
+        """Warm spares on every slot for a batch in which `recycling` candidates use up their worker."""
+        for _ in self.slots:
+            slot = self._free.get()
+            try:
+                slot.expect(-(-recycling // len(self.slots)))
+            finally:
+                self._free.put(slot)
 
     def hello(self) -> dict | None:
         """The first slot's worker's hello (device, capability, torch version), starting it if needed."""

@@ -1,0 +1,47 @@
+"""Worker pool bookkeeping with real worker processes (no GPU: the workers only say hello)."""
+
+from __future__ import annotations
+
+import os
+
+from cudaperf.rewards.execution.pool import Pool
+
+
+def _children() -> set[int]:
+    found = set()
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
+            found |= {int(p) for p in f.read().split()}
+    return found
+
+
+def test_spares_follow_demand_up_to_the_limit_and_all_go_at_close():
+    before = _children()
+    pool = Pool([], device="none", spare=3)
+    (slot,) = pool.slots
+    assert pool.hello() is not None
+    assert len(slot.spares) == 1                   # one spare while nothing is recycled
+    pool.expect(2)
+    assert len(slot.spares) == 2                   # a batch of two that will use up workers
+    pool.expect(10)
+    assert len(slot.spares) == 3                   # never more than the limit
+    started = {w.proc.pid for w in (slot.current, *slot.spares)}
+    assert started <= _children()
+    pool.close()
+    assert _children() <= before
+
+
+def test_a_recycled_worker_is_replaced_by_a_spare_and_reaped():
+    before = _children()
+    with Pool([], device="none", spare=2) as pool:
+        (slot,) = pool.slots
+        first = slot.worker()
+        broken = pool.run({"format": "c", "reference": {}}, 30, 30)   # the harness fails: the worker goes
+        assert broken["status"] == "runtime_error" and broken["recycle"]
+        assert slot.current is None and slot.wanted == 2
+        second = slot.worker()
+        assert second is not first and second.alive and first.proc.pid not in {w.proc.pid for w in slot.spares}
+        first.proc.wait(timeout=10)
+        pool.reap()
+        assert first not in pool.dying
+    assert _children() <= before
