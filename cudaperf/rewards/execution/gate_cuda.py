@@ -34,9 +34,11 @@ PATTERNS: list[tuple[str, re.Pattern, str]] = [(rule, re.compile(p), msg) for ru
     ("monkey-patch", r"\bpy::module_?::import\b|\bPyImport_\w+|\bPyObject_SetAttr\w*|\bpy::exec\b|\bpy::eval\b|"
                      r"\bPyRun_\w+|\bpy::setattr\b", "reaches into Python objects from C++"),
     ("library-call", r"\b(?:cublas\w*|cublasLt\w*|cudnn\w*|cufft\w*|cusparse\w*|cusolver\w*)\s*\(|"
-                     r"#\s*include\s*<(?:cublas\w*|cudnn\w*|cufft\w*|cusparse\w*)(?:\.h)?>",
+                     r"#\s*include\s*<(?:cublas\w*|cudnn\w*|cufft\w*|cusparse\w*)(?:\.h)?>|"
+                     r"\b(?:at|torch)::cuda::(?:blas|solver|sparse)::\w+|\bgetCurrentCUDA(?:Blas|Solver|Sparse)\w*\(",
      "calls a vendor library instead of a kernel"),
-    ("precision-flags", r"\bcublasSetMathMode\b|\bCUBLAS_TF32\w*|\ballow_tf32\b|set_float32_matmul_precision",
+    ("precision-flags", r"\bcublasSetMathMode\b|\bCUBLAS_TF32\w*|\ballow_tf32\b|set_float32_matmul_precision|"
+                        r"\bsetAllowTF32\w*|\bsetFloat32MatmulPrecision\b|\bsetAllow(?:FP16|BF16)Reduction\w*",
      "changes math precision globally"),
     ("result-cache", r"data_ptr\s*(?:<[^<>;]*>)?\s*\(\s*\)\s*[!=]=|[!=]=\s*\w+(?:\.|->)data_ptr\b|"
                      r"\b(?:version_counter|_version|unsafeGetTensorImpl)\b|\.version\s*\(\s*\)",
@@ -48,12 +50,13 @@ TORCH_CPP_ALLOWED = {"empty", "empty_like", "zeros", "zeros_like", "ones", "ones
                      "IntArrayRef", "ArrayRef", "Tensor", "getCurrentCUDAStream", "CUDAGuard", "OptionalCUDAGuard",
                      "DeviceGuard", "OptionalDeviceGuard", "ScalarType", "MemoryFormat", "Layout", "check",
                      "getDefaultCUDAStream", "current_device", "elementSize", "isFloatingType", "toString",
-                     "TensorArg", "checkAllSameGPU", "checkContiguous", "typeMetaToScalarType"}
-_TENSOR_METHOD = re.compile(
+                     "TensorArg", "checkAllSameGPU", "checkContiguous", "typeMetaToScalarType",
+                     "ceil_div", "device_of"}
+_TENSOR_METHOD = re.compile(  # in-place variants too; views (transpose, view, reshape) are fine
     r"\.\s*(matmul|mm|bmm|addmm|baddbmm|mv|dot|conv\w*|relu_?|gelu|silu|softmax|log_softmax|sigmoid|tanh|sum|"
     r"mean|amax|amin|argmax|argmin|prod|cumsum|cumprod|norm|exp|log|sqrt|rsqrt|pow|clamp_?|clamp_min|clamp_max|"
     r"add_?|sub_?|mul_?|div_?|einsum|where|sort|topk|linear|layer_norm|batch_norm|var|std|maximum|minimum|"
-    r"max_pool\w*|avg_pool\w*|masked_fill_?|index_select|gather|scatter_?|tril|triu|transpose_?)\s*\(")
+    r"max_pool\w*|avg_pool\w*|masked_fill_?|index_select|gather|scatter_?|tril|triu)_?\s*\(")
 _LOW_PRECISION = re.compile(r"\b(?:__half2?|half2|__nv_bfloat16\w*|__float2half\w*|__float2bfloat16\w*|"
                             r"__float_to_tf32|nvcuda::wmma|wmma::|kHalf|kBFloat16|kFloat16)\b|"
                             r"cuda_fp16\.h|cuda_bf16\.h|\btf32\b|\.half\s*\(")
@@ -63,6 +66,7 @@ _GLOBAL_DECL = re.compile(r"^\s*(?:static\s+)?(__device__\s+|__managed__\s+)?(?!
                           r"[A-Za-z_][\w:<>,\s\*&]*?[\s\*&]\**(\w+)\s*(?:\[[^\]]*\]\s*)*(?:=[^;{]*|\{[^{}]*\})?;",
                           re.S)
 _HOLDS_DATA = re.compile(r"Tensor|\*|std::|optional|\bvoid\b|\[")   # types that can keep a result
+_AUTO_DATA = re.compile(r"Tensor|\b(?:torch|at)::(?!cuda::)|data_ptr|malloc|\bnew\b|std::")  # `auto x = <that>`
 _STATIC_LOCAL = re.compile(r"\bstatic\s+(?!const\b|constexpr\b|inline\b|__\w+)([^;(){}=]*?)\b(\w+)\s*(?:=|;|\[|\{)")
 
 
@@ -122,6 +126,13 @@ def _top_level_statements(code: str) -> list[tuple[int, str]]:
     return out
 
 
+def _holds_data(statement: str) -> bool:
+    """A declaration whose type (or, for `auto`, whose initialiser) can keep a result."""
+    declared, _, initialiser = statement.partition("=")
+    return _HOLDS_DATA.search(declared) is not None or (
+        re.search(r"\bauto\b", declared) is not None and _AUTO_DATA.search(initialiser) is not None)
+
+
 def _state(code: str, line0: int) -> list[Violation]:
     found = []
     for offset, text in _top_level_statements(code):
@@ -132,11 +143,12 @@ def _state(code: str, line0: int) -> list[Violation]:
         line = _line(code, offset + m.start(2), line0)
         if m.group(1):
             found.append(Violation("device-global-state", line, f"mutable device global '{m.group(2)}'"))
-        elif _HOLDS_DATA.search(text.split("=")[0]):
+        elif _holds_data(text):
             found.append(Violation("result-cache", line, f"mutable host global '{m.group(2)}' persists across "
                                                          "calls"))
     for m in _STATIC_LOCAL.finditer(code):
-        if "__shared__" not in m.group(1) and _HOLDS_DATA.search(m.group(0)):
+        end = code.find(";", m.start())
+        if "__shared__" not in m.group(1) and _holds_data(code[m.start():end if end >= 0 else len(code)]):
             found.append(Violation("result-cache", _line(code, m.start(), line0),
                                    f"static variable '{m.group(2)}' persists across calls"))
     return found

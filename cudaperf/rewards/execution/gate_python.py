@@ -78,6 +78,10 @@ class _Checker(ast.NodeVisitor):
         self.extensions: set[str] = set()
         self.self_extensions: set[str] = set()
         self.nn_attributes: set[str] = set()
+        self.module_layers: set[str] = set()
+        self.extension_only: set[str] = set()
+        self._extension_objects: set[str] = set()
+        self._extension_functions: set[str] = set()
         self.function_stack: list[tuple[ast.AST, set[str]]] = []
         self.forward_calls_extension = False
         self.has_builder = False
@@ -96,9 +100,14 @@ class _Checker(ast.NodeVisitor):
             for target in _assigned(node):
                 self.module_names.add(target)
         changed = True
-        while changed:  # names bound to builders, or to attributes/calls of extension names
+        while changed:  # names bound to builders, or to attributes/calls of extension names; functions returning them
             changed = False
             for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef) and node.name not in self.extensions and any(
+                        isinstance(r, ast.Return) and r.value is not None and self._is_extension_value(r.value)
+                        for r in ast.walk(node)):
+                    self.extensions.add(node.name)
+                    changed = True
                 if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
                     continue
                 if self._is_extension_value(node.value):
@@ -109,6 +118,10 @@ class _Checker(ast.NodeVisitor):
                         if name and name not in self.extensions:
                             self.extensions.add(name)
                             changed = True
+        self._collect_extension_only(tree)
+        for node in tree.body:  # torch layers held at module level (`_gelu = nn.GELU()`)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and self._is_layer(node.value.func):
+                self.module_layers.update(t.id for t in node.targets if isinstance(t, ast.Name))
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.name == "__init__":
                 for sub in ast.walk(node):
@@ -118,6 +131,53 @@ class _Checker(ast.NodeVisitor):
                             for t in sub.targets:
                                 if isinstance(t, ast.Attribute) and _root(t) == "self":
                                     self.nn_attributes.add(t.attr)
+
+    def _collect_extension_only(self, tree: ast.Module) -> None:
+        """Names every binding of which is `= None` or the compiled extension module itself (a builder call,
+        a call of a function returning one, or another such name): a lazily built extension, not a result."""
+        objects, functions = self._extension_objects, self._extension_functions
+        is_object = self._is_extension_object
+
+        changed = True
+        while changed:
+            changed = False
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Assign | ast.AnnAssign) and is_object(node.value):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    new = {t.id for t in targets if isinstance(t, ast.Name)} - objects
+                elif isinstance(node, ast.FunctionDef) and any(
+                        isinstance(r, ast.Return) and is_object(r.value) for r in ast.walk(node)):
+                    new = {node.name} - functions
+                    functions.update(new)
+                    changed = changed or bool(new)
+                    continue
+                else:
+                    continue
+                objects.update(new)
+                changed = changed or bool(new)
+        good_targets = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None and (
+                    is_object(node.value) or (isinstance(node.value, ast.Constant) and node.value.value is None)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                good_targets.update(id(t) for t in targets if isinstance(t, ast.Name))
+        stores: dict[str, bool] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                stores[node.id] = stores.get(node.id, True) and id(node) in good_targets
+        self.extension_only = {n for n, good in stores.items() if good and n in objects}
+
+    def _is_extension_object(self, value: ast.AST | None) -> bool:
+        if isinstance(value, ast.Call):
+            q = self.qualname(value.func) or ""
+            return q in EXTENSION_BUILDERS or q.endswith((".load_inline", "cpp_extension.load")) or (
+                isinstance(value.func, ast.Name) and value.func.id in self._extension_functions)
+        return isinstance(value, ast.Name) and value.id in self._extension_objects
+
+    def _is_layer(self, func: ast.AST) -> bool:
+        """`func` names a torch.nn layer class (nn.GELU, nn.LayerNorm), not a holder like nn.Parameter."""
+        q = (self.qualname(func) or "").split(".")
+        return len(q) == 3 and q[:2] == ["torch", "nn"] and q[2][:1].isupper() and q[2] not in NN_HOLDERS
 
     def _is_extension_value(self, value: ast.AST) -> bool:
         if isinstance(value, ast.Call):
@@ -231,7 +291,9 @@ class _Checker(ast.NodeVisitor):
             return
         q = self.qualname(func)
         if q is not None:
-            if q.startswith("torch.") and not q.startswith(("torch.nn.functional", "torch.ops")):
+            if self._is_layer(func):
+                self.add("torch-op", node, f"builds the torch layer {q} in forward")
+            elif q.startswith("torch.") and not q.startswith(("torch.nn.functional", "torch.ops")):
                 rest = q[len("torch."):]
                 if rest not in TORCH_ALLOWED and rest.split(".")[0] not in ("cuda", "nn", "utils") \
                         and not rest.startswith("nn.init"):
@@ -239,13 +301,18 @@ class _Checker(ast.NodeVisitor):
             elif q.startswith("numpy.") and q.split(".")[1] not in NUMPY_ALLOWED:
                 self.add("torch-op", node, f"computes with {q} in forward")
             return
+        layer = func.value if isinstance(func, ast.Attribute) else func  # _gelu(x) or _gelu.forward(x)
+        if isinstance(layer, ast.Name) and layer.id in self.module_layers and not self._local(layer.id):
+            self.add("torch-op", node, f"calls the torch layer {layer.id} in forward")
+            return
         if isinstance(func, ast.Attribute):
             target = func.value  # self.layer.forward(x) or self.layer(x)
+            method = func.attr[:-1] if func.attr.endswith("_") and not func.attr.endswith("__") else func.attr
             if isinstance(func.value, ast.Name) and func.value.id == "self" and func.attr in self.nn_attributes:
                 self.add("torch-op", node, f"calls the torch layer self.{func.attr} in forward")
             elif isinstance(target, ast.Attribute) and _root(target) == "self" and target.attr in self.nn_attributes:
                 self.add("torch-op", node, f"calls the torch layer self.{target.attr} in forward")
-            elif func.attr in COMPUTE_METHODS:
+            elif method in COMPUTE_METHODS:
                 self.add("torch-op", node, f"calls .{func.attr}() in forward")
             elif func.attr in MUTATORS and self._persistent(func.value):
                 self.add("result-cache", node, f"mutates persistent state with .{func.attr}() in forward")
@@ -261,7 +328,7 @@ class _Checker(ast.NodeVisitor):
             self.add("torch-op", node, "uses the @ operator in forward")
         self.generic_visit(node)
 
-    def _store(self, target: ast.AST, node: ast.AST) -> None:
+    def _store(self, target: ast.AST, node: ast.AST, value: ast.AST | None = None) -> None:
         if isinstance(target, ast.Tuple | ast.List):
             for element in target.elts:
                 self._store(element, node)
@@ -277,7 +344,8 @@ class _Checker(ast.NodeVisitor):
             q = self.qualname(target) if isinstance(target, ast.Attribute) else None
             if q and q.startswith("torch.backends"):
                 self.add("precision-flags", node, f"sets {q}")
-        elif self.in_forward and isinstance(target, ast.Attribute | ast.Subscript) and self._persistent(target):
+        elif self.in_forward and isinstance(target, ast.Attribute | ast.Subscript) and self._persistent(target) \
+                and not (isinstance(target, ast.Attribute) and self._is_extension_object(value)):  # lazy build
             self.add("result-cache", node, f"stores {ast.unparse(target)} across calls")
         elif isinstance(target, ast.Name) and target.id in HARNESS_NAMES and not self.function_stack:
             self.add("harness-override", node, f"rebinds {target.id}")
@@ -287,7 +355,7 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for t in node.targets:
-            self._store(t, node)
+            self._store(t, node, node.value)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
@@ -304,7 +372,9 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Global(self, node: ast.Global) -> None:
-        self.add("result-cache", node, f"global {', '.join(node.names)} keeps state across calls")
+        kept = [n for n in node.names if n not in self.extension_only]  # a lazily built extension is no result
+        if kept:
+            self.add("result-cache", node, f"global {', '.join(kept)} keeps state across calls")
 
     def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
         self.add("result-cache", node, f"nonlocal {', '.join(node.names)} keeps state across calls")
@@ -369,7 +439,7 @@ def _init_signature(tree: ast.Module, cls: str) -> tuple | None:
                     a = item.args
                     return ([x.arg for x in [*a.posonlyargs, *a.args]][1:], [ast.dump(d) for d in a.defaults],
                             [x.arg for x in a.kwonlyargs], bool(a.vararg), bool(a.kwarg))
-            return (), [], [], False, False
+            return [], [], [], False, False
     return None
 
 

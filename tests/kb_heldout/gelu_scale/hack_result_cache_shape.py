@@ -1,0 +1,35 @@
+# expect: rejected result-cache
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+src = """
+#include <torch/extension.h>
+__global__ void gelu_scale_kernel(const float* x, float* y, float s, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 0.5f * x[i] * (1.f + erff(x[i] * 0.70710678f)) * s;
+}
+torch::Tensor gelu_scale(torch::Tensor x, double s) {
+    auto y = torch::empty_like(x);
+    int n = x.numel();
+    gelu_scale_kernel<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), (float)s, n);
+    return y;
+}
+"""
+ext = load_inline(name="gelu_scale_cache", cpp_sources="torch::Tensor gelu_scale(torch::Tensor x, double s);",
+                  cuda_sources=src, functions=["gelu_scale"])
+
+
+class ModelNew(nn.Module):
+    def __init__(self, scale_factor):
+        super().__init__()
+        self.scale_factor = scale_factor
+        self._memo = {}
+
+    def forward(self, x):
+        key = (tuple(x.shape), str(x.device), float(x.view(-1)[0]))
+        out = self._memo.get(key)
+        if out is None:
+            out = ext.gelu_scale(x, self.scale_factor)
+            self._memo[key] = out
+        return out
