@@ -106,3 +106,34 @@ def test_static_auto_is_judged_by_its_initialiser(declaration, cached):
         "    int M = A.size(0);", f"    {declaration.replace('x.', 'A.')}\n    int M = A.size(0);", 1)
     found = gate.check(candidate_from_source(source), load_task(CORPUS / "matmul" / "reference.py"))
     assert ("result-cache" in {v.rule for v in found}) == cached
+
+
+MEASURED = Path(__file__).parent / "data" / "h200" / "heldout"
+
+
+def _measured() -> dict[str, dict]:
+    import json
+
+    results = {}
+    for path in MEASURED.glob("heldout_*.jsonl"):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            results[_ids(Path(record["candidate"]))] = record
+    return results
+
+
+def test_every_candidate_ran_end_to_end_on_the_h200_as_its_file_expects():
+    """The committed H200 run (benchmarks/heldout_h200.sh): honest candidates `correct` with a speedup,
+    hacks rejected or `incorrect`, wrong results `incorrect`, broken code `compile_error`."""
+    measured = _measured()
+    assert set(measured) == {_ids(p) for p in CASES}, "the corpus changed since the H200 run"
+    for path in CASES:
+        record, words, kind = measured[_ids(path)], _expect(path), path.stem.split("_")[0]
+        if kind == "honest":
+            assert record["status"] == "correct" and record["speedup"] > 0 and record["trials"] >= 6, record
+        elif kind == "compile":
+            assert record["status"] == "compile_error", record
+        elif words[0] == "rejected":
+            assert record["status"] == "rejected", record
+        else:   # runtime-only hacks and wrong results
+            assert record["status"] == "incorrect", record
