@@ -33,3 +33,14 @@ def accesses(report: dict, array: str | None = None, kind: str | None = None) ->
 @pytest.fixture(scope="session")
 def manifest() -> list[dict]:
     return json.loads((CORPUS / "manifest.json").read_text())
+
+
+def child_pids() -> set[int]:
+    """This process's children (zombies included): compared before and after, it shows leaked workers."""
+    import os
+
+    found = set()
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
+            found |= {int(p) for p in f.read().split()}
+    return found

@@ -4,11 +4,11 @@ batch progress, exit codes, and no worker left behind."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
+from conftest import child_pids
 
 from cudaperf.cli import main
 from cudaperf.rewards.execution import driver
@@ -22,14 +22,6 @@ needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc")
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("CUDAPERF_CACHE_DIR", str(tmp_path / "cache"))
-
-
-def _children() -> set[int]:
-    found = set()
-    for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
-            found |= {int(p) for p in f.read().split()}
-    return found
 
 
 def _eval(capsys, *args: str) -> tuple[int, str, str]:
@@ -76,7 +68,7 @@ def test_python_syntax_error_is_a_compile_error(tmp_path, capsys):
 
 @needs_nvcc
 def test_batch_over_a_directory_writes_jsonl_with_progress(tmp_path, capsys):
-    before = _children()
+    before = child_pids()
     out_file = tmp_path / "results.jsonl"
     code, _, err = _eval(capsys, "--reference", str(HACKS / "reference.py"), "--candidate", str(HACKS),
                          "--format", "jsonl", "-o", str(out_file))
@@ -86,7 +78,7 @@ def test_batch_over_a_directory_writes_jsonl_with_progress(tmp_path, capsys):
     assert by_name["side_stream.py"]["status"] == "rejected"
     assert by_name["honest_linear_relu.py"]["status"] == "no_gpu"
     assert f"{len(lines)}/{len(lines)}" in err and code == 1
-    assert _children() <= before  # every worker is gone
+    assert child_pids() <= before  # every worker is gone
 
 
 def test_usage_errors_exit_2(tmp_path, capsys):
@@ -103,7 +95,7 @@ def test_build_without_gpu_compiles_kernelbench_extensions(capsys):
     build of torch cannot link it): an honest candidate is compiled, a broken one is a compile_error
     with nvcc's message, and nothing is left running."""
     pytest.importorskip("torch")
-    before = _children()
+    before = child_pids()
     runtime = HACKS / "runtime"
     code, out, _ = _eval(capsys, "--reference", str(EXAMPLES / "scale_add" / "reference.py"), "--candidate",
                          str(EXAMPLES / "scale_add" / "candidate_kernelbench.py"), str(runtime / "kb_compile_error.py"),
@@ -112,14 +104,15 @@ def test_build_without_gpu_compiles_kernelbench_extensions(capsys):
     assert honest["status"] == "no_gpu" and honest["compiled"] is True, honest
     assert "extension build" in honest["reason"] and any("compiled, not linked" in ln for ln in honest["log"])
     assert broken["status"] == "compile_error" and "error" in broken["reason"] and broken["compiled"] is False
-    assert code == 1 and _children() <= before
+    assert code == 1 and child_pids() <= before
 
 
 def test_kernelbench_without_gpu_says_the_extension_was_not_built(capsys):
     code, out, _ = _eval(capsys, "--reference", str(EXAMPLES / "scale_add" / "reference.py"), "--candidate",
                          str(EXAMPLES / "scale_add" / "candidate_kernelbench.py"), "--format", "json")
     doc = json.loads(out)
-    assert doc["status"] == "no_gpu" and doc["compiled"] is None and "--build-without-gpu" in doc["reason"]
+    assert code == 1 and doc["status"] == "no_gpu" and doc["compiled"] is None
+    assert "--build-without-gpu" in doc["reason"]
 
 
 def test_binary_junk_as_a_python_candidate_is_a_one_line_compile_error(tmp_path, capsys):

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from conftest import child_pids
 
 from cudaperf.rewards.execution import driver
 from cudaperf.rewards.execution.api import Evaluator, Options
@@ -29,14 +30,6 @@ def _expected(path: Path) -> str:
     return first.split(":", 1)[1].strip()
 
 
-def _children() -> set[int]:
-    found = set()
-    for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
-            found |= {int(p) for p in f.read().split()}
-    return found
-
-
 def _save(by_name: dict) -> None:
     if os.environ.get("CUDAPERF_EVAL_RESULTS"):
         with open(os.environ["CUDAPERF_EVAL_RESULTS"], "w") as f:
@@ -46,7 +39,7 @@ def _save(by_name: dict) -> None:
 
 @pytest.fixture(scope="module")
 def run():
-    before = _children()
+    before = child_pids()
     evaluator = Evaluator(Options(run_timeout=10, compile_timeout=300))
     task = load_task(SCALE_ADD / "reference.py")
     cases = sorted(RUNTIME.iterdir())
@@ -67,7 +60,7 @@ def run():
     _save(by_name)
     yield by_name
     evaluator.close()
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in RUNTIME.iterdir()))

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import os
+from conftest import child_pids
 
 from cudaperf.rewards.execution.pool import Pool
 
 
-def _children() -> set[int]:
-    found = set()
-    for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
-            found |= {int(p) for p in f.read().split()}
-    return found
-
-
 def test_spares_follow_demand_up_to_the_limit_and_all_go_at_close():
-    before = _children()
+    before = child_pids()
     pool = Pool([], device="none", spare=3)
     (slot,) = pool.slots
     assert pool.hello() is not None
@@ -26,13 +18,13 @@ def test_spares_follow_demand_up_to_the_limit_and_all_go_at_close():
     pool.expect(10)
     assert len(slot.spares) == 3                   # never more than the limit
     started = {w.proc.pid for w in (slot.current, *slot.spares)}
-    assert started <= _children()
+    assert started <= child_pids()
     pool.close()
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 def test_a_recycled_worker_is_replaced_by_a_spare_and_reaped():
-    before = _children()
+    before = child_pids()
     with Pool([], device="none", spare=2) as pool:
         (slot,) = pool.slots
         first = slot.worker()
@@ -44,4 +36,4 @@ def test_a_recycled_worker_is_replaced_by_a_spare_and_reaped():
         first.proc.wait(timeout=10)
         pool.reap()
         assert first not in pool.dying
-    assert _children() <= before
+    assert child_pids() <= before

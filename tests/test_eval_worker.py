@@ -8,6 +8,7 @@ import os
 import textwrap
 
 import pytest
+from conftest import child_pids
 
 from cudaperf.rewards.execution.api import Evaluator, Options
 from cudaperf.rewards.execution.formats import candidate_from_source, task_from_source
@@ -65,14 +66,6 @@ CASES = {  # name: (forward body, prelude, expected status, text the reason or f
 }
 
 
-def _children() -> set[int]:
-    found = set()
-    for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
-            found |= {int(p) for p in f.read().split()}
-    return found
-
-
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     os.environ["CUDAPERF_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
@@ -81,10 +74,10 @@ def results(tmp_path_factory):
                                         path=f"{name}.py") for name, (body, prelude, _, _) in CASES.items()]
     options = Options(device="cpu", gate=False, run_timeout=8, compile_timeout=30, timing_trials=30,
                       memory_limit_gb=1.5)
-    before = _children()
+    before = child_pids()
     with Evaluator(options) as evaluator:
         done = evaluator.evaluate_many(task, candidates)
-    return {r.candidate[:-3]: r for r in done}, _children() - before
+    return {r.candidate[:-3]: r for r in done}, child_pids() - before
 
 
 @pytest.mark.parametrize("name", list(CASES))
