@@ -343,7 +343,8 @@ class _Run:
         while len(pool) < min(trials, max(2, budget // size)) and time.perf_counter() - started < 5:
             pool.append(self.inputs(seed + 1000 + len(pool), 0) if self.job["format"] == "c"
                         else self.inputs(seed + 1000 + len(pool)))
-        self.log.append(f"timing: {trials} trials over {len(pool)} input sets, {warmup} warm-up calls")
+        self.log.append(f"timing: {trials} trials over {len(pool)} input sets, {warmup} warm-up calls, "
+                        f"{self.s.timer.gap_ms * 1e3:.1f} us of synchronise round trip taken off")
 
         def fresh(i: int) -> list[Any]:
             return cases.clone(pool[i % len(pool)])
