@@ -102,9 +102,9 @@ class Evaluator:
         if gpus:
             self.pool.warm()   # torch import and CUDA context overlap the first candidate's compile
         if gpus or (o.build_without_gpu and o.device == "cuda"):
-            arch = _arch_from(self.capability, o.arch)[3:]
-            self.builders = torch_ext.Builders(self.ext_root, f"{arch[:-1]}.{arch[-1]}",
-                                               jobs=max(2, (os.cpu_count() or 2) // 8))
+            arch = _arch_from(None, o.arch)[3:]   # without a GPU: --arch, else sm_90
+            arch_list = env.get("TORCH_CUDA_ARCH_LIST", f"{arch[:-1]}.{arch[-1]}")   # the workers' own
+            self.builders = torch_ext.Builders(self.ext_root, arch_list, jobs=max(2, (os.cpu_count() or 2) // 8))
             self.builders.warm()
 
     @property
