@@ -54,6 +54,8 @@ RULES = {r.name: r for r in [
          "no file access"),
     Rule("torch-compiler", "reject", "16: torch.compile / TorchScript instead of a kernel", "write the kernel"),
     Rule("launch-spec", "reject", "14: a launch spec that cannot be honoured", "fix the launch spec"),
+    Rule("build-flags", "reject", "17: compiler or linker flags that run programs or swap the toolchain",
+         "pass only optimisation, -D/-U, -std, warning and nvcc code-generation flags, as literal lists"),
     Rule("precision-downgrade", "flag", "15: lower-precision arithmetic than the reference",
          "keep the reference's precision unless the task allows otherwise"),
     Rule("unlaunched-kernel", "flag", "16: some kernels are never launched", "remove dead kernels"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from . import gate_cuda
+from . import gate_cuda, gate_flags
 from .gate import Violation
 
 MODULE_RULES = {
@@ -475,6 +475,7 @@ def check(source: str, reference: str | None = None) -> list[Violation]:
         if ref_sig is not None and cand_sig != ref_sig:
             found.append(Violation("signature-change", 1, f"ModelNew.__init__ arguments {cand_sig[0]} differ "
                                                           f"from Model.__init__ {ref_sig[0]}"))
+    found.extend(gate_flags.check(tree))
     texts = cuda_strings(tree)
     found.extend(gate_cuda.check_sources(texts, reference or ""))
     if texts and not checker.forward_calls_extension and not any(v.rule == "no-cuda-kernel" for v in found):

@@ -144,7 +144,8 @@ def cached_load_inline(root: Path, real_load_inline):
     return load_inline
 
 
-def _literal(node: ast.AST, env: dict[str, Any]) -> Any:
+def literal(node: ast.AST, env: dict[str, Any]) -> Any:
+    """The value of an expression made of literals and names bound to literals; ValueError otherwise."""
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
@@ -154,20 +155,38 @@ def _literal(node: ast.AST, env: dict[str, Any]) -> Any:
     if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
         return "".join(v.value for v in node.values)
     if isinstance(node, ast.List | ast.Tuple):
-        return [_literal(e, env) for e in node.elts]
+        return [literal(e, env) for e in node.elts]
     if isinstance(node, ast.Dict):
-        return {_literal(k, env): _literal(v, env) for k, v in zip(node.keys, node.values)}
+        return {literal(k, env): literal(v, env) for k, v in zip(node.keys, node.values)}
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _literal(node.left, env) + _literal(node.right, env)
+        return literal(node.left, env) + literal(node.right, env)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" \
             and isinstance(node.func.value, ast.Constant) and len(node.args) == 1:
-        return node.func.value.value.join(_literal(node.args[0], env))
+        return node.func.value.value.join(literal(node.args[0], env))
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace" \
             and len(node.args) == 2 and not node.keywords:
-        text, old, new = (_literal(n, env) for n in (node.func.value, *node.args))
+        text, old, new = (literal(n, env) for n in (node.func.value, *node.args))
         if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):
             return text.replace(old, new)
     raise ValueError(type(node).__name__)
+
+
+def module_literals(tree: ast.Module) -> dict[str, Any]:
+    """Names bound at module level to literals (in order, so later bindings may use earlier ones)."""
+    env: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                env[node.targets[0].id] = literal(node.value, env)
+            except ValueError:
+                env.pop(node.targets[0].id, None)
+    return env
+
+
+def builder_calls(tree: ast.Module) -> list[ast.Call]:
+    """Every load_inline(...) call in the module."""
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and (
+        getattr(node.func, "attr", None) == "load_inline" or getattr(node.func, "id", None) == "load_inline")]
 
 
 def extract_builds(source: str) -> list[dict] | None:
@@ -177,23 +196,15 @@ def extract_builds(source: str) -> list[dict] | None:
         tree = ast.parse(source)
     except SyntaxError:
         return None
-    env: dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            try:
-                env[node.targets[0].id] = _literal(node.value, env)
-            except ValueError:
-                env.pop(node.targets[0].id, None)
+    env = module_literals(tree)
     builds = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) == "load_inline"
-                                           or getattr(node.func, "id", None) == "load_inline"):
-            try:
-                args = [_literal(a, env) for a in node.args]
-                kwargs = {k.arg: _literal(k.value, env) for k in node.keywords if k.arg}
-            except ValueError:
-                return None
-            builds.append(normalise(tuple(args), kwargs))
+    for node in builder_calls(tree):
+        try:
+            args = [literal(a, env) for a in node.args]
+            kwargs = {k.arg: literal(k.value, env) for k in node.keywords if k.arg}
+        except ValueError:
+            return None
+        builds.append(normalise(tuple(args), kwargs))
     return builds
 
 
