@@ -97,3 +97,13 @@ def test_kernel_names_come_from_all_strings():
     names = {n for text, _ in gate_python.cuda_strings(ast.parse(source))
              for n in gate_cuda.kernels(gate_cuda.blank(text))}
     assert names == {"matmul_bias", "relu_inplace"}
+
+
+@pytest.mark.parametrize("line, rejected", [
+    ('#include "/etc/passwd"', True), ("#include <../../home/user/.ssh/id_rsa>", True), ('  # include "~/x.h"', True),
+    ("#include <torch/extension.h>", False), ('#include "helpers.cuh"', False), ("#include <cuda/std/cmath>", False),
+])
+def test_including_a_host_file_by_path_is_file_access(line, rejected):
+    """The compiler shows an included file's text in its errors: a way to read host files back."""
+    found = [v for v in gate_cuda.scan(line + "\n__global__ void k() {}\n") if v.rule == "file-access"]
+    assert bool(found) == rejected

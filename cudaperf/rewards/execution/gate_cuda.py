@@ -65,6 +65,8 @@ _GLOBAL_DECL = re.compile(r"^\s*(?:static\s+)?(__device__\s+|__managed__\s+)?(?!
                           r"struct\b|class\b|union\b|enum\b|namespace\b|extern\b|static_assert\b|return\b)"
                           r"[A-Za-z_][\w:<>,\s\*&]*?[\s\*&]\**(\w+)\s*(?:\[[^\]]*\]\s*)*(?:=[^;{]*|\{[^{}]*\})?;",
                           re.S)
+_INCLUDE_BY_PATH = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([ \t]*(?:/|~|[^">\n]*\.\.[/\\])[^">\n]*)[>"]',
+                              re.M)   # a host file, its text shown back in compiler errors
 _HOLDS_DATA = re.compile(r"Tensor|\*|std::|optional|\bvoid\b|\[")   # types that can keep a result
 _AUTO_DATA = re.compile(r"Tensor|\b(?:torch|at)::(?!cuda::)|data_ptr|malloc|\bnew\b|std::")  # `auto x = <that>`
 _STATIC_LOCAL = re.compile(r"\bstatic\s+(?!const\b|constexpr\b|inline\b|__\w+)([^;(){}=]*?)\b(\w+)\s*(?:=|;|\[|\{)")
@@ -174,6 +176,8 @@ def scan(source: str, line0: int = 1, reference: str = "") -> list[Violation]:
                                f"lower precision than the reference: {m.group(0)}")
                      for m in _LOW_PRECISION.finditer(code))
     found.extend(_state(code, line0))
+    found.extend(Violation("file-access", _line(source, m.start(), line0), f"includes {m.group(1)!r} by path")
+                 for m in _INCLUDE_BY_PATH.finditer(source))
     return found
 
 
