@@ -76,7 +76,6 @@ class _Checker(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}
         self.module_names: set[str] = set()
         self.extensions: set[str] = set()
-        self.self_extensions: set[str] = set()
         self.nn_attributes: set[str] = set()
         self.module_layers: set[str] = set()
         self.extension_only: set[str] = set()
