@@ -23,6 +23,10 @@ def _rules(call: str, prelude: str = "") -> list[str]:
     'extra_cuda_cflags=["-Xcompiler", "-O3,-fPIC"]',
     'extra_cuda_cflags=["-Xcompiler=-Wall", "-Xptxas", "-O3,-v"]',
     'extra_cflags=["-O3", "-march=native", "-Wno-unused-variable"], extra_include_paths=["/usr/local/cuda/include"]',
+    'extra_cuda_cflags=["-gencode", "arch=compute_80,code=sm_80", "-arch", "sm_90", "--threads", "4", "-t", "0"]',
+    'extra_cuda_cflags=["-U__CUDA_NO_HALF_OPERATORS__", "-D_GLIBCXX_USE_CXX11_ABI=0", "--ptxas-options=-v"]',
+    'extra_cuda_cflags=["-maxrregcount", "32", "--extra-device-vectorization", "-Xcudafe", "--diag_suppress=177"]',
+    'extra_cuda_cflags=["--generate-code=arch=compute_90,code=[sm_90,compute_90]", "-ftz=true", "-res-usage"]',
 ])
 def test_flags_honest_candidates_use_pass(flags):
     assert _rules(f'load_inline(name="ext", cpp_sources="", {flags})') == []

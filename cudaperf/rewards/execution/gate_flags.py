@@ -25,15 +25,18 @@ _HOST = re.compile(
 _CUDA = re.compile(
     r"--?use_fast_math|-lineinfo|--?expt-relaxed-constexpr|--?expt-extended-lambda|--?extended-lambda|"
     r"-G|--?restrict|-res-usage|--resource-usage|--?maxrregcount[= ]?\d+|"
-    r"-arch(=|\s*)(sm|compute)_\d+a?|--gpu-architecture[= ](sm|compute)_\d+a?|"
-    r"-gencode[= ]?arch=compute_\d+a?,code=\[?(sm|compute)_\d+a?(,(sm|compute)_\d+a?)*\]?|"
+    r"-arch(=|\s*)(sm|compute)_\d+a?|--gpu-architecture[= ](sm|compute)_\d+a?|-code[= ](sm|compute)_\d+a?|"
+    r"(-gencode|--generate-code)[= ]?arch=compute_\d+a?,code=\[?(sm|compute)_\d+a?(,(sm|compute)_\d+a?)*\]?|"
+    r"--extra-device-vectorization|--diag[-_]suppress[= ][\w,]+|-Xcudafe[= ]--diag[-_]suppress=[\w,]+|"
     r"--?(ftz|prec-div|prec-sqrt|fmad)[= ]?(true|false)|--?(threads|t)[= ]?\d+|"
     r"(-Xptxas|--ptxas-options)[= ][\w.,=+-]+|--?default-stream[= ]?per-thread")
 _LINK = re.compile(r"-l(cuda|cudart|curand|m|dl|rt|pthread)|-L" + _WORD + "+")
 _LIBRARY = re.compile(r"-l(cublas\w*|cudnn\w*|cufft\w*|cusparse\w*|cusolver\w*)")
 _HOST_PASS = re.compile(r"(-Xcompiler|--compiler-options)[= ](?P<flags>[^;&|`$<>()]*)")
 _PATH = re.compile(_WORD + "+")
-_TAKES_VALUE = ("-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options")
+_TAKES_VALUE = ("-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xcudafe", "-gencode",
+                "--generate-code", "-arch", "--gpu-architecture", "-code", "-t", "--threads", "-maxrregcount",
+                "--maxrregcount", "--diag-suppress", "--diag_suppress")
 
 
 def _allowed(keyword: str, token: str) -> bool:
