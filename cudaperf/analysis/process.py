@@ -23,15 +23,21 @@ def kill_group(pid: int) -> None:
         pass
 
 
+def bounded(proc: subprocess.Popen, timeout: float, input: str | None = None) -> Finished:
+    """Feed `input` to a process started in its own session and wait for it; at the time limit its
+    whole group is killed, and after a normal exit so are grandchildren a compiler left behind."""
+    try:
+        out, err = proc.communicate(input, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc.pid)
+        out, err = proc.communicate()
+        return Finished(None, out, err)
+    kill_group(proc.pid)
+    return Finished(proc.returncode, out, err)
+
+
 def run_bounded(command: list[str], timeout: float, cwd: str | None = None,
                 env: dict[str, str] | None = None) -> Finished:
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                           text=True, errors="replace", cwd=cwd, env=env, start_new_session=True) as proc:
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            kill_group(proc.pid)
-            out, err = proc.communicate()
-            return Finished(None, out, err)
-        kill_group(proc.pid)  # grandchildren left behind by a compiler that exited
-    return Finished(proc.returncode, out, err)
+        return bounded(proc, timeout)

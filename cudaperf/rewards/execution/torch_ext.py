@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ...analysis.process import kill_group
+from ...analysis.process import bounded, kill_group
 from . import pch
 
 PARAMETERS = ("name", "cpp_sources", "cuda_sources", "sycl_sources", "functions", "extra_cflags",
@@ -239,15 +239,13 @@ class Builders:
             proc = self._idle.pop(0) if self._idle else self._spawn()
         self.warm()
         start = time.perf_counter()
-        try:
-            out, err = proc.communicate(json.dumps(spec), timeout=timeout)
-        except subprocess.TimeoutExpired:
-            kill_group(proc.pid)
-            proc.communicate()
-            return False, f"build took longer than {timeout:.0f} s", time.perf_counter() - start
-        text = out + err   # the first error comes early, gcc's notes on where it was included after it
+        done = bounded(proc, timeout, json.dumps(spec))
+        seconds = time.perf_counter() - start
+        if done.returncode is None:
+            return False, f"build took longer than {timeout:.0f} s", seconds
+        text = done.stdout + done.stderr   # the first error comes early, gcc's notes on inclusions after it
         text = text if len(text) <= 16000 else text[:8000] + "\n...\n" + text[-8000:]
-        return proc.returncode == 0, text, time.perf_counter() - start
+        return done.returncode == 0, text, seconds
 
     def close(self) -> None:
         with self._lock:
