@@ -167,20 +167,21 @@ class Evaluator:
         else:
             job["candidate"]["kernels"] = _kernel_names(candidate.source)
             if self.builders:   # not has_gpu: waiting for the worker's hello would serialise it with the build
-                prebuilt = self._prebuild(candidate, log)
-                if prebuilt is not None:
-                    return ExecResult(**prebuilt, flags=flags, log=log, **base), None
+                failure, job["candidate"]["built"] = self._prebuild(candidate, log)
+                if failure is not None:
+                    return ExecResult(**failure, flags=flags, log=log, **base), None
         job["flags"], job["log"] = flags, log
         if not self.runs:
             return self._without_gpu(job, base, fmt, flags, log), None
         return None, job
 
-    def _prebuild(self, candidate: Candidate, log: list[str]) -> dict | None:
-        """Build the candidate's load_inline extensions ahead, off the GPU; a failure is final."""
+    def _prebuild(self, candidate: Candidate, log: list[str]) -> tuple[dict | None, bool]:
+        """Build the candidate's load_inline extensions ahead, off the GPU: (the final result's fields
+        when a build failed, whether every extension was built)."""
         builds = torch_ext.extract_builds(candidate.source)
         if not builds or self.builders is None:
             log.append("load_inline arguments are not literals: the worker builds the extension")
-            return None
+            return None, False
         for spec in builds:
             ok, output, seconds = self.builders.build(spec, self.options.compile_timeout)
             variant = re.search(r"cudaperf: (built|compiled) the (\w+) variant", output)
@@ -196,12 +197,12 @@ class Evaluator:
                 first = re.sub(r"\S*/(cuda\.cu|main\.cpp)", r"\1", first)
                 log.extend(lines[-30:])
                 return {"status": "timeout" if timeout else "compile_error", "reason": first[:500],
-                        "compiled": False}
-        return None
+                        "compiled": False}, False
+        return None, True
 
     def _without_gpu(self, job: dict, base: dict, fmt: str, flags: list[str], log: list[str]) -> ExecResult:
         if fmt == "kernelbench":
-            built = any(ln.startswith("prebuilt extension") and ": ok" in ln for ln in log)
+            built = job["candidate"].get("built", False)
             reason = "no CUDA device: gate and extension build only" if built else \
                 "no CUDA device: gate only (build_without_gpu / --build-without-gpu also compiles the extension)"
             return ExecResult("no_gpu", reason, compiled=True if built else None, flags=flags, log=log, **base)
