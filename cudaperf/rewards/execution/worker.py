@@ -156,6 +156,8 @@ class _Run:
         self.s, self.job, self.send, self.log = session, job, send, log
         self._since = time.perf_counter()
         self.opts = job["options"]
+        self.tolerance = {"atol": self.opts.get("atol"), "rtol": self.opts.get("rtol"),
+                          "tf32": bool(self.opts.get("allow_tf32"))}   # correctness.compare's settings
         self.flags: list[str] = []
         self.in_place: set[int] = set()   # C outputs are pointer arguments written in place
 
@@ -230,8 +232,7 @@ class _Run:
         probe_out = self.reference(*cases.clone(probe))
         self._sync()
         out_blocks = [(t.numel(), t.dtype) for t in correctness.flatten(probe_out) if isinstance(t, torch.Tensor)]
-        trials, atol, rtol = int(self.opts.get("trials", 5)), self.opts.get("atol"), self.opts.get("rtol")
-        tf32 = bool(self.opts.get("allow_tf32"))
+        trials = int(self.opts.get("trials", 5))
         worst_abs = worst_rel = 0.0
         keep: list[Any] = []   # earlier trials' buffers stay alive: no address is recycled (hack 8, 10)
         ref_outs = []
@@ -252,19 +253,19 @@ class _Run:
             rout = self.reference(*rin)
             self._sync()
             try:
-                a, r = correctness.compare(cout, rout, atol, rtol, tf32)
+                a, r = correctness.compare(cout, rout, **self.tolerance)
                 correctness.same_inputs(cin, rin, self.in_place)
             except correctness.Mismatch as exc:
                 raise exc.within(f"trial {t}") from None
             worst_abs, worst_rel = max(worst_abs, a), max(worst_rel, r)
             if t == 0:
-                self._determinism(base, cout, atol, rtol, tf32)
+                self._determinism(base, cout)
             if len(ref_outs) < 2:
                 ref_outs.append(rout)
             if _bytes(keep) + 3 * _bytes(base) < int(self.opts.get("keep_bytes", 2 << 30)):
                 keep.append((base, cin, rin, cout))
             self.log.append(f"trial {t}: max abs error {a:.3g}")
-        self.flags.extend(correctness.degenerate(ref_outs, atol))
+        self.flags.extend(correctness.degenerate(ref_outs, self.tolerance["atol"]))
         self._guard("after the correctness trials")
         self._lap(f"{trials} correctness trials and the determinism re-run")
         kernels = self._kernels(probe)
@@ -278,8 +279,8 @@ class _Run:
             self._guard("after timing")
             recheck = self.inputs(seed + trials)
             try:
-                correctness.compare(self._call(cases.clone(recheck)), self.reference(*cases.clone(recheck)), atol,
-                                    rtol, tf32)
+                correctness.compare(self._call(cases.clone(recheck)), self.reference(*cases.clone(recheck)),
+                                    **self.tolerance)
             except correctness.Mismatch as exc:
                 raise exc.within("re-check after timing") from None
             result["trials"] = trials + 1
@@ -296,7 +297,7 @@ class _Run:
         held = [poison(torch.empty(n, dtype=dtype, device=self.s.device)) for n, dtype in blocks for _ in range(2)]
         del held
 
-    def _determinism(self, base: list[Any], first: Any, atol: float | None, rtol: float | None, tf32: bool) -> None:
+    def _determinism(self, base: list[Any], first: Any) -> None:
         import torch
 
         from . import cases, correctness
@@ -306,7 +307,7 @@ class _Run:
         if all(not isinstance(a, torch.Tensor) or torch.equal(a, b) for a, b in pairs):
             return
         try:
-            correctness.compare(again, first, atol, rtol, tf32)
+            correctness.compare(again, first, **self.tolerance)
         except correctness.Mismatch as exc:
             raise correctness.Mismatch(f"nondeterministic: a second run on the same inputs differs ({exc})") from None
         self.flags.append("nondeterministic-within-tolerance")
