@@ -184,6 +184,9 @@ class Slot:
     def expect(self, recycling: int) -> None:
         """`recycling` candidates that each use up a worker are coming: warm spares for them now."""
         self.wanted = max(self.wanted, min(self.pool.spare, recycling))
+        self._top_up()
+
+    def _top_up(self) -> None:
         while len(self.spares) < self.wanted:
             self.spares.append(self._spawn())
 
@@ -191,8 +194,7 @@ class Slot:
         if self.current is not None and self.current.alive:
             return self.current
         self.current = self.spares.pop(0) if self.spares else self._spawn()
-        while len(self.spares) < self.wanted:
-            self.spares.append(self._spawn())
+        self._top_up()
         if self.current.wait_hello(self.pool.start_timeout) is None:
             self.current.close()
             self.current = None
@@ -249,6 +251,7 @@ class Pool:
         for slot in self.slots:
             self._free.put(slot)
         self._lock = threading.Lock()
+        self._expecting = threading.Lock()
         self._closed = False
         atexit.register(self.close)
 
@@ -258,12 +261,15 @@ class Pool:
             slot.warm()
 
     def expect(self, recycling: int) -> None:
-        """Warm spares on every slot for a batch in which `recycling` candidates use up their worker."""
-        for _ in self.slots:
-            slot = self._free.get()
-            try:
+        """Warm spares on every slot for a batch in which `recycling` candidates use up their worker
+        (each slot taken once, waiting for any that is busy)."""
+        with self._expecting:   # two callers each holding some slots would wait for each other
+            taken = [self._free.get() for _ in self.slots]
+        try:
+            for slot in taken:
                 slot.expect(-(-recycling // len(self.slots)))
-            finally:
+        finally:
+            for slot in taken:
                 self._free.put(slot)
 
     def hello(self) -> dict | None:
