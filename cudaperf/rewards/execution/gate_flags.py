@@ -78,12 +78,11 @@ def check(tree: ast.Module) -> list[Violation]:
     env = module_literals(tree)
     found = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or getattr(node.func, "attr", getattr(node.func, "id", None)) not in (
-                "load_inline", "load"):
+        callee = getattr(node.func, "attr", getattr(node.func, "id", None)) if isinstance(node, ast.Call) else None
+        if callee not in ("load_inline", "load"):
             continue
         name = _name(node, env)
-        if getattr(node.func, "attr", getattr(node.func, "id", None)) == "load_inline" and not (
-                isinstance(name, str) and name.isidentifier()):
+        if callee == "load_inline" and not (isinstance(name, str) and name.isidentifier()):
             found.append(Violation("build-flags", node.lineno, "the extension's name must be a literal identifier"))
         for kw in node.keywords:
             if kw.arg not in (*FLAG_KEYWORDS, "extra_include_paths"):
