@@ -4,10 +4,7 @@
 #   bash benchmarks/heldout_h200.sh      (from the repository root; needs .whl/ with tree-sitter wheels)
 set -u
 OUT=${OUT:-/tmp/heldout-h200}
-mkdir -p "$OUT"
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-    && export PYTHONPATH=/tmp/site:$PWD || exit 1
-export PYTHONUNBUFFERED=1 CUDAPERF_CACHE_DIR=/tmp/cudaperf-cache
+. benchmarks/h200_setup.sh
 
 echo "== profile GPU tests"
 timeout 150 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_profile.py > "$OUT/pytest_profile_gpu.log" 2>&1

@@ -4,14 +4,7 @@
 #   bash benchmarks/rewards_h200.sh        (from the repository root; needs .whl/ with tree-sitter wheels)
 set -u
 OUT=${OUT:-/tmp/rewards-h200}
-mkdir -p "$OUT"
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-    && export PYTHONPATH=/tmp/site:$PWD || exit 1
-export PYTHONUNBUFFERED=1 CUDAPERF_CACHE_DIR=/tmp/cudaperf-cache
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; echo "cpus $(nproc)"
-  python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)"; nvcc --version | tail -1
-} > "$OUT/machine.txt" 2>&1
-cat "$OUT/machine.txt"
+. benchmarks/h200_setup.sh
 
 echo "== GPU tests"
 SECONDS=0
