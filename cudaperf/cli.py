@@ -133,7 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--select", action="append", default=[], metavar="CODE|NAME",
                       help="only these rules (codes, code prefixes or names; repeatable, comma-separated)")
     lint.add_argument("--ignore", action="append", default=[], metavar="CODE|NAME", help="skip these rules")
-    lint.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    lint.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
+                      help="github: workflow-command annotations that GitHub Actions shows on the diff")
+    lint.add_argument("--statistics", action="store_true",
+                      help="counts per rule instead of the findings (text or json)")
+    lint.add_argument("--exit-zero", action="store_true", help="exit 0 even when warnings are found")
     lint.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
                       help="files analysed in parallel (default: one per CPU core)")
     _launch_options(lint)
@@ -343,9 +347,12 @@ def _tokens(values: list[str]) -> list[str]:
 
 
 def cmd_lint(ns: argparse.Namespace) -> int:
+    from .lint import formats
     from .lint.rules import select
     from .lint.run import lint_paths
 
+    if ns.statistics and ns.format not in ("text", "json"):
+        raise UsageError("--statistics prints text or json")
     options = options_from(ns)
     try:
         rules = select(_tokens(ns.select) or ns.config.get("select"),
@@ -359,7 +366,10 @@ def cmd_lint(ns: argparse.Namespace) -> int:
     linted, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules, jobs)
     for e in errors:
         print(f"cudaperf: error: {e}", file=sys.stderr)
-    if ns.format == "json":
+    if ns.statistics:
+        rows = formats.statistics(findings)
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n" if ns.format == "json" else formats.statistics_text(rows))
+    elif ns.format == "json":
         json.dump({"schema": "cudaperf.lint/1", "files": linted,
                    "findings": [f.to_json() for f in findings]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -369,13 +379,11 @@ def cmd_lint(ns: argparse.Namespace) -> int:
         json.dump(sarif(findings, rules), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        for f in findings:
-            print(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.name}] {f.message}")
-            print(f"    fix: {f.fix}")
-        if findings:
-            print(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}.")
+        sys.stdout.write(formats.github(findings) if ns.format == "github" else formats.text(findings))
     if missing or errors or not linted:
         return EXIT_USAGE
+    if ns.exit_zero:
+        return EXIT_OK
     return EXIT_FINDINGS if any(f.severity != "note" for f in findings) else EXIT_OK
 
 

@@ -93,7 +93,8 @@ def test_cli_formats_and_exit_codes(tmp_path):
                          "--select", "CP101").stdout)
     assert doc["schema"] == "cudaperf.lint/1" and sorted(doc["files"]) == sorted(str(p) for p in tmp_path.glob("*.cu"))
     assert [(f["code"], f["name"], f["kernel"]) for f in doc["findings"]] == [("CP101", "uncoalesced-access", "k")]
-    assert set(doc["findings"][0]) == {"path", "line", "column", "code", "name", "kernel", "severity", "message"}
+    assert set(doc["findings"][0]) == {"path", "line", "column", "end_line", "end_column", "code", "name", "kernel",
+                                       "severity", "message", "url"}
     unknown = run("lint", str(tmp_path), "--select", "no-such-rule")
     assert unknown.returncode == 2 and "unknown rule" in unknown.stderr
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .. import __repository__
 from ..analysis.report import KernelReport
+
+DOCS_URL = f"{__repository__}/blob/main/docs/rules"
+
+
+def rule_url(name: str) -> str:
+    """The rule's page in the repository (docs/rules/<name>.md, generated from the rule class)."""
+    return f"{DOCS_URL}/{name}.md"
 
 
 @dataclass(frozen=True)
@@ -25,10 +33,13 @@ class Finding:
     severity: str  # error | warning | note
     message: str
     fix: str
+    end_line: int = 0  # where the expression ends (exclusive column); lint_file fills them from the source
+    end_column: int = 0
 
     def to_json(self) -> dict:
-        return {"path": self.path, "line": self.line, "column": self.column, "code": self.code, "name": self.name,
-                "kernel": self.kernel, "severity": self.severity, "message": self.message}
+        return {"path": self.path, "line": self.line, "column": self.column, "end_line": self.end_line,
+                "end_column": self.end_column, "code": self.code, "name": self.name, "kernel": self.kernel,
+                "severity": self.severity, "message": self.message, "url": rule_url(self.name)}
 
 
 class Rule:

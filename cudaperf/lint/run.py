@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from ..analysis.analyzer import Options, analyze_file, find_sources
@@ -12,6 +13,7 @@ from ..analysis.source import SourceError
 from ..progress import Progress
 from . import performance, sync  # noqa: F401  (registers the rules)
 from .rules import REGISTRY, Finding, Rule
+from .span import Spans
 
 _SUPPRESS = re.compile(r"cudaperf:\s*ignore(-file)?(?:\[([^\]]*)\])?")
 
@@ -37,6 +39,7 @@ def _ignored(finding: Finding, scope: set[str] | None) -> bool:
 
 def lint_file(report: FileReport, rules: list[Rule], text: str) -> list[Finding]:
     lines, whole = suppressions(text)
+    spans = Spans(text)
     found = []
     for kernel in report.kernels:
         for r in rules:
@@ -45,7 +48,8 @@ def lint_file(report: FileReport, rules: list[Rule], text: str) -> list[Finding]
                     continue
                 if finding.line in lines and _ignored(finding, lines[finding.line]):
                     continue
-                found.append(finding)
+                end_line, end_column = spans.end(finding.line, finding.column)
+                found.append(replace(finding, end_line=end_line, end_column=end_column))
     return sorted(found, key=lambda f: (f.line, f.column, f.code))
 
 
