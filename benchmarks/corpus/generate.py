@@ -372,7 +372,7 @@ def b_broadcast_row(ctx: Ctx, op) -> Body:
 
 
 def b_where(ctx: Ctx) -> Body:
-    T, i = ctx.T, ctx.iv
+    i = ctx.iv
     inner = [f"out[{i}] = cond[{i}] ? a[{i}] : b[{i}];"]
     return Body([("const bool*", "cond", None), (ctx.cp(), "a", None), (ctx.cp(), "b", None), (ctx.p(), "out", None),
                  (ctx.idx, "n", "@n")], loop(ctx, "n", inner))
@@ -2624,7 +2624,6 @@ def caffe_files():
 
 def caffe_math():
     path = "caffe_layers/src/caffe_lite/util/math_functions.cu"
-    rng = file_rng(path)
     out = ["#include <cmath>", "#include <cstdlib>", "#include <cstring>", "", "#include \"caffe_lite/common.cuh\"", "",
            "namespace caffe {", ""]
     ops = [("set", "Dtype alpha", "y[index] = alpha;", ["alpha", "Y"]),
@@ -2648,7 +2647,7 @@ def caffe_math():
         for T in ("float", "double"):
             cp = ps.replace("Dtype", T)
             argnames = [p.split()[-1].lstrip("*") for p in cp.split(",")]
-            out += [f"template <>", f"void caffe_gpu_{name}<{T}>(const int N, {cp}, {T}* y) {{",
+            out += ["template <>", f"void caffe_gpu_{name}<{T}>(const int N, {cp}, {T}* y) {{",
                     "  // NOLINT_NEXT_LINE(whitespace/operators)",
                     f"  {kname}<{T}><<<CAFFE_GET_BLOCKS(N), CAFFE_CUDA_NUM_THREADS>>>(",
                     f"      N, {', '.join(argnames)}, y);", "}", ""]
@@ -5328,7 +5327,7 @@ def ode_app(R):
     nfun = 36
     for f in range(nfun):
         out += [f"__device__ void module_{f:02d}(fp t_now, const fp *state, int soff, const fp *params,",
-                f"\t\t\t  int poff, fp *deriv)", "{"]
+                "\t\t\t  int poff, fp *deriv)", "{"]
         nloc = rng.randint(18, 40)
         out.append(f"\tint off = soff + {rng.randint(0, 50)};")
         for v in range(nloc):
@@ -7363,7 +7362,7 @@ def cl_mma_arch(rng):
               ("16, 8, 8", "__half", "__half", "m16n8k8", "f16.f16.f16.f16", 2, 1, 2, "r", "r")]
     for shape, ea, ec, mshape, types, na, nb, nc, ab_c, c_c in combos:
         cty = "float" if ec == "float" else "uint32_t"
-        out += [f"template <>", f"struct Mma<gemm::GemmShape<{shape}>, 32, {ea}, {ea}, {ec}, OpMultiplyAdd> {{",
+        out += ["template <>", f"struct Mma<gemm::GemmShape<{shape}>, 32, {ea}, {ea}, {ec}, OpMultiplyAdd> {{",
                 f"  using Shape = gemm::GemmShape<{shape}>;", "  using Operator = OpMultiplyAdd;",
                 f"  using FragmentA = Array<uint32_t, {na}>;", f"  using FragmentB = Array<uint32_t, {nb}>;",
                 f"  using FragmentC = Array<{cty}, {nc}>;", "",
@@ -10410,7 +10409,7 @@ def tuned_gemm():
                     KM(name, "launch_bounds") + f"__global__ void __launch_bounds__({threads}) {NM}{name}(int M, int N, int K, float alpha,",
                     "        const float *__restrict__ A, const float *__restrict__ B, float beta, float *__restrict__ C)", "{",
                     f"    __shared__ float As[{bk}][{bm} + 1];", f"    __shared__ float Bs[{bk}][{bn}];",
-                    f"    const int tid = threadIdx.x;", f"    const int tr = tid / {bn // tn};", f"    const int tc = tid % {bn // tn};",
+                    "    const int tid = threadIdx.x;", f"    const int tr = tid / {bn // tn};", f"    const int tc = tid % {bn // tn};",
                     f"    const int row0 = blockIdx.y * {bm};", f"    const int col0 = blockIdx.x * {bn};",
                     f"    float acc[{tm}][{tn}];", "#pragma unroll", f"    for (int i = 0; i < {tm}; ++i)", "#pragma unroll",
                     f"        for (int j = 0; j < {tn}; ++j)", "            acc[i][j] = 0.0f;",
@@ -10467,7 +10466,6 @@ XM_SPECIAL = [("clip01", "fminf(fmaxf(x, 0.f), 1.f)"), ("leaky", "x > 0.f ? x : 
 
 def xmacro_ops():
     path = f"{UP}/tensor_kit/xmacro_ops.cu"
-    rng = file_rng(path)
     out = ["// Element-wise operator library: one list per operator family, one macro per", "// kernel shape.  Adding an op means adding one line to a list.", "",
            "#include <cuda_runtime.h>", "#include <cstdint>", "", "#define TK_THREADS 256",
            "#define TK_INDEX (blockIdx.x * blockDim.x + threadIdx.x)", "", "// ---- op lists ------------------------------------------------------------"]

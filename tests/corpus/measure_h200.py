@@ -186,7 +186,7 @@ def _jsonable(v):
 
 
 def device_info(cp):
-    info = {'timestamp_utc': datetime.datetime.now(datetime.timezone.utc).isoformat(),
+    info = {'timestamp_utc': datetime.datetime.now(datetime.UTC).isoformat(),
             'hostname': platform.node(), 'python': sys.version, 'platform': platform.platform()}
     try:
         info['properties'] = _jsonable(cp.cuda.runtime.getDeviceProperties(0))
@@ -273,8 +273,8 @@ def function_attributes(func):
 
 
 def run(args):
-    import numpy as np
     import cupy as cp
+    import numpy as np
 
     manifest_path = os.path.abspath(args.manifest)
     manifest_dir = os.path.dirname(manifest_path)

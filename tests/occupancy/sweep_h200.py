@@ -609,7 +609,7 @@ def run_sweep(args):
         except Exception as e:
             attr_now = carve_now = None
             set_errors.append('get: %s' % e)
-        if attr_now is not None and attr_now != want_attr or carve_now is not None and carve_now != want_carve:
+        if (attr_now is not None and attr_now != want_attr) or (carve_now is not None and carve_now != want_carve):
             state[name] = (attr_now, carve_now)
         try:
             n = api.occupancy(h, block, dyn)

@@ -104,7 +104,6 @@ def main():
         local = (g('l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum') or 0) + \
                 (g('l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum') or 0)
         dur = g('gpu__time_duration.sum') or 0
-        unit = d.get('gpu__time_duration.sum', '')
         us = dur / 1000.0  # ns -> us (ncu reports nsecond by default)
         print(f"{c['id']:34} {','.join(c['planted']) or '-':20} {ld} {st} {shl:>8} {shs:>8} {bc:8.0f} "
               f"{div:8.0f} {occ:5.1f} {local:8.0f} {us:8.1f} {race[c['kernel']]:4} {sync.get(c['id'], '-'):>4}")
