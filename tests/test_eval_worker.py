@@ -14,6 +14,7 @@ from cudaperf.rewards.execution.api import Evaluator, Options
 from cudaperf.rewards.execution.formats import candidate_from_source, task_from_source
 
 pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
 
 REFERENCE = textwrap.dedent('''
     import torch, torch.nn as nn

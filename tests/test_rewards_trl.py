@@ -96,6 +96,7 @@ def _module(body: str) -> str:
     '''), "python")
 
 
+@pytest.mark.torch
 def test_runtime_tampering_gets_the_floor_through_the_worker_pipeline():
     pytest.importorskip("torch")
     from cudaperf.rewards.execution.api import Evaluator, Options

@@ -17,6 +17,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("trl")
 pytest.importorskip("datasets")
 transformers = pytest.importorskip("transformers")
+pytestmark = pytest.mark.torch
 
 from cudaperf.cli import main  # noqa: E402
 from cudaperf.rewards.scoring import Scorer  # noqa: E402
