@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,11 @@ def child_pids() -> set[int]:
         with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
             found |= {int(p) for p in f.read().split()}
     return found
+
+
+def says(doc: str, *phrases: str) -> None:
+    """Published figures held by a test: each phrase, built from the figures the test just computed,
+    must appear word for word in the doc (line breaks and runs of spaces folded)."""
+    text = re.sub(r"\s+", " ", (ROOT / doc).read_text())
+    missing = [p for p in phrases if p not in text]
+    assert not missing, f"{doc} does not say: {missing}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import says
 from ncu_data import SETS, case_options, measured
 
 from cudaperf.analysis.analyzer import analyze_file
@@ -87,7 +88,10 @@ def test_access_patterns_and_branch_uniformity_agree_with_hand_labels():
             if found[:1] != [b["uniformity"]]:
                 branch_misses.append((case["id"], b["line"], b["uniformity"], found))
     assert not branch_misses, branch_misses
-    assert len(pattern_misses) <= 0.03 * pattern_total, pattern_misses
+    assert len(pattern_misses) == 3, pattern_misses
+    says("docs/accuracy.md", f"agree with the hand labels on {pattern_total - len(pattern_misses)} of {pattern_total} "
+                             f"labelled accesses; the three disagreements",
+         f"Branch uniformity agrees on all {branch_total} labelled `if`s")
 
 
 def test_measured_divergence_is_predicted():
@@ -115,4 +119,7 @@ def test_divergent_jumps_agree_with_the_hardware_counter():
         truth = measured(SETS[set_name][1])[case["id"]]["measured"]
         row = next(c for c in compare(case["id"], analyse(set_name, case), truth) if c.feature == "branches.divergent")
         agree[set_name] += bool(row.within)
-    assert agree["corpus"] >= 81 and agree["validation"] >= 59
+    cases = {name: sum(s == name for s, _ in CASES) for name in agree}
+    assert agree == {"corpus": 82, "validation": 60}
+    says("docs/accuracy.md", f"only jumps count: {agree['corpus']}/{cases['corpus']} and "
+                             f"{agree['validation']}/{cases['validation']}")
