@@ -8,12 +8,14 @@ tests/test_rl_ranking.py, docs/features.md by tests/test_report.py.
 from __future__ import annotations
 
 import itertools
+import shutil
+import sys
 import json
 import statistics
 from collections import Counter, defaultdict
 
 import pytest
-from conftest import says
+from conftest import ROOT, says
 
 
 def _n(n: int) -> str:
@@ -75,3 +77,34 @@ def test_dataset_measurements(dataset):
          f"(`tests/data/h200/dataset/`, {round((load.DEFAULT / load.MEASUREMENTS).stat().st_size / 1000)} KB)")
     says("README.md", f"all {_n(len(rows))} (task, implementation, configuration) triples were verified and "
                       f"timed on an H200 in one {round(summary['seconds'])}-second run ({_n(len(verified))} correct)")
+
+
+# ----------------------------------------------------------------------------------------- accuracy.md
+
+def test_accuracy_sets_and_readme_summary():
+    from ncu_data import SETS
+
+    counts = {}
+    for name, (root, _) in SETS.items():
+        cases = json.loads((root / "manifest.json").read_text())
+        # a kernel: one compiled instantiation (file, name, template arguments)
+        counts[name] = (len(cases), len({(c["file"], c["kernel"], json.dumps(c["template_args"])) for c in cases}))
+    says("docs/accuracy.md", *(f"(`tests/{name}`, {n} cases, {k} kernels)" for name, (n, k) in counts.items()))
+    launches, kernels = (sum(c[i] for c in counts.values()) for i in (0, 1))
+    says("README.md", f"Checked against Nsight Compute on an NVIDIA H200 for {launches} launches of {kernels} kernels")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="the published table uses ptxas resources")
+def test_accuracy_table_is_what_the_benchmark_regenerates():
+    """benchmarks/accuracy.py over both measured sets, against the table between its markers."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import accuracy
+
+    doc = (ROOT / "docs" / "accuracy.md").read_text()
+    table = accuracy.table()
+    assert doc.split(accuracy.BEGIN + "\n")[1].split(accuracy.END)[0] == table
+    ratios = [row.split(" | ") for row in table.splitlines() if "_per_request" in row]
+    assert all(cells[4] == cells[5] for cells in ratios)  # every compared ratio within tolerance
+    assert max(float(cells[6]) for cells in ratios) < 0.05
+    says("README.md", "(mean absolute error below 0.05)")
