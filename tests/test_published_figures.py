@@ -8,10 +8,11 @@ tests/test_rl_ranking.py, docs/features.md by tests/test_report.py.
 from __future__ import annotations
 
 import itertools
-import shutil
-import sys
 import json
+import re
+import shutil
 import statistics
+import sys
 from collections import Counter, defaultdict
 
 import pytest
@@ -108,3 +109,65 @@ def test_accuracy_table_is_what_the_benchmark_regenerates():
     assert all(cells[4] == cells[5] for cells in ratios)  # every compared ratio within tolerance
     assert max(float(cells[6]) for cells in ratios) < 0.05
     says("README.md", "(mean absolute error below 0.05)")
+
+
+# ------------------------------------------------------------------------------------------ rewards.md
+
+H200_REWARDS = ROOT / "tests" / "data" / "h200" / "rewards"
+
+
+def _scores(family: str) -> dict[str, str]:
+    from cudaperf.rewards import structural_reward
+
+    files = sorted((ROOT / "tests" / "reward_families" / family).glob("*.md"))
+    rewards = structural_reward(prompts=["write the kernel"] * len(files), completions=[p.read_text() for p in files])
+    return {p.stem: f"{r:.3f}" for p, r in zip(files, rewards)}
+
+
+def _one(scores: dict[str, str], prefix: str) -> str:
+    """The score every candidate of one side shares."""
+    [score] = {s for name, s in scores.items() if name.startswith(prefix)}
+    return score
+
+
+def test_structural_scores_of_the_reward_families():
+    coalescing, banks, races = _scores("coalescing"), _scores("bank_conflicts"), _scores("races")
+    worse = sorted(s for name, s in coalescing.items() if name.startswith("worse_"))
+    says("docs/rewards.md",
+         f"KernelBench one-per-thread ({_one(coalescing, 'better_')}) | a chunk of 8 or 16 per thread, a row per "
+         f"thread ({worse[0]}-{worse[-1]}) |",
+         f"| tile padded to 33 columns ({_one(banks, 'better_')}) | 32 x 32 tile ({_one(banks, 'worse_')}) |",
+         f"| barrier every tree step ({races['better_synced']}), warp shuffles ({races['better_shuffle']}) | "
+         f"barrier missing in the loop or before it ({_one(races, 'worse_')}) |")
+
+
+def test_h200_reward_table_and_batch():
+    cases = [json.loads(line) for line in (H200_REWARDS / "gpu_rewards.jsonl").read_text().splitlines()]
+    by_case = {c["case"]: c for c in cases}
+    passed = re.search(r"(\d+) passed", (H200_REWARDS / "pytest_gpu.log").read_text()).group(1)
+    rows = []
+    for case, label in (("fast", "float4, one per thread"), ("fast_grid_stride", "grid-stride loop"),
+                        ("slow", "a row of 4096 per thread")):
+        b = by_case[case]["breakdown"]
+        rows.append(f"| {label} | {b['status']} | {b['speedup']:.2f}x | {b['structural']:.3f} | "
+                    f"{by_case[case]['reward']:.3f} |")
+    for case, label in (("incorrect", "subtracts b"), ("compile_error", "undeclared identifier")):
+        rows.append(f"| {label} | {by_case[case]['breakdown']['status']} | - |")
+        rows.append(f"| {by_case[case]['reward']:g} |")
+    floored = [c["case"] for c in cases if c["reward"] == -1]
+    python_hacks = [c for c in floored if c.endswith(".py")]
+    native_hacks = [c for c in floored if c.endswith(".cu") and not c.startswith("native_")]
+    assert {c for c in floored if c.startswith("native_")} == {"native_mutates_input.cu", "native_half.cu"}
+    assert {c["case"] for c in cases if c["reward"] == -0.25 and c["case"].startswith("native_")} == \
+        {"native_zeros.cu", "native_unwritten.cu"}
+    batch = json.loads((H200_REWARDS / "bench_rewards.json").read_text())["unified_batch"]
+    structural = json.loads((H200_REWARDS / "bench_rewards.json").read_text())["structural"]
+    says("docs/rewards.md", f"{passed} tests passed", f"one `unified_reward` call over all {len(cases)} cases", *rows,
+         f"| {len(python_hacks) + len(native_hacks)} statically caught hacks of `tests/hacks` ({len(python_hacks)} "
+         f"KernelBench, {len(native_hacks)} native), in-place input edit, half precision |",
+         f"A batch of {batch['completions']} distinct native completions",
+         f"**{batch['wall_s']:.2f} s, {batch['seconds_per_completion']:.3f} s per completion** "
+         f"({batch['completions_per_minute']:,.0f} per minute); starting the engine took "
+         f"{batch['first_call_s']:.0f} s",
+         f"| `unified_reward`, batch of {batch['completions']} | one H200 | {batch['wall_s']:.2f} s |",
+         f"| the H200 machine's CPU | median {structural['median_ms']:.1f} ms, p90 {structural['p90_ms']:.1f} ms |")
