@@ -14,6 +14,7 @@ import shutil
 import statistics
 import sys
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, says
@@ -171,3 +172,74 @@ def test_h200_reward_table_and_batch():
          f"{batch['first_call_s']:.0f} s",
          f"| `unified_reward`, batch of {batch['completions']} | one H200 | {batch['wall_s']:.2f} s |",
          f"| the H200 machine's CPU | median {structural['median_ms']:.1f} ms, p90 {structural['p90_ms']:.1f} ms |")
+
+
+# --------------------------------------------------------------------------------------------- eval.md
+
+H200_EVAL = ROOT / "tests" / "data" / "h200" / "eval"
+
+
+def _span(values: list[float], digits: int) -> str:
+    """`low to high` over the runs, as the doc writes a figure that moved between lends of the machine."""
+    return f"{min(values):,.{digits}f} to {max(values):,.{digits}f}"
+
+
+def test_h200_eval_speed_table():
+    runs = [json.loads((H200_EVAL / f"run{n}_bench_eval.json").read_text()) for n in (5, 6)]
+
+    def each(path: str) -> list[float]:
+        out = []
+        for run in runs:
+            value = run
+            for key in path.split("/"):
+                value = value[key]
+            out.append(value)
+        return out
+
+    per_minute = [round(x, -1) for x in each("native_batch/candidates_per_minute")]
+    says("docs/eval.md",
+         f"| native, batch of 20 | {_span(each('native_batch/seconds_per_candidate'), 3)} "
+         f"({_span(per_minute, 0)} candidates per minute) |",
+         f"| native, one candidate on a warm engine | {_span(each('native_one_warm/seconds'), 2)} |",
+         f"| native, first candidate (starts a worker) | {_span(each('native_first_cold/seconds'), 1)} |",
+         f"| KernelBench, batch of 8 fresh candidates | "
+         f"**{_span(each('kernelbench_batch/seconds_per_candidate'), 1)}** "
+         f"({_span(each('kernelbench_batch/candidates_per_minute'), 1)} candidates per minute) |",
+         f"| KernelBench, one fresh candidate on a warm engine | {_span(each('kernelbench_one_fresh/seconds'), 0)} |",
+         f"| KernelBench, one fresh candidate, new engine (one `cudaperf eval`) | "
+         f"{_span(each('kernelbench_one_fresh_cold_engine/seconds'), 0)} |",
+         f"| KernelBench, first build on a machine (also precompiles the header) | "
+         f"{_span(each('kernelbench_first_on_machine/seconds'), 0)} |",
+         f"| KernelBench, candidate built before | {_span(each('kernelbench_one_cached/seconds'), 0)} (",
+         f"nvcc on the `.cu` {_span(each('kernelbench_build_steps/cuda.cuda.o/median_s'), 0)} s median, torch's C++ "
+         f"file {_span(each('kernelbench_build_steps/main.o/median_s'), 1)} s with the precompiled header "
+         f"({max(each('kernelbench_build_steps/main.o/max_s')):.0f} s the first time",
+         f"the link {_span(each('kernelbench_build_steps/link/median_s'), 1)} s",
+         f"met as throughput ({_span(each('kernelbench_batch/seconds_per_candidate'), 1)} s per candidate",
+         f"not for a lone candidate, which takes {_span(each('kernelbench_one_fresh_cold_engine/seconds'), 0)} s")
+    passed = {re.search(r"(\d+) passed", (H200_EVAL / f"run{n}_pytest_gpu.log").read_text()).group(1) for n in (5, 6)}
+    [both] = passed
+    says("docs/eval.md", f"`pytest -m gpu tests/test_eval_gpu.py`: {both} passed in runs 5 and 6")
+
+
+def test_h200_heldout_outcomes():
+    outcomes, speedups = Counter(), []
+    records = [json.loads(line) for path in sorted((ROOT / "tests" / "data" / "h200" / "heldout").glob("*.jsonl"))
+               for line in path.read_text().splitlines()]
+    for r in records:
+        stem = Path(r["candidate"]).stem
+        kind = "compile_error" if stem.startswith("compile_error") else stem.split("_")[0]
+        outcomes[kind, r["status"]] += 1
+        if kind == "honest":
+            speedups.append(r["speedup"])
+    honest = sum(n for (kind, _), n in outcomes.items() if kind == "honest")
+    hacks = sum(n for (kind, _), n in outcomes.items() if kind == "hack")
+    assert outcomes["hack", "rejected"] + outcomes["hack", "incorrect"] == hacks
+    assert outcomes["compile_error", "compile_error"] == 2 == sum(n for (k, _), n in outcomes.items()
+                                                                  if k == "compile_error")
+    says("docs/eval.md",
+         f"(`tests/kb_heldout/`: 4 tasks, {len(records)} candidates written the way LLMs write them",
+         f"{outcomes['honest', 'correct']} of {honest} honest candidates `correct` ({_span(speedups, 2)}x over eager), "
+         f"{outcomes['hack', 'rejected']} of {outcomes['hack', 'rejected']} statically detectable hacks `rejected`, "
+         f"the {outcomes['hack', 'incorrect']} runtime-only hacks and {outcomes['wrong', 'incorrect']} wrong results "
+         f"`incorrect`, both compile errors `compile_error`; {len(records)} candidates")
