@@ -1,6 +1,7 @@
 """Speed of `cudaperf analyze`: per kernel, whole process, and how cost grows with input size.
 
     python benchmarks/bench_analyze.py [--json OUT.json] [CORPUS_DIR ...]
+    python benchmarks/bench_analyze.py --json tests/data/cpu/bench_analyze.json   # the figures of docs/performance.md
 
 Prints a markdown table (docs/performance.md records the figures and the machine).  Defaults
 to the project's own kernel corpora; pass other directories to measure those.
@@ -91,6 +92,19 @@ def scaling_by_depth(depths=(25, 50, 100, 200)) -> list[tuple[int, float]]:
     return out
 
 
+def parse_throughput(corpus: Path = ROOT / "benchmarks" / "corpus" / "src") -> dict:
+    """tree-sitter-cuda alone over the recall corpus concatenated into one source, best of 3."""
+    from cudaperf.analysis import parse
+
+    data = b"\n".join(p.read_bytes() for p in find_sources([corpus]))
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        parse.parse(data)
+        best = min(best, time.perf_counter() - start)
+    return {"bytes": len(data), "seconds": best, "mb_per_s": len(data) / 1e6 / best}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpora", nargs="*", type=Path)
@@ -102,9 +116,11 @@ def main() -> None:
     process_kernels, process_s = whole_process(corpora)
     sizes = scaling_by_size()
     depths = scaling_by_depth()
+    parsing = parse_throughput()
     results = {
         "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-                    "cpus": os.cpu_count(), "python": platform.python_version()},
+                    "cpus": os.cpu_count(), "python": platform.python_version(),
+                    "load_average_1_5_15": list(os.getloadavg())},
         "corpora": [str(p) for p in corpora if p.exists()],
         "files": files, "kernels": kernels,
         "per_kernel_ms": {"median": statistics.median(samples), "p90": statistics.quantiles(samples, n=10)[-1],
@@ -113,6 +129,7 @@ def main() -> None:
                           "kernels_per_s": process_kernels / process_s},
         "by_file_size": [{"lines": n, "kernels": k, "seconds": s} for n, k, s in sizes],
         "by_nesting_depth": [{"depth": d, "seconds": s} for d, s in depths],
+        "parse": parsing,
     }
     print(f"machine: {results['machine']}")
     print(f"corpora: {', '.join(results['corpora'])}")

@@ -131,6 +131,7 @@ def test_binary_file_among_good_files_is_reported_and_skipped(tmp_path):
     assert [k["name"] for k in files["good.cu"]["kernels"]] == ["g"]
 
 
+@pytest.mark.slow
 def test_macro_soup_is_fast_and_partial(tmp_path):
     lines = [f"#define M{i}(x) ((x) * {i} + M{i - 1}(x))" for i in range(1, 2000)]
     junk = "\n".join(lines) + "\n" + "M1999(3) <<< >>> ;;; {{ )) " * 2000 + "\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
 from conftest import CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -41,6 +42,7 @@ EXAMPLES = int(os.environ.get("CUDAPERF_FUZZ_EXAMPLES", "300"))  # set higher fo
 SECONDS_PER_INPUT = 10.0  # analysis plus every rule; the worst seen locally is far below (docs/performance.md)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(source=mutated(), block=st.sampled_from([(32, 1, 1), (256, 1, 1), (16, 16, 1), (8, 8, 4)]))
 def test_mutated_sources_never_break_the_analyzer(source, block):

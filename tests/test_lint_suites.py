@@ -6,17 +6,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from lint_suites import planted_results, sync_results
 
 
+@pytest.mark.slow
 def test_every_planted_smell_is_named_and_no_clean_twin_is():
     results = planted_results()
     assert len(results) >= 60
     assert [r["id"] for r in results if not r["ok"]] == []
 
 
+@pytest.mark.slow
 def test_race_and_barrier_suite_flags_buggy_kernels_and_spares_clean_ones():
     results = sync_results()
     buggy = [r for r in results if r["label"] == "buggy"]

@@ -63,6 +63,7 @@ def test_flags_shared_with_the_header_leave_out_name_outputs_and_source() -> Non
     assert pch.header_flags(args, "/b/main.cpp") == ["-DKEEP=1", "-isystem", "/x", "-O3"]
 
 
+@pytest.mark.slow
 def test_overlays_are_capped_least_recent_first(project: Path) -> None:
     for i in range(pch.KEEP + 2):
         assert _compile(project, "main.cpp", f"-DVARIANT={i}").returncode == 0

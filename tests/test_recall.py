@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 
+import pytest
 from conftest import ROOT
 
 from cudaperf.analysis.analyzer import INTERNAL_ERROR, Options, analyze_file, find_sources
@@ -22,6 +23,7 @@ def _scorer():
     return module
 
 
+@pytest.mark.slow
 def test_recall_of_kernel_definitions_and_no_internal_errors():
     reports = [analyze_file(path, Options(resources="estimate")) for path in find_sources([CORPUS / "src"])]
     internal = [(r.path, d.message) for r in reports for d in r.diagnostics if INTERNAL_ERROR in d.message]

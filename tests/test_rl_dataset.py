@@ -91,6 +91,7 @@ def test_c_references_run_through_cc(tasks):
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@pytest.mark.slow
 def test_a_sample_compiles_with_nvcc(tasks):
     sample = one_per_family(tasks, "torch2cuda") + one_per_family(tasks, "c2cuda")
     sources = [i.source for t in sample for i in t.implementations]
@@ -98,6 +99,7 @@ def test_a_sample_compiles_with_nvcc(tasks):
     assert compilecheck.failures(sources, batch=len(sources)) == {}
 
 
+@pytest.mark.slow
 def test_compile_check_isolates_a_broken_source(tasks):
     if shutil.which("nvcc") is None:
         pytest.skip("needs nvcc")
@@ -106,7 +108,9 @@ def test_compile_check_isolates_a_broken_source(tasks):
     assert compilecheck.failures([good[0], broken, good[2]], batch=3).keys() == {1}
 
 
+@pytest.mark.torch
 def test_emulator_passes_real_tasks_and_catches_a_wrong_kernel(tasks, tmp_path):
+    pytest.importorskip("torch")  # the torch task's reference runs on CPU tensors
     by_id = {t.task_id: t for t in tasks}
     for task_id in ("softmax/log_softmax-medium/f16/torch", "scan/cumsum_reverse-narrow/f64/c"):
         results = emulate.check_task(by_id[task_id], tmp_path)
@@ -119,8 +123,11 @@ def test_emulator_passes_real_tasks_and_catches_a_wrong_kernel(tasks, tmp_path):
     assert results[0].ok and not results[1].ok and "outside tolerance" in results[1].message
 
 
+@pytest.mark.slow
+@pytest.mark.torch
 def test_measure_dry_run(tmp_path):
     """The GPU pipeline end to end without a GPU: emulator, CPU tensors, the check configuration."""
+    pytest.importorskip("torch")
     env = {**os.environ, "CUDAPERF_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-m", "cudaperf.rl.dataset.measure", "--dry-run", "--families", "pooling",
                            "--limit", "2", "--jobs", "1", "--seed", "5", "--out", str(tmp_path)],

@@ -69,6 +69,7 @@ def _published() -> dict[str, list[str]]:
     return rows
 
 
+@pytest.mark.slow
 def test_held_out_figures_reproduce_from_the_committed_data():
     pytest.importorskip("scipy")
     from cudaperf.rl import rank_train
@@ -104,6 +105,7 @@ def test_rank_cli_orders_kernels(capsys):
     assert main(["rank"]) == 2
 
 
+@pytest.mark.slow
 def test_rank_cli_retrains(tmp_path, capsys):
     pytest.importorskip("scipy")
     model = tmp_path / "model.json"
