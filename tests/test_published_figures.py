@@ -243,3 +243,18 @@ def test_h200_heldout_outcomes():
          f"{outcomes['hack', 'rejected']} of {outcomes['hack', 'rejected']} statically detectable hacks `rejected`, "
          f"the {outcomes['hack', 'incorrect']} runtime-only hacks and {outcomes['wrong', 'incorrect']} wrong results "
          f"`incorrect`, both compile errors `compile_error`; {len(records)} candidates")
+
+
+# -------------------------------------------------------------------------------------- performance.md
+
+def test_analyzer_speed_block_is_what_the_committed_run_renders():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_analyze
+
+    results = json.loads((ROOT / "tests" / "data" / "cpu" / "bench_analyze.json").read_text())
+    doc = bench_analyze.DOC.read_text()
+    assert doc.split(bench_analyze.BEGIN + "\n")[1].split(bench_analyze.END)[0] == bench_analyze.markdown(results)
+    median, per_s = results["per_kernel_ms"]["median"], results["whole_process"]["kernels_per_s"]
+    load = results["machine"]["load_average_1_5_15"][0]
+    says("README.md", f"{median:.1f} CPU ms per kernel (median) and {per_s:.0f} kernels/s for a whole process on the "
+                      f"shared 2-core machine under a load average of {load:.1f}")
