@@ -258,3 +258,24 @@ def test_analyzer_speed_block_is_what_the_committed_run_renders():
     load = results["machine"]["load_average_1_5_15"][0]
     says("README.md", f"{median:.1f} CPU ms per kernel (median) and {per_s:.0f} kernels/s for a whole process on the "
                       f"shared 2-core machine under a load average of {load:.1f}")
+
+
+def test_h200_eval_statuses_of_runs_5_and_6():
+    rows = [json.loads(line) for n in (5, 6)
+            for line in (H200_EVAL / f"run{n}_gpu_results.jsonl").read_text().splitlines()]
+
+    def of(*cases: str) -> list[dict]:
+        found = [r for r in rows if r["case"] in cases]
+        assert found and all(r["status"] == "correct" for r in found), cases
+        return found
+
+    honest = of("kb_honest.py", "candidate_native.cu", "candidate_kernelbench.py", "after_errors", "warm")
+    saxpy, linear, compiled = of("saxpy_c"), of("linear_relu"), of("compile_and_tf32")
+    says("docs/eval.md",
+         f"`correct` with speedups of {_span([r['speedup'] for r in honest], 2)} over eager PyTorch (the same "
+         f"memory-bound add at {_span([r['time_ms']['candidate'] for r in honest], 2)} ms;",
+         f"The C task (saxpy) is `correct` ({_span([r['speedup'] for r in saxpy], 0)}x against one CPU core)",
+         f"candidate `correct` ({_span([r['speedup'] for r in linear], 1)}x against cuBLAS with TF32 off)",
+         f"`correct`, {_span([r['speedup'] for r in compiled], 1)}x over eager and "
+         f"{_span([r['speedup_compile'] for r in compiled], 1)}x over `torch.compile(reference)` "
+         f"({_span([r['time_ms']['compile'] for r in compiled], 2)} ms:")
