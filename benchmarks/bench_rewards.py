@@ -86,7 +86,8 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.setdefault("CUDAPERF_CACHE_DIR", tempfile.mkdtemp(prefix="cudaperf-bench-"))
     figures: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                                 "processor": platform.processor() or platform.machine()}}
+                                 "processor": platform.processor() or platform.machine(),
+                                 "load_average_1_5_15": list(os.getloadavg())}}
     figures["structural"] = structural(args.repeats)
     print(f"structural: {json.dumps(figures['structural'])}", flush=True)
     if args.gpu:
