@@ -39,14 +39,16 @@ def mutated(draw) -> bytes:
 
 
 EXAMPLES = int(os.environ.get("CUDAPERF_FUZZ_EXAMPLES", "300"))  # set higher for a long local run
-SECONDS_PER_INPUT = 10.0  # analysis plus every rule; the worst seen locally is far below (docs/performance.md)
+# CPU seconds (all threads of this process) for analysis plus every rule: wall time on a shared machine
+# measures the neighbours' load (26 s of wall time for one input at load 13 in CI), CPU time the analyzer's work
+SECONDS_PER_INPUT = 10.0
 
 
 @pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(source=mutated(), block=st.sampled_from([(32, 1, 1), (256, 1, 1), (16, 16, 1), (8, 8, 4)]))
 def test_mutated_sources_never_break_the_analyzer(source, block):
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         report = analyze_source(source, "fuzz.cu", Options(block=block, grid=(7, 3, 2), resources="estimate"))
     except SourceError:
@@ -56,7 +58,7 @@ def test_mutated_sources_never_break_the_analyzer(source, block):
     for kernel in report.kernels:
         kernel.to_json()
     lint_file(report, list(REGISTRY.values()), source.decode(errors="replace"))  # every rule, no exception
-    assert time.perf_counter() - started < SECONDS_PER_INPUT
+    assert time.process_time() - started < SECONDS_PER_INPUT
 
 
 def test_overflowing_constants_found_by_the_long_fuzz_run():
