@@ -115,10 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     calc = sub.add_parser("occupancy", help="occupancy calculator (cudaOccupancyMaxActiveBlocksPerMultiprocessor)",
                           description="Blocks per SM and theoretical occupancy of one launch configuration.")
     calc.add_argument("--arch", default="sm_90", metavar="sm_XX")
-    calc.add_argument("--block", type=int, required=True, metavar="THREADS", help="threads per block")
+    calc.add_argument("--block", type=_dims, required=True, metavar="X[,Y[,Z]]",
+                      help="block dimensions (threads), as for analyze")
     calc.add_argument("--registers", type=int, required=True, metavar="N", help="registers per thread (ptxas)")
     calc.add_argument("--static-smem", type=_nonnegative, default=0, metavar="BYTES")
-    calc.add_argument("--dynamic-smem", type=_nonnegative, default=0, metavar="BYTES")
+    calc.add_argument("--smem", type=_nonnegative, default=0, metavar="BYTES", help="dynamic shared memory per block")
+    calc.add_argument("--dynamic-smem", dest="smem", type=_nonnegative, help=argparse.SUPPRESS)  # the old spelling
     calc.add_argument("--max-dynamic-smem", type=_nonnegative, metavar="BYTES",
                       help="cudaFuncAttributeMaxDynamicSharedMemorySize, when raised above 48 KB")
     calc.add_argument("--carveout", type=int, metavar="PERCENT", help="preferred shared-memory carveout (0..100)")
@@ -326,10 +328,18 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
 
 def cmd_occupancy(ns: argparse.Namespace) -> int:
     try:
-        fit = occupancy(ns.arch, ns.block, ns.registers, ns.static_smem, ns.dynamic_smem, ns.carveout,
-                        ns.max_dynamic_smem, ns.barriers)
+        target = arch_table.get(ns.arch)
     except UnknownArch as exc:
         raise UsageError(str(exc)) from None
+    threads = ns.block[0] * ns.block[1] * ns.block[2]
+    if not 1 <= threads <= target.max_threads_per_block:
+        raise UsageError(f"--block {'x'.join(map(str, ns.block))} is {threads} threads; "
+                         f"{target.name} allows 1 to {target.max_threads_per_block}")
+    if not 0 <= ns.registers <= target.max_registers_per_thread:
+        raise UsageError(f"--registers {ns.registers}: {target.name} allows 0 to "
+                         f"{target.max_registers_per_thread} per thread")
+    fit = occupancy(ns.arch, threads, ns.registers, ns.static_smem, ns.smem, ns.carveout,
+                    ns.max_dynamic_smem, ns.barriers)
     if ns.format == "json":
         json.dump({"arch": fit.arch, "block_size": fit.block_size, **fit.to_json()}, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -1,0 +1,83 @@
+"""Issue 16 part B: the CLI defects a newcomer met in the first hour, each retried here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from cudaperf.analysis import arch as arch_table
+from cudaperf.analysis.occupancy import occupancy
+from cudaperf.analysis.resources import nvcc
+from cudaperf.cli import main
+
+
+def one_line_error(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+# occupancy ------------------------------------------------------------------------------------------
+
+def test_occupancy_takes_smem_and_block_dims_like_analyze(capsys):
+    assert main(["occupancy", "--block", "32,8", "--registers", "32", "--smem", "65536",
+                 "--max-dynamic-smem", "65536", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["block_size"] == 256 and doc["active_blocks_per_sm"] == 3  # 64 KB + 1 KB reserved into 228 KB
+    assert main(["occupancy", "--block", "256", "--registers", "32", "--dynamic-smem", "65536",
+                 "--max-dynamic-smem", "65536", "--format", "json"]) == 0  # the old spelling still works
+    assert json.loads(capsys.readouterr().out)["active_blocks_per_sm"] == 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--block", "0"], "0 threads"),
+    (["--block", "2048"], "allows 1 to 1024"),
+    (["--block", "64,32"], "2048 threads"),
+    (["--registers", "300"], "allows 0 to 255"),
+])
+def test_occupancy_rejects_impossible_launches(capsys, args, message):
+    base = {"--block": "256", "--registers": "32"}
+    base.update(dict(zip(args[::2], args[1::2])))
+    assert main(["occupancy", *[x for kv in base.items() for x in kv]]) == 2
+    assert message in one_line_error(capsys)
+
+
+def test_blackwell_is_in_the_table_with_sources():
+    table = json.loads(arch_table.TABLE.read_text())
+    for name in ("sm_100", "sm_120"):
+        assert name in arch_table.names() and name in table["sources"]
+        assert arch_table.get(name).tensor_tflops["fp16"] > arch_table.get(name).peak_tflops["fp16"]
+    assert arch_table.names()[-2:] == ["sm_100", "sm_120"]  # numeric order
+
+
+@pytest.mark.parametrize("name, block, registers, smem, blocks", [
+    ("sm_100", 1024, 32, 0, 2),     # 64 warps per SM, as on sm_90
+    ("sm_100", 64, 16, 0, 32),      # block slots
+    ("sm_120", 1024, 32, 0, 1),     # 48 warps per SM: one 32-warp block
+    ("sm_120", 64, 16, 0, 24),      # 24 block slots (cuda_occupancy.h, CUDA 13.0)
+    ("sm_120", 128, 32, 65536, 1),  # 64 KB + 1 KB reserved; the pool tops out at 100 KB
+    ("sm_100", 128, 32, 65536, 3),  # 228 KB pool
+])
+def test_blackwell_occupancy_follows_the_header_rules(name, block, registers, smem, blocks):
+    fit = occupancy(name, block, registers, dynamic_smem=smem, max_dynamic_smem=smem or None)
+    assert fit.active_blocks_per_sm == blocks
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(nvcc() is None, reason="needs nvcc (CUDA 13) for ptxas's per-SM limits")
+@pytest.mark.parametrize("name", ["sm_90", "sm_100", "sm_120"])
+def test_threads_and_blocks_per_sm_agree_with_ptxas(tmp_path, name):
+    """ptxas rejects __launch_bounds__ whose minimum blocks exceed the SM's thread or block slots."""
+    a = arch_table.get(name)
+
+    def accepted(threads: int, blocks: int) -> bool:
+        unit = tmp_path / "lb.cu"
+        unit.write_text(f"__global__ void __launch_bounds__({threads}, {blocks}) k(float* x) {{ x[0] = 1; }}\n")
+        proc = subprocess.run([nvcc(), f"-arch={name}", "-cubin", "-o", str(tmp_path / "lb.cubin"), str(unit)],
+                              capture_output=True, text=True, timeout=120)
+        return "out of range" not in proc.stderr
+    threads = a.max_warps_per_sm * 32
+    assert accepted(threads // 2, 2) and not accepted(threads // 2 + 32, 2)
+    assert accepted(32, a.max_blocks_per_sm) and not accepted(32, a.max_blocks_per_sm + 1)
