@@ -96,6 +96,12 @@ def _launch_options(p: argparse.ArgumentParser) -> None:
                    help="value of a scalar kernel argument or template parameter (repeatable)")
     p.add_argument("-D", dest="defines", type=_define, action="append", default=[], metavar="NAME[=VALUE]",
                    help="define a macro, as for the compiler (repeatable)")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                   help="add DIR to the include path, as for the compiler (repeatable)")
+    p.add_argument("-isystem", dest="system_include_dirs", action="append", default=[], metavar="DIR",
+                   help="add DIR to the system include path (repeatable)")
+    p.add_argument("--std", choices=("c++11", "c++14", "c++17", "c++20"), default="c++17",
+                   help="C++ standard for the compiler (default c++17)")
     p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)")
     p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
                    help="how registers and static shared memory are obtained (default auto)")
@@ -141,10 +147,15 @@ def build_parser() -> argparse.ArgumentParser:
     _launch_options(lint)
     lint.set_defaults(handler=cmd_lint)
 
-    roof = sub.add_parser("roofline", help="draw analysed kernels on the architecture's roofline (PNG/SVG/PDF)",
-                          description="Each kernel at its arithmetic intensity on the roofline (needs matplotlib).")
-    roof.add_argument("paths", nargs="+", metavar="PATH")
-    roof.add_argument("-o", "--output", default="roofline.png", metavar="FILE")
+    roof = sub.add_parser("roofline", help="draw kernels on the architecture's roofline (PNG/SVG/PDF)",
+                          description="Measured kernels (--measured or --from-ncu-csv) where they ran, and the "
+                                      "static estimates of PATHs hollow at their ceiling, under the CUDA-core and "
+                                      "tensor-core roofs (needs matplotlib).  Exit 2 when nothing can be drawn.")
+    roof.add_argument("paths", nargs="*", metavar="PATH")
+    roof.add_argument("-o", "--output", default="roofline.png", metavar="FILE", help=".png, .svg or .pdf")
+    measured = roof.add_mutually_exclusive_group()
+    measured.add_argument("--measured", metavar="PROFILE.json", help="a cudaperf profile document (-o of profile)")
+    measured.add_argument("--from-ncu-csv", metavar="CSV", help="an ncu --csv --page raw file")
     _launch_options(roof)
     roof.set_defaults(handler=cmd_roofline)
 
@@ -284,8 +295,12 @@ def options_from(ns: argparse.Namespace) -> Options:
         arch_table.get(ns.arch)
     except UnknownArch as exc:
         raise UsageError(str(exc)) from None
+    for directory in ns.include_dirs + ns.system_include_dirs:
+        if not os.path.isdir(directory):
+            raise UsageError(f"include directory {directory}: no such directory")
     return Options(kernel=ns.kernel, grid=ns.grid, block=ns.block, dynamic_smem=ns.smem, args=dict(ns.arg),
-                   defines=dict(ns.defines), arch=ns.arch, resources=ns.resources)
+                   defines=dict(ns.defines), arch=ns.arch, resources=ns.resources,
+                   include_dirs=tuple(ns.include_dirs), system_include_dirs=tuple(ns.system_include_dirs), std=ns.std)
 
 
 def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileReport], list[str]]:
@@ -305,6 +320,13 @@ def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileRepo
     return reports, errors
 
 
+def _require_kernel(ns: argparse.Namespace, reports: list[FileReport]) -> None:
+    """--kernel that matched nothing is a usage error naming what there is."""
+    if ns.kernel and reports and not any(f.kernels for f in reports):
+        available = list(dict.fromkeys(name for f in reports for name in f.defined))
+        raise UsageError(f"no kernel named {ns.kernel}; available: {', '.join(available) or 'none'}")
+
+
 def cmd_analyze(ns: argparse.Namespace) -> int:
     options = options_from(ns)
     missing = [p for p in ns.paths if not os.path.exists(p)]
@@ -318,6 +340,7 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
         print("cudaperf: error: no .cu or .cuh files found", file=sys.stderr)
     if len(reports) == len(errors):
         return EXIT_USAGE
+    _require_kernel(ns, reports)
     if ns.format == "json":
         json.dump(document(reports, options.arch), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -390,22 +413,41 @@ def cmd_lint(ns: argparse.Namespace) -> int:
 
 
 def cmd_roofline(ns: argparse.Namespace) -> int:
-    from .roofline import PlotUnavailable, draw, points
+    from .analysis.dynamic.document import import_ncu_csv, select
+    from .roofline import PlotUnavailable, check_output, draw, measured_points, points
 
     options = options_from(ns)
-    reports, errors = analyze_paths([p for p in ns.paths if os.path.exists(p)], options)
+    if not ns.paths and not (ns.measured or ns.from_ncu_csv):
+        raise UsageError("give PATHs to analyse, --measured PROFILE.json or --from-ncu-csv CSV")
+    try:
+        output = check_output(ns.output)
+    except (ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    for p in ns.paths:
+        if not os.path.exists(p):
+            raise UsageError(f"{p}: no such file or directory")
+    reports, errors = analyze_paths(ns.paths, options)
     for e in errors:
         print(f"cudaperf: error: {e}", file=sys.stderr)
-    kernels = [(k.kernel.name, k) for f in reports for k in f.kernels]
-    if not kernels:
-        print("cudaperf: error: no kernels to draw", file=sys.stderr)
-        return EXIT_USAGE
-    placed, skipped = points(kernels, arch_table.get(options.arch))
+    _require_kernel(ns, reports)
+    target = arch_table.get(options.arch)
+    static, skipped = points([(k.kernel.name, k) for f in reports for k in f.kernels], target)
+    measured: list = []
+    if ns.measured or ns.from_ncu_csv:
+        try:
+            doc = import_ncu_csv(ns.from_ncu_csv) if ns.from_ncu_csv else json.loads(Path(ns.measured).read_text())
+            measured, not_measured = measured_points(select(doc, ns.kernel))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{ns.measured or ns.from_ncu_csv}: not a profile document or ncu CSV ({exc})") from None
+        skipped += not_measured
+    if not static and not measured:
+        raise UsageError("no kernel to draw: FLOPs or DRAM bytes unknown or zero"
+                         + (f" for {', '.join(skipped)}" if skipped else ""))
     try:
-        draw(placed, arch_table.get(options.arch), ns.output)
+        draw(static, measured, target, output)
     except PlotUnavailable as exc:
         raise UsageError(str(exc)) from None
-    print(f"wrote {ns.output}: {len(placed)} kernels" +
+    print(f"wrote {output}: {len(measured)} measured, {len(static)} static estimates" +
           (f"; not drawn (FLOPs or DRAM bytes unknown or zero): {', '.join(skipped)}" if skipped else ""))
     return EXIT_OK
 

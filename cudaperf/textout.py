@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .analysis.occupancy import Occupancy
 from .analysis.report import FileReport
+from .analysis.work import PRECISIONS
 
 
 def _fmt(x: float | None, unit: str = "") -> str:
@@ -28,11 +29,13 @@ def render_analysis(reports: list[FileReport]) -> str:
             r, o = j["resources"], j["occupancy"]
             if r and o:
                 spills = f", {r['spill_stores']} B spilled" if r["spill_stores"] else ""
+                why = f": {r['note']}" if r["note"] else ""
                 out.append(f"    resources {r['registers_per_thread']} registers, {r['static_smem']} B static smem, "
-                           f"{r['barriers']} barriers{spills} [{r['source']}]")
+                           f"{r['barriers']} barriers{spills} [{r['source']}{why}]")
                 out.append(f"    occupancy {o['theoretical']:.0%} ({o['active_blocks_per_sm']} blocks/SM, "
                            f"limited by {o['limiter']})" + (f": {o['error']}" if o["error"] else ""))
             m = j["memory"]
+            out.append(_work_line(j["compute"], m, k))
             out.append(f"    global   load {_fmt(m['global_load_sectors_per_request'])} sectors/request   "
                        f"store {_fmt(m['global_store_sectors_per_request'])}")
             out.append(f"    shared   load {_fmt(m['shared_load_wavefronts_per_request'])} wavefronts/request   "
@@ -51,6 +54,26 @@ def render_analysis(reports: list[FileReport]) -> str:
                            + (f"  (divergent in {frac:.0%} of warps)" if frac else ""))
         out.append("")
     return "\n".join(out)
+
+
+def _bytes(n: float | None) -> str:
+    return "?" if n is None else f"{n / 1e6:,.2f} MB" if n >= 1e5 else f"{n:,.0f} B"
+
+
+def _work_line(compute: dict | None, memory: dict, report) -> str:
+    """FLOPs, DRAM bytes, arithmetic intensity and the roofline bound, or why each is unknown."""
+    if compute is None:
+        return "    work     not estimated"
+    flops = compute["flops"]
+    spent = ", ".join(f"{p} {compute[f'flops_{p}']:,}" for p in PRECISIONS if compute[f"flops_{p}"])
+    flop_text = f"{flops:,} FLOPs" + (f" ({spent})" if spent else "") if flops is not None \
+        else f"FLOPs unknown ({compute['reason']})"
+    read, write = memory["dram_bytes_read"], memory["dram_bytes_write"]
+    dram_text = f"DRAM {_bytes(read)} read + {_bytes(write)} written" if read is not None \
+        else f"DRAM bytes unknown ({report.dram.reason if report.dram else 'not estimated'})"
+    intensity = compute["arithmetic_intensity"]
+    bound = f", {intensity:,.2f} FLOP/B, {compute['bound']}-bound" if intensity is not None else ""
+    return f"    work     {flop_text}; {dram_text}{bound}"
 
 
 def render_occupancy(fit: Occupancy) -> str:
