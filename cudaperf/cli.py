@@ -1,8 +1,9 @@
 """The ``cudaperf`` command.  Subcommands parse options and delegate; they hold no analysis logic.
 
 Exit codes: 0 success (files with parse problems still report, with diagnostics), 1 lint findings
-(``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed), 2 usage error or
-no readable input, 3 no usable GPU (``profile``, and ``crosscheck`` without a measurement).
+(``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed; ``eval``: a candidate
+is not correct), 2 usage error or no readable input, 3 no usable GPU (``profile``, ``crosscheck``
+without a measurement, and ``eval`` when every candidate not correct is ``no_gpu``).
 """
 
 from __future__ import annotations
@@ -183,7 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="compile, verify and time candidate kernels against a reference",
                         description="Evaluate candidates (KernelBench .py, native .cu + launch spec, or C-to-CUDA) "
                                     "against a reference (.py or .c).  Directories are batches (JSON lines).  Exit 0: "
-                                    "every candidate correct, 1: some are not, 2: usage error.  See docs/eval.md.")
+                                    "every candidate correct, 1: some are not (or the engine failed: infra_error), "
+                                    "2: usage error, 3: no GPU to run the rest.  See docs/eval.md.")
     ev.add_argument("--reference", required=True, metavar="REF", help="Model/get_inputs .py, or a C file")
     ev.add_argument("--candidate", required=True, nargs="+", metavar="CAND", help="files or directories")
     ev.add_argument("--launch", metavar="SPEC", help="launch spec (JSON/YAML) for .cu candidates without their own")
@@ -532,7 +534,10 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output)
     except FormatError as exc:
         raise UsageError(str(exc)) from None
-    return EXIT_OK if results and all(r.status == "correct" for r in results) else EXIT_FINDINGS
+    statuses = {r.status for r in results}
+    if statuses == {"correct"}:
+        return EXIT_OK
+    return EXIT_NO_GPU if statuses <= {"correct", "no_gpu"} else EXIT_FINDINGS
 
 
 def cmd_train(ns: argparse.Namespace) -> int:

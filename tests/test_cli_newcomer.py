@@ -81,3 +81,39 @@ def test_threads_and_blocks_per_sm_agree_with_ptxas(tmp_path, name):
     threads = a.max_warps_per_sm * 32
     assert accepted(threads // 2, 2) and not accepted(threads // 2 + 32, 2)
     assert accepted(32, a.max_blocks_per_sm) and not accepted(32, a.max_blocks_per_sm + 1)
+
+
+# eval ---------------------------------------------------------------------------------------------
+
+def test_a_worker_that_does_not_start_is_an_infra_error_not_a_candidate_timeout():
+    from conftest import child_pids
+
+    from cudaperf.rewards.config import RewardConfig
+    from cudaperf.rewards.execution.pool import Pool
+    from cudaperf.rewards.execution.result import ExecResult
+    from cudaperf.rewards.unified import execution_part
+
+    before = child_pids()
+    with Pool([], device="none", spare=0, start_timeout=0.001) as pool:  # no Python starts in 1 ms
+        out = pool.run({"format": "c", "reference": {}}, 30, 30)
+    assert out["status"] == "infra_error" and "did not start" in out["reason"]
+    assert child_pids() <= before
+    assert execution_part(ExecResult("infra_error", out["reason"]), RewardConfig()) == (None, None)  # no reward
+
+
+def test_progress_bar_draws_on_terminals_only():
+    import io
+
+    from cudaperf.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        bar = Progress(3, "eval", stream, minimum=1)
+        for item in ("a.cu", "b.cu", "c.cu"):
+            bar.advance(item, "correct 1")
+        bar.close()
+    assert pipe.getvalue() == "" and "3/3" in terminal.getvalue() and "eval correct 1" in terminal.getvalue()

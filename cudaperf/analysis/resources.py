@@ -168,7 +168,7 @@ def compile_resources(source: bytes, path: str, arch: str, defines: dict[str, st
     extra = "".join(f"\nstatic void* __cudaperf_instance_{i} = (void*)&{name};" for i, name in enumerate(instantiate))
     nvcc_flags = [f"-arch={arch}", "-cubin", "-Xptxas", "-v", "--extended-lambda", *flags.nvcc_args()]
     key = hashlib.sha256(b"\0".join([source, extra.encode(), " ".join(nvcc_flags).encode(),
-                                     compiler.encode()])).hexdigest()
+                                     compiler.encode(), str(COMPILE_TIMEOUT_S).encode()])).hexdigest()
     cached = cache_dir() / f"{key}.json"
     if cached.is_file():
         data = json.loads(cached.read_text())
