@@ -224,7 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Train a local model on a task dataset with TRL's GRPOTrainer.  "
                                     "See docs/rewards.md.")
     tr.add_argument("--dataset", required=True, metavar="TASKS", help="JSON lines or parquet: kind, reference")
-    tr.add_argument("--model", required=True, metavar="DIR", help="local model directory (never downloaded)")
+    tr.add_argument("--model", required=True, metavar="PATH|ID",
+                    help="a local model directory, or a Hugging Face id already in the local cache (never downloaded)")
     tr.add_argument("-o", "--output-dir", required=True, metavar="DIR")
     _reward_options(tr)
     tr.add_argument("--lora-r", type=int, default=0, metavar="R", help="train LoRA adapters of rank R (peft)")
@@ -247,10 +248,12 @@ def build_parser() -> argparse.ArgumentParser:
     tasks.add_argument("--reference", metavar="REF", help="one task: a KernelBench .py or a C file")
     tasks.add_argument("--tasks", metavar="TASKS.jsonl", help="many tasks: kind, reference per line")
     rf.add_argument("--harness", metavar="SPEC", help="harness spec of a C reference without its own")
-    gen = rf.add_mutually_exclusive_group(required=True)
-    gen.add_argument("--endpoint", metavar="URL", help="OpenAI-compatible API base, e.g. http://127.0.0.1:8000/v1")
-    gen.add_argument("--model-dir", metavar="DIR", help="a local transformers model")
-    rf.add_argument("--model", default="default", help="model name sent to the endpoint")
+    rf.add_argument("--model", metavar="PATH|ID|NAME",
+                    help="as for train: a local model directory or cached Hugging Face id; with --endpoint, the "
+                         "model name the server knows (default 'default')")
+    rf.add_argument("--model-dir", dest="model", help=argparse.SUPPRESS)  # the old spelling of a local --model
+    rf.add_argument("--endpoint", "--api-base", dest="endpoint", metavar="URL",
+                    help="generate with this OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     rf.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the endpoint's API key")
     _reward_options(rf)
     rf.add_argument("--keep-going", action="store_true", help="use every turn, also after a correct answer")

@@ -117,3 +117,26 @@ def test_progress_bar_draws_on_terminals_only():
             bar.advance(item, "correct 1")
         bar.close()
     assert pipe.getvalue() == "" and "3/3" in terminal.getvalue() and "eval correct 1" in terminal.getvalue()
+
+
+# train / refine -----------------------------------------------------------------------------------
+
+def test_refine_model_means_what_train_model_means():
+    from cudaperf.cli import build_parser
+
+    parser = build_parser()
+    local = parser.parse_args(["refine", "--reference", "r.py", "--model", "/models/m"])
+    old = parser.parse_args(["refine", "--reference", "r.py", "--model-dir", "/models/m"])
+    server = parser.parse_args(["refine", "--reference", "r.py", "--api-base", "http://h/v1", "--model", "served"])
+    assert (local.model, local.endpoint) == ("/models/m", None) and old.model == "/models/m"
+    assert (server.endpoint, server.model) == ("http://h/v1", "served")
+    trained = parser.parse_args(["train", "--dataset", "t.jsonl", "--model", "/models/m", "-o", "out"])
+    assert trained.model == "/models/m"
+
+
+def test_refine_without_a_model_or_endpoint_is_a_usage_error(tmp_path, capsys):
+    reference = tmp_path / "ref.py"
+    reference.write_text("import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x\n"
+                         "def get_inputs():\n    return [torch.ones(4)]\ndef get_init_inputs():\n    return []\n")
+    assert main(["refine", "--reference", str(reference)]) == 2
+    assert "give --model" in one_line_error(capsys)
