@@ -65,15 +65,15 @@ def render_analysis(reports: list[FileReport]) -> str:
                 metric = a["sectors_per_request"] if a["space"] == "global" else a["wavefronts_per_request"]
                 unit = " sectors/req" if a["space"] == "global" else " wavefronts/req" if a["space"] == "shared" else ""
                 per_thread = a["executions_per_thread"]
-                rows.append([f"{f.path}:{a['line']}:{a['column']}:", a["space"], a["kind"], a["text"][:40],
+                rows.append([f"{f.path}:{a['line']}:{a['column']}: {a['space']}", a["kind"], a["text"][:40],
                              f"{a['bytes']} B", a["pattern"], _fmt(metric, unit) if metric is not None else "",
                              f"x{per_thread if per_thread is not None else '?'}/thread"])
             for b in j["branches"]:
                 frac = b["divergent_fraction"]
-                rows.append([f"{f.path}:{b['line']}:", "branch", b["uniformity"], b["condition"][:50], "", "",
+                rows.append([f"{f.path}:{b['line']}: branch", b["uniformity"], b["condition"][:50], "", "",
                              f"divergent in {frac:.0%} of warps" if frac else "", ""])
             if rows:
-                out.append(table(rows, indent=6, right=(4,)))
+                out.append(table(rows, indent=6, right=(3,)))
         out.append("")
     return "\n".join(out)
 
