@@ -140,3 +140,108 @@ def test_refine_without_a_model_or_endpoint_is_a_usage_error(tmp_path, capsys):
                          "def get_inputs():\n    return [torch.ones(4)]\ndef get_init_inputs():\n    return []\n")
     assert main(["refine", "--reference", str(reference)]) == 2
     assert "give --model" in one_line_error(capsys)
+
+
+# analyze ------------------------------------------------------------------------------------------
+
+HELPER = "#define TILE 16\n__device__ inline float twice(float x) { return 2.0f * x; }\n"
+KERNEL = """#include "helper.h"
+__global__ void tiled(const float* in, float* out, int n) {
+    __shared__ float tile[TILE][TILE];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    tile[threadIdx.y][threadIdx.x] = in[i];
+    __syncthreads();
+    if (i < n) out[i] = twice(tile[threadIdx.x][threadIdx.y]);
+}
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A kernel whose helper header lives in another folder, as in cuda-samples (Common/)."""
+    monkeypatch.setenv("CUDAPERF_CACHE_DIR", str(tmp_path / "cache"))
+    from cudaperf.analysis import resources
+    monkeypatch.setattr(resources, "_missing_headers", {})
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "helper.h").write_text(HELPER)
+    (tmp_path / "src").mkdir()
+    for name in ("a.cu", "b.cu"):
+        (tmp_path / "src" / name).write_text(KERNEL)
+    return tmp_path
+
+
+@pytest.mark.skipif(nvcc() is None, reason="needs nvcc")
+def test_include_dirs_reach_nvcc_and_the_macro_reader(project, capsys):
+    args = ["analyze", str(project / "src" / "a.cu"), "--block", "16,16", "--format", "json"]
+    assert main([*args, "-I", str(project / "common")]) == 0
+    kernel = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]
+    assert kernel["resources"]["source"] == "ptxas" and kernel["resources"]["static_smem"] == 16 * 16 * 4
+    assert main(["analyze", str(project / "src" / "a.cu"), "--block", "16,16", "-isystem", str(project / "common"),
+                 "--std", "c++20", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]["resources"]["source"] == "ptxas"
+
+
+@pytest.mark.skipif(nvcc() is None, reason="needs nvcc")
+def test_a_missing_header_is_said_in_the_text_and_fails_the_next_file_without_nvcc(project, capsys, monkeypatch):
+    from cudaperf.analysis import resources
+
+    compiles = []
+    real = resources.run_bounded
+    monkeypatch.setattr(resources, "run_bounded", lambda *a, **k: compiles.append(a) or real(*a, **k))
+    assert main(["analyze", str(project / "src"), "--block", "16,16"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("[estimate: ptxas unavailable: header helper.h not found (pass its directory with -I") == 2
+    assert len(compiles) == 1  # the second file including helper.h did not start nvcc
+
+
+def test_text_shows_flops_dram_bytes_intensity_and_bound(tmp_path, capsys):
+    source = tmp_path / "axpy.cu"
+    source.write_text("__global__ void axpy(float a, const float* x, float* y, int n) {\n"
+                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    if (i < n) y[i] = a * x[i] + y[i];\n}\n")
+    args = ["analyze", str(source), "--arg", "n=1048576", "--grid", "4096", "--block", "256", "--resources", "estimate"]
+    assert main(args) == 0
+    work = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("work"))
+    assert main([*args, "--format", "json"]) == 0
+    kernel = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]
+    read, written = kernel["memory"]["dram_bytes_read"], kernel["memory"]["dram_bytes_write"]
+    # one FMA (2 FLOPs) per element; x and y read once (8 B per element); y's writes may stay in L2
+    assert "2,097,152 FLOPs" in work and read == 8 * 1048576 and "8.39 MB read" in work
+    assert f"{2 * 1048576 / (read + written):.2f} FLOP/B, memory-bound" in work
+
+
+def test_unknown_kernel_exits_2_listing_the_kernels(capsys):
+    from conftest import ROOT
+
+    assert main(["analyze", str(ROOT / "examples" / "transpose.cu"), "--kernel", "transpose"]) == 2
+    assert one_line_error(capsys) == ("cudaperf: error: no kernel named transpose; available: transpose_naive, "
+                                      "transpose_shared, transpose_padded")
+
+
+def test_shared_memory_helpers_are_followed_and_unknown_pointers_warn():
+    from conftest import kernel_report
+
+    from cudaperf.analysis.analyzer import Options, analyze_source
+
+    source = """
+template <class T> struct SharedMemory {
+    __device__ inline operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }
+};
+__device__ float* elsewhere();
+template <class T> __global__ void reduce(const T* in, T* out) {
+    T* sdata = SharedMemory<T>();
+    unsigned tid = threadIdx.x;
+    sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { if (tid < s) sdata[tid] += sdata[tid + s]; __syncthreads(); }
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+__global__ void opaque(float* out) { float* p = elsewhere(); p[threadIdx.x] = out[0]; }
+"""
+    report = kernel_report(source, kernel="reduce", T="float")
+    shared = [a for a in report["memory"]["accesses"] if a["space"] == "shared"]
+    assert {(a["kind"], a["text"]) for a in shared} >= {("store", "sdata[tid]"), ("load", "sdata[tid + s]"),
+                                                         ("load", "sdata[0]")}
+    assert report["memory"]["shared_store_wavefronts_per_request"] is not None
+    diagnostics = analyze_source(source, "t.cu", Options(kernel="opaque", resources="estimate")).diagnostics
+    assert any(d.severity == "warning" and "pointer p comes from elsewhere()" in d.message for d in diagnostics)
