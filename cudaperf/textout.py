@@ -17,7 +17,7 @@ def table(rows: list[list[str]], headers: list[str] | None = None, indent: int =
     """Aligned columns through rich, as plain text (no colour, no wrapping, no trailing blanks)."""
     grid = Table(box=None, show_header=headers is not None, header_style=None, pad_edge=False, padding=(0, 2, 0, 0))
     for i, name in enumerate(headers or [""] * max((len(r) for r in rows), default=0)):
-        grid.add_column(name, justify="right" if i in right else "left", no_wrap=True, overflow="ignore")
+        grid.add_column(name, justify="right" if i in right else "left", no_wrap=True)
     for row in rows:
         grid.add_row(*row)
     console = Console(file=io.StringIO(), width=100_000, color_system=None, highlight=False, markup=False,
