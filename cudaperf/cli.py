@@ -454,6 +454,8 @@ def cmd_roofline(ns: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     print(f"wrote {output}: {len(measured)} measured, {len(static)} static estimates" +
           (f"; not drawn (FLOPs or DRAM bytes unknown or zero): {', '.join(skipped)}" if skipped else ""))
+    if not measured:
+        print("static estimates are ceilings, not achieved rates: add --measured PROFILE.json or --from-ncu-csv CSV")
     return EXIT_OK
 
 
