@@ -245,3 +245,11 @@ __global__ void opaque(float* out) { float* p = elsewhere(); p[threadIdx.x] = ou
     assert report["memory"]["shared_store_wavefronts_per_request"] is not None
     diagnostics = analyze_source(source, "t.cu", Options(kernel="opaque", resources="estimate")).diagnostics
     assert any(d.severity == "warning" and "pointer p comes from elsewhere()" in d.message for d in diagnostics)
+
+
+def test_a_missing_include_directory_is_a_usage_error(capsys):
+    from conftest import ROOT
+
+    for option in ("-I", "-isystem"):
+        assert main(["analyze", option, "/no/such/dir", str(ROOT / "examples" / "transpose.cu")]) == 2
+        assert "include directory /no/such/dir: no such directory" in one_line_error(capsys)
