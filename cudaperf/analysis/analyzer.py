@@ -70,7 +70,7 @@ class Options:
     std: str = "c++17"
 
     def compile_flags(self) -> CompileFlags:
-        return CompileFlags(tuple(self.defines.items()), self.include_dirs, self.system_include_dirs, self.std)
+        return CompileFlags(self.include_dirs, self.system_include_dirs, self.std)
 
 
 def find_sources(paths: Iterable[str | Path]) -> Iterator[Path]:

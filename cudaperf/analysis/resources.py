@@ -17,7 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .arch import Arch
@@ -125,15 +125,13 @@ def parse_ptxas(log: str) -> dict[str, Resources]:
 
 @dataclass(frozen=True)
 class CompileFlags:
-    """What the compiler needs besides the source: -D, -I, -isystem and the language standard."""
-    defines: tuple[tuple[str, str], ...] = ()
+    """What the compiler needs besides the source and -D: -I, -isystem and the language standard."""
     include_dirs: tuple[str, ...] = ()
     system_include_dirs: tuple[str, ...] = ()
     std: str = "c++17"
 
     def nvcc_args(self) -> list[str]:
-        return [f"-std={self.std}", *(f"-D{k}={v}" if v else f"-D{k}" for k, v in sorted(self.defines)),
-                *(f"-I{Path(d).resolve()}" for d in self.include_dirs),
+        return [f"-std={self.std}", *(f"-I{Path(d).resolve()}" for d in self.include_dirs),
                 *(a for d in self.system_include_dirs for a in ("-isystem", str(Path(d).resolve())))]
 
 
@@ -164,9 +162,10 @@ def compile_resources(source: bytes, path: str, arch: str, defines: dict[str, st
     compiler = nvcc()
     if compiler is None:
         return "nvcc not found"
-    flags = replace(flags or CompileFlags(), defines=tuple(defines.items()))
+    flags = flags or CompileFlags()
     extra = "".join(f"\nstatic void* __cudaperf_instance_{i} = (void*)&{name};" for i, name in enumerate(instantiate))
-    nvcc_flags = [f"-arch={arch}", "-cubin", "-Xptxas", "-v", "--extended-lambda", *flags.nvcc_args()]
+    nvcc_flags = [f"-arch={arch}", "-cubin", "-Xptxas", "-v", "--extended-lambda", *flags.nvcc_args(),
+                  *(f"-D{k}={v}" if v else f"-D{k}" for k, v in sorted(defines.items()))]
     key = hashlib.sha256(b"\0".join([source, extra.encode(), " ".join(nvcc_flags).encode(),
                                      compiler.encode(), str(COMPILE_TIMEOUT_S).encode()])).hexdigest()
     cached = cache_dir() / f"{key}.json"
