@@ -1,8 +1,9 @@
 """The ``cudaperf`` command.  Subcommands parse options and delegate; they hold no analysis logic.
 
 Exit codes: 0 success (files with parse problems still report, with diagnostics), 1 lint findings
-(``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed), 2 usage error or
-no readable input, 3 no usable GPU (``profile``, and ``crosscheck`` without a measurement).
+(``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed; ``eval``: a candidate
+is not correct), 2 usage error or no readable input, 3 no usable GPU (``profile``, ``crosscheck``
+without a measurement, and ``eval`` when every candidate not correct is ``no_gpu``).
 """
 
 from __future__ import annotations
@@ -96,6 +97,12 @@ def _launch_options(p: argparse.ArgumentParser) -> None:
                    help="value of a scalar kernel argument or template parameter (repeatable)")
     p.add_argument("-D", dest="defines", type=_define, action="append", default=[], metavar="NAME[=VALUE]",
                    help="define a macro, as for the compiler (repeatable)")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                   help="add DIR to the include path, as for the compiler (repeatable)")
+    p.add_argument("-isystem", dest="system_include_dirs", action="append", default=[], metavar="DIR",
+                   help="add DIR to the system include path (repeatable)")
+    p.add_argument("--std", choices=("c++11", "c++14", "c++17", "c++20"), default="c++17",
+                   help="C++ standard for the compiler (default c++17)")
     p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)")
     p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
                    help="how registers and static shared memory are obtained (default auto)")
@@ -115,10 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     calc = sub.add_parser("occupancy", help="occupancy calculator (cudaOccupancyMaxActiveBlocksPerMultiprocessor)",
                           description="Blocks per SM and theoretical occupancy of one launch configuration.")
     calc.add_argument("--arch", default="sm_90", metavar="sm_XX")
-    calc.add_argument("--block", type=int, required=True, metavar="THREADS", help="threads per block")
+    calc.add_argument("--block", type=_dims, required=True, metavar="X[,Y[,Z]]",
+                      help="block dimensions (threads), as for analyze")
     calc.add_argument("--registers", type=int, required=True, metavar="N", help="registers per thread (ptxas)")
     calc.add_argument("--static-smem", type=_nonnegative, default=0, metavar="BYTES")
-    calc.add_argument("--dynamic-smem", type=_nonnegative, default=0, metavar="BYTES")
+    calc.add_argument("--smem", type=_nonnegative, default=0, metavar="BYTES", help="dynamic shared memory per block")
+    calc.add_argument("--dynamic-smem", dest="smem", type=_nonnegative, help=argparse.SUPPRESS)  # the old spelling
     calc.add_argument("--max-dynamic-smem", type=_nonnegative, metavar="BYTES",
                       help="cudaFuncAttributeMaxDynamicSharedMemorySize, when raised above 48 KB")
     calc.add_argument("--carveout", type=int, metavar="PERCENT", help="preferred shared-memory carveout (0..100)")
@@ -143,10 +152,15 @@ def build_parser() -> argparse.ArgumentParser:
     _launch_options(lint)
     lint.set_defaults(handler=cmd_lint)
 
-    roof = sub.add_parser("roofline", help="draw analysed kernels on the architecture's roofline (PNG/SVG/PDF)",
-                          description="Each kernel at its arithmetic intensity on the roofline (needs matplotlib).")
-    roof.add_argument("paths", nargs="+", metavar="PATH")
-    roof.add_argument("-o", "--output", default="roofline.png", metavar="FILE")
+    roof = sub.add_parser("roofline", help="draw kernels on the architecture's roofline (PNG/SVG/PDF)",
+                          description="Measured kernels (--measured or --from-ncu-csv) where they ran, and the "
+                                      "static estimates of PATHs hollow at their ceiling, under the CUDA-core and "
+                                      "tensor-core roofs (needs matplotlib).  Exit 2 when nothing can be drawn.")
+    roof.add_argument("paths", nargs="*", metavar="PATH")
+    roof.add_argument("-o", "--output", default="roofline.png", metavar="FILE", help=".png, .svg or .pdf")
+    measured = roof.add_mutually_exclusive_group()
+    measured.add_argument("--measured", metavar="PROFILE.json", help="a cudaperf profile document (-o of profile)")
+    measured.add_argument("--from-ncu-csv", metavar="CSV", help="an ncu --csv --page raw file")
     _launch_options(roof)
     roof.set_defaults(handler=cmd_roofline)
 
@@ -174,7 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="compile, verify and time candidate kernels against a reference",
                         description="Evaluate candidates (KernelBench .py, native .cu + launch spec, or C-to-CUDA) "
                                     "against a reference (.py or .c).  Directories are batches (JSON lines).  Exit 0: "
-                                    "every candidate correct, 1: some are not, 2: usage error.  See docs/eval.md.")
+                                    "every candidate correct, 1: some are not (or the engine failed: infra_error), "
+                                    "2: usage error, 3: no GPU to run the rest.  See docs/eval.md.")
     ev.add_argument("--reference", required=True, metavar="REF", help="Model/get_inputs .py, or a C file")
     ev.add_argument("--candidate", required=True, nargs="+", metavar="CAND", help="files or directories")
     ev.add_argument("--launch", metavar="SPEC", help="launch spec (JSON/YAML) for .cu candidates without their own")
@@ -213,7 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Train a local model on a task dataset with TRL's GRPOTrainer.  "
                                     "See docs/rewards.md.")
     tr.add_argument("--dataset", required=True, metavar="TASKS", help="JSON lines or parquet: kind, reference")
-    tr.add_argument("--model", required=True, metavar="DIR", help="local model directory (never downloaded)")
+    tr.add_argument("--model", required=True, metavar="PATH|ID",
+                    help="a local model directory, or a Hugging Face id already in the local cache (never downloaded)")
     tr.add_argument("-o", "--output-dir", required=True, metavar="DIR")
     _reward_options(tr)
     tr.add_argument("--lora-r", type=int, default=0, metavar="R", help="train LoRA adapters of rank R (peft)")
@@ -236,10 +252,12 @@ def build_parser() -> argparse.ArgumentParser:
     tasks.add_argument("--reference", metavar="REF", help="one task: a KernelBench .py or a C file")
     tasks.add_argument("--tasks", metavar="TASKS.jsonl", help="many tasks: kind, reference per line")
     rf.add_argument("--harness", metavar="SPEC", help="harness spec of a C reference without its own")
-    gen = rf.add_mutually_exclusive_group(required=True)
-    gen.add_argument("--endpoint", metavar="URL", help="OpenAI-compatible API base, e.g. http://127.0.0.1:8000/v1")
-    gen.add_argument("--model-dir", metavar="DIR", help="a local transformers model")
-    rf.add_argument("--model", default="default", help="model name sent to the endpoint")
+    rf.add_argument("--model", metavar="PATH|ID|NAME",
+                    help="as for train: a local model directory or cached Hugging Face id; with --endpoint, the "
+                         "model name the server knows (default 'default')")
+    rf.add_argument("--model-dir", dest="model", help=argparse.SUPPRESS)  # the old spelling of a local --model
+    rf.add_argument("--endpoint", "--api-base", dest="endpoint", metavar="URL",
+                    help="generate with this OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     rf.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the endpoint's API key")
     _reward_options(rf)
     rf.add_argument("--keep-going", action="store_true", help="use every turn, also after a correct answer")
@@ -286,8 +304,12 @@ def options_from(ns: argparse.Namespace) -> Options:
         arch_table.get(ns.arch)
     except UnknownArch as exc:
         raise UsageError(str(exc)) from None
+    for directory in ns.include_dirs + ns.system_include_dirs:
+        if not os.path.isdir(directory):
+            raise UsageError(f"include directory {directory}: no such directory")
     return Options(kernel=ns.kernel, grid=ns.grid, block=ns.block, dynamic_smem=ns.smem, args=dict(ns.arg),
-                   defines=dict(ns.defines), arch=ns.arch, resources=ns.resources)
+                   defines=dict(ns.defines), arch=ns.arch, resources=ns.resources,
+                   include_dirs=tuple(ns.include_dirs), system_include_dirs=tuple(ns.system_include_dirs), std=ns.std)
 
 
 def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileReport], list[str]]:
@@ -307,6 +329,13 @@ def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileRepo
     return reports, errors
 
 
+def _require_kernel(ns: argparse.Namespace, reports: list[FileReport]) -> None:
+    """--kernel that matched nothing is a usage error naming what there is."""
+    if ns.kernel and reports and not any(f.kernels for f in reports):
+        available = list(dict.fromkeys(name for f in reports for name in f.defined))
+        raise UsageError(f"no kernel named {ns.kernel}; available: {', '.join(available) or 'none'}")
+
+
 def cmd_analyze(ns: argparse.Namespace) -> int:
     options = options_from(ns)
     missing = [p for p in ns.paths if not os.path.exists(p)]
@@ -320,6 +349,7 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
         print("cudaperf: error: no .cu or .cuh files found", file=sys.stderr)
     if len(reports) == len(errors):
         return EXIT_USAGE
+    _require_kernel(ns, reports)
     if ns.format == "json":
         json.dump(document(reports, options.arch), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -330,10 +360,18 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
 
 def cmd_occupancy(ns: argparse.Namespace) -> int:
     try:
-        fit = occupancy(ns.arch, ns.block, ns.registers, ns.static_smem, ns.dynamic_smem, ns.carveout,
-                        ns.max_dynamic_smem, ns.barriers)
+        target = arch_table.get(ns.arch)
     except UnknownArch as exc:
         raise UsageError(str(exc)) from None
+    threads = ns.block[0] * ns.block[1] * ns.block[2]
+    if not 1 <= threads <= target.max_threads_per_block:
+        raise UsageError(f"--block {'x'.join(map(str, ns.block))} is {threads} threads; "
+                         f"{target.name} allows 1 to {target.max_threads_per_block}")
+    if not 0 <= ns.registers <= target.max_registers_per_thread:
+        raise UsageError(f"--registers {ns.registers}: {target.name} allows 0 to "
+                         f"{target.max_registers_per_thread} per thread")
+    fit = occupancy(ns.arch, threads, ns.registers, ns.static_smem, ns.smem, ns.carveout,
+                    ns.max_dynamic_smem, ns.barriers)
     if ns.format == "json":
         json.dump({"arch": fit.arch, "block_size": fit.block_size, **fit.to_json()}, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -388,23 +426,44 @@ def cmd_lint(ns: argparse.Namespace) -> int:
 
 
 def cmd_roofline(ns: argparse.Namespace) -> int:
-    from .roofline import PlotUnavailable, draw, points
+    from .analysis.dynamic.document import import_ncu_csv, select
+    from .roofline import PlotUnavailable, check_output, draw, measured_points, points
 
     options = options_from(ns)
-    reports, errors = analyze_paths([p for p in ns.paths if os.path.exists(p)], options)
+    if not ns.paths and not (ns.measured or ns.from_ncu_csv):
+        raise UsageError("give PATHs to analyse, --measured PROFILE.json or --from-ncu-csv CSV")
+    try:
+        output = check_output(ns.output)
+    except (ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    for p in ns.paths:
+        if not os.path.exists(p):
+            raise UsageError(f"{p}: no such file or directory")
+    reports, errors = analyze_paths(ns.paths, options)
     for e in errors:
         print(f"cudaperf: error: {e}", file=sys.stderr)
-    kernels = [(k.kernel.name, k) for f in reports for k in f.kernels]
-    if not kernels:
-        print("cudaperf: error: no kernels to draw", file=sys.stderr)
-        return EXIT_USAGE
-    placed, skipped = points(kernels, arch_table.get(options.arch))
+    _require_kernel(ns, reports)
+    target = arch_table.get(options.arch)
+    static, skipped = points([(k.kernel.name, k) for f in reports for k in f.kernels], target)
+    measured: list = []
+    if ns.measured or ns.from_ncu_csv:
+        try:
+            doc = import_ncu_csv(ns.from_ncu_csv) if ns.from_ncu_csv else json.loads(Path(ns.measured).read_text())
+            measured, not_measured = measured_points(select(doc, ns.kernel))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{ns.measured or ns.from_ncu_csv}: not a profile document or ncu CSV ({exc})") from None
+        skipped += not_measured
+    if not static and not measured:
+        raise UsageError("no kernel to draw: FLOPs or DRAM bytes unknown or zero"
+                         + (f" for {', '.join(skipped)}" if skipped else ""))
     try:
-        draw(placed, arch_table.get(options.arch), ns.output)
+        draw(static, measured, target, output)
     except PlotUnavailable as exc:
         raise UsageError(str(exc)) from None
-    print(f"wrote {ns.output}: {len(placed)} kernels" +
+    print(f"wrote {output}: {len(measured)} measured, {len(static)} static estimates" +
           (f"; not drawn (FLOPs or DRAM bytes unknown or zero): {', '.join(skipped)}" if skipped else ""))
+    if not measured:
+        print("static estimates are ceilings, not achieved rates: add --measured PROFILE.json or --from-ncu-csv CSV")
     return EXIT_OK
 
 
@@ -488,7 +547,10 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output)
     except FormatError as exc:
         raise UsageError(str(exc)) from None
-    return EXIT_OK if results and all(r.status == "correct" for r in results) else EXIT_FINDINGS
+    statuses = {r.status for r in results}
+    if statuses == {"correct"}:
+        return EXIT_OK
+    return EXIT_NO_GPU if statuses <= {"correct", "no_gpu"} else EXIT_FINDINGS
 
 
 def cmd_train(ns: argparse.Namespace) -> int:

@@ -2,8 +2,29 @@
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
+from rich.table import Table
+
 from .analysis.occupancy import Occupancy
 from .analysis.report import FileReport
+from .analysis.work import PRECISIONS
+
+
+def table(rows: list[list[str]], headers: list[str] | None = None, indent: int = 0,
+          right: tuple[int, ...] = ()) -> str:
+    """Aligned columns through rich, as plain text (no colour, no wrapping, no trailing blanks)."""
+    grid = Table(box=None, show_header=headers is not None, header_style=None, pad_edge=False, padding=(0, 2, 0, 0))
+    for i, name in enumerate(headers or [""] * max((len(r) for r in rows), default=0)):
+        grid.add_column(name, justify="right" if i in right else "left", no_wrap=True)
+    for row in rows:
+        grid.add_row(*row)
+    console = Console(file=io.StringIO(), width=100_000, color_system=None, highlight=False, markup=False,
+                      emoji=False)
+    with console.capture() as captured:
+        console.print(grid)
+    return "\n".join(" " * indent + line.rstrip() for line in captured.get().splitlines() if line.strip())
 
 
 def _fmt(x: float | None, unit: str = "") -> str:
@@ -28,29 +49,53 @@ def render_analysis(reports: list[FileReport]) -> str:
             r, o = j["resources"], j["occupancy"]
             if r and o:
                 spills = f", {r['spill_stores']} B spilled" if r["spill_stores"] else ""
+                why = f": {r['note']}" if r["note"] else ""
                 out.append(f"    resources {r['registers_per_thread']} registers, {r['static_smem']} B static smem, "
-                           f"{r['barriers']} barriers{spills} [{r['source']}]")
+                           f"{r['barriers']} barriers{spills} [{r['source']}{why}]")
                 out.append(f"    occupancy {o['theoretical']:.0%} ({o['active_blocks_per_sm']} blocks/SM, "
                            f"limited by {o['limiter']})" + (f": {o['error']}" if o["error"] else ""))
             m = j["memory"]
+            out.append(_work_line(j["compute"], m, k))
             out.append(f"    global   load {_fmt(m['global_load_sectors_per_request'])} sectors/request   "
                        f"store {_fmt(m['global_store_sectors_per_request'])}")
             out.append(f"    shared   load {_fmt(m['shared_load_wavefronts_per_request'])} wavefronts/request   "
                        f"store {_fmt(m['shared_store_wavefronts_per_request'])}")
+            rows = []
             for a in m["accesses"]:
                 metric = a["sectors_per_request"] if a["space"] == "global" else a["wavefronts_per_request"]
                 unit = " sectors/req" if a["space"] == "global" else " wavefronts/req" if a["space"] == "shared" else ""
                 per_thread = a["executions_per_thread"]
-                out.append(f"      {f.path}:{a['line']}:{a['column']}: {a['space']:<8} {a['kind']:<6} "
-                           f"{a['text'][:40]:<40} {a['bytes']:>2} B  {a['pattern']:<10} "
-                           f"{_fmt(metric, unit) if metric is not None else '':<18}"
-                           f"x{per_thread if per_thread is not None else '?'}/thread")
+                rows.append([f"{f.path}:{a['line']}:{a['column']}: {a['space']}", a["kind"], a["text"][:40],
+                             f"{a['bytes']} B", a["pattern"], _fmt(metric, unit) if metric is not None else "",
+                             f"x{per_thread if per_thread is not None else '?'}/thread"])
             for b in j["branches"]:
                 frac = b["divergent_fraction"]
-                out.append(f"      {f.path}:{b['line']}: branch {b['uniformity']:<6} {b['condition'][:50]}"
-                           + (f"  (divergent in {frac:.0%} of warps)" if frac else ""))
+                rows.append([f"{f.path}:{b['line']}: branch", b["uniformity"], b["condition"][:50], "", "",
+                             f"divergent in {frac:.0%} of warps" if frac else "", ""])
+            if rows:
+                out.append(table(rows, indent=6, right=(3,)))
         out.append("")
     return "\n".join(out)
+
+
+def _bytes(n: float | None) -> str:
+    return "?" if n is None else f"{n / 1e6:,.2f} MB" if n >= 1e5 else f"{n:,.0f} B"
+
+
+def _work_line(compute: dict | None, memory: dict, report) -> str:
+    """FLOPs, DRAM bytes, arithmetic intensity and the roofline bound, or why each is unknown."""
+    if compute is None:
+        return "    work     not estimated"
+    flops = compute["flops"]
+    spent = ", ".join(f"{p} {compute[f'flops_{p}']:,}" for p in PRECISIONS if compute[f"flops_{p}"])
+    flop_text = f"{flops:,} FLOPs" + (f" ({spent})" if spent else "") if flops is not None \
+        else f"FLOPs unknown ({compute['reason']})"
+    read, write = memory["dram_bytes_read"], memory["dram_bytes_write"]
+    dram_text = f"DRAM {_bytes(read)} read + {_bytes(write)} written" if read is not None \
+        else f"DRAM bytes unknown ({report.dram.reason if report.dram else 'not estimated'})"
+    intensity = compute["arithmetic_intensity"]
+    bound = f", {intensity:,.2f} FLOP/B, {compute['bound']}-bound" if intensity is not None else ""
+    return f"    work     {flop_text}; {dram_text}{bound}"
 
 
 def render_occupancy(fit: Occupancy) -> str:
@@ -62,8 +107,8 @@ def render_occupancy(fit: Occupancy) -> str:
     if fit.error:
         lines.append(f"  cannot launch: {fit.error}")
     lines.append("  blocks per SM by limit:")
-    for name, value in fit.limits.items():
-        lines.append(f"    {name:<14} {'unlimited' if value is None else value}")
+    lines.append(table([[name, "unlimited" if value is None else str(value)] for name, value in fit.limits.items()],
+                       indent=4))
     return "\n".join(lines) + "\n"
 
 
@@ -115,10 +160,9 @@ def render_crosscheck(result: dict) -> str:
         if k["error"]:
             continue
         out.append(f"kernel {k['name']}  grid {tuple(k['launch']['grid'])} block {tuple(k['launch']['block'])}")
-        for c in k["comparisons"]:
-            within = {True: "ok", False: "OFF", None: "not estimated"}[c["within"]]
-            out.append(f"  {c['feature']:<44} static {_num(c['static']):>14}  measured {_num(c['measured']):>14}  "
-                       f"error {_num(c['error']):>12}  {within}")
+        out.append(table([[c["feature"], _num(c["static"]), _num(c["measured"]), _num(c["error"]),
+                           {True: "ok", False: "OFF", None: "not estimated"}[c["within"]]] for c in k["comparisons"]],
+                         ["feature", "static", "measured", "error", ""], indent=2, right=(1, 2, 3)))
     skipped: dict[str, list[str]] = {}
     for k in result["kernels"]:
         if k["error"]:
@@ -126,11 +170,10 @@ def render_crosscheck(result: dict) -> str:
     for why, names in skipped.items():
         out.append(f"not analysed ({why}): {', '.join(dict.fromkeys(names))}")
     out.append("")
-    out.append(f"{'feature':<44} {'measured':>8} {'compared':>8} {'within':>6} {'mean |err|':>12} "
-               f"{'max |err|':>12} {'median rel':>10}")
-    for s in result["summary"]:
-        rel = s["median_relative_error"]
-        out.append(f"{s['feature']:<44} {s['measured']:>8} {s['compared']:>8} {s['within']:>6} "
-                   f"{_num(s['mean_abs_error']):>12} {_num(s['max_abs_error']):>12} "
-                   f"{'-' if rel is None else f'{rel:.1%}':>10}")
+    out.append(table([[s["feature"], str(s["measured"]), str(s["compared"]), str(s["within"]),
+                       _num(s["mean_abs_error"]), _num(s["max_abs_error"]),
+                       "-" if s["median_relative_error"] is None else f"{s['median_relative_error']:.1%}"]
+                      for s in result["summary"]],
+                     ["feature", "measured", "compared", "within", "mean |err|", "max |err|", "median rel"],
+                     right=(1, 2, 3, 4, 5, 6)))
     return "\n".join(out) + "\n"

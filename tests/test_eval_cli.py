@@ -35,7 +35,7 @@ def test_native_candidate_without_gpu_is_compiled_and_reported_no_gpu(capsys):
     code, out, _ = _eval(capsys, "--reference", str(EXAMPLES / "scale_add" / "reference.py"),
                          "--candidate", str(EXAMPLES / "scale_add" / "candidate_native.cu"), "--format", "json")
     doc = json.loads(out)
-    assert code == 1 and doc["status"] == "no_gpu" and doc["compiled"] is True and doc["format"] == "native"
+    assert code == 3 and doc["status"] == "no_gpu" and doc["compiled"] is True and doc["format"] == "native"
 
 
 @needs_nvcc
@@ -77,12 +77,16 @@ def test_batch_over_a_directory_writes_jsonl_with_progress(tmp_path, capsys):
     assert "reference.py" not in by_name and len(lines) == len(list(HACKS.glob("*.py"))) - 1
     assert by_name["side_stream.py"]["status"] == "rejected"
     assert by_name["honest_linear_relu.py"]["status"] == "no_gpu"
-    assert f"{len(lines)}/{len(lines)}" in err and code == 1
+    assert f"{len(lines)}/{len(lines)}" not in err and code == 1  # stderr is no terminal here: no progress bar
     assert child_pids() <= before  # every worker is gone
 
 
 def test_usage_errors_exit_2(tmp_path, capsys):
     assert _eval(capsys, "--reference", str(tmp_path / "nope.py"), "--candidate", "x.py")[0] == 2
+    for fmt in ("json", "text"):  # the reference as its own candidate: one line, no IndexError, no silent 1
+        code, out, err = _eval(capsys, "--reference", str(HACKS / "reference.py"), "--candidate",
+                               str(HACKS / "reference.py"), "--format", fmt)
+        assert code == 2 and out == "" and "is the reference" in err and len(err.splitlines()) == 1
     (tmp_path / "ref.c").write_text("void f(void) {}")
     code, _, err = _eval(capsys, "--reference", str(tmp_path / "ref.c"), "--candidate", "x.cu")
     assert code == 2 and "harness" in err
@@ -111,7 +115,7 @@ def test_kernelbench_without_gpu_says_the_extension_was_not_built(capsys):
     code, out, _ = _eval(capsys, "--reference", str(EXAMPLES / "scale_add" / "reference.py"), "--candidate",
                          str(EXAMPLES / "scale_add" / "candidate_kernelbench.py"), "--format", "json")
     doc = json.loads(out)
-    assert code == 1 and doc["status"] == "no_gpu" and doc["compiled"] is None
+    assert code == 3 and doc["status"] == "no_gpu" and doc["compiled"] is None  # 3: no GPU, as for profile
     assert "--build-without-gpu" in doc["reason"]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterable, Iterator
@@ -36,7 +37,7 @@ from .occupancy import occupancy
 from .parse import Node, text
 from .predication import issue_context, predicated, tail_branches
 from .report import AccessReport, BranchReport, FileReport, KernelReport
-from .resources import Resources, compile_resources, estimate, normalise_template_args
+from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
 from .scope import FileScope, collect, kernel_name
 from .source import Diagnostic, SourceError, SourceFile, load, read
@@ -47,6 +48,9 @@ from .work import work
 CUDA_SUFFIXES = (".cu", ".cuh")
 INTERNAL_ERROR = "internal error"
 AUTO_COMPILE_BYTES = 1024 * 1024  # --resources auto leaves larger files to the estimate
+_TEMPLATE_DECL = re.compile(rb"\btemplate\s*<([^<>]*(?:<[^<>]*>[^<>]*)*)>")
+_TEMPLATE_PARAM = re.compile(rb"(?:class|typename|int|unsigned|bool|size_t|auto)\s+(?:int\s+)?(\w+)\s*"
+                             rb"(?:=[^,]*)?(?:,|$)")
 
 
 @dataclass
@@ -61,6 +65,12 @@ class Options:
     defines: dict[str, str] = field(default_factory=dict)
     arch: str = "sm_90"
     resources: str = "auto"
+    include_dirs: tuple[str, ...] = ()  # -I, for the compiler and the macro reader
+    system_include_dirs: tuple[str, ...] = ()  # -isystem
+    std: str = "c++17"
+
+    def compile_flags(self) -> CompileFlags:
+        return CompileFlags(self.include_dirs, self.system_include_dirs, self.std)
 
 
 def find_sources(paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -116,7 +126,9 @@ class FileAnalysis:
         self.host_launches: list[HostLaunch] | None = None
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
         self.lost_bodies: list[Diagnostic] = []
+        self.lowering_warnings: list[Diagnostic] = []
         self._ptxas: dict[tuple[str, ...], dict | str] = {}
+        self._template_names: set[str] | None = None
 
     def launches(self) -> list[HostLaunch]:
         if self.host_launches is None:
@@ -135,8 +147,8 @@ class FileAnalysis:
         kernels = []
         definitions = self._kernel_nodes()
         diagnostics += self.lost_bodies
-        for definition in definitions:
-            name = kernel_name(definition, self.source.macros)
+        defined = [kernel_name(definition, self.source.macros) for definition in definitions]
+        for definition, name in zip(definitions, defined):
             if self.options.kernel and name != self.options.kernel.split("<", 1)[0].strip():
                 continue
             line, column = parse.position(definition)
@@ -149,7 +161,8 @@ class FileAnalysis:
             except Exception as exc:  # a bug must cost one kernel, not the file (and never a traceback)
                 diagnostics.append(Diagnostic(line, column, "error", f"{INTERNAL_ERROR} analysing kernel {name}: "
                                               f"{type(exc).__name__}: {exc}"))
-        return FileReport(self.source.path, diagnostics, kernels)
+        diagnostics += list(dict.fromkeys(self.lowering_warnings))
+        return FileReport(self.source.path, diagnostics, kernels, list(dict.fromkeys(defined)))
 
     def _kernel_nodes(self) -> list[Node]:
         """Kernels the query found, plus any a syntax error or a macro hid from it."""
@@ -196,9 +209,12 @@ class FileAnalysis:
         template_args = {k: (Scalar(v) if not hasattr(v, "size") else v) for k, v in bound.items()}
         lowerer = Lowerer(self.scope, template_args)
         kernel = lowerer.lower_kernel(definition)
+        self.lowering_warnings += [Diagnostic(line, column, "warning", f"kernel {name}: {message}")
+                                   for line, column, message in lowerer.warnings]
         launch = self._launch(kernel, host)
         spelled = [_spell(self.options.args.get(n, g)) for n, g in zip(names, given)]
-        instance = f"{_qualified(definition, name)}<{', '.join(spelled)}>" if names and all(spelled) else None
+        concrete = names and all(spelled) and not set(spelled) & self._template_parameter_names()
+        instance = f"{_qualified(definition, name)}<{', '.join(spelled)}>" if concrete else None
         return analyse(kernel, launch, self._resources(kernel, instance), self.options.arch)
 
     def _resources(self, kernel: Kernel, instance: str | None) -> Resources:
@@ -219,10 +235,18 @@ class FileAnalysis:
         found = compiled.get(key) or next((r for k, r in compiled.items() if k.split("<", 1)[0] == kernel.name), None)
         return found or estimate(kernel, a, note="ptxas did not report this kernel")
 
+    def _template_parameter_names(self) -> set[str]:
+        """Names the file's templates declare: a launch `k<T>` inside a host template is no instance."""
+        if self._template_names is None:
+            self._template_names = {m.group(1).decode() for decl in _TEMPLATE_DECL.finditer(self.source.data)
+                                    for m in _TEMPLATE_PARAM.finditer(decl.group(1))}
+        return self._template_names
+
     def _compiled(self, instances: tuple[str, ...]):
         if instances not in self._ptxas:
             self._ptxas[instances] = compile_resources(self.source.raw, self.source.path, self.options.arch,
-                                                       self.options.defines, list(instances))
+                                                       self.options.defines, list(instances),
+                                                       self.options.compile_flags())
         return self._ptxas[instances]
 
     def _launch(self, kernel: Kernel, host: HostLaunch | None) -> Launch:
@@ -409,7 +433,8 @@ def analyze_source(data: bytes | str, path: str = "<string>", options: Options |
 def analyze_file(path: str | Path, options: Options | None = None) -> FileReport:
     """Analyse one file; raises SourceError (one-line message) for unreadable or unusable input."""
     options = options or Options()
-    return _with_deep_stack(lambda: FileAnalysis(read(path, options.defines), options).report())
+    include_dirs = tuple(Path(d) for d in (*options.include_dirs, *options.system_include_dirs))
+    return _with_deep_stack(lambda: FileAnalysis(read(path, options.defines, include_dirs), options).report())
 
 
 __all__ = ["LaunchError", "Options", "SourceError", "analyze_file", "analyze_source", "find_sources"]

@@ -35,9 +35,10 @@ class Arch:
     shared_memory_allocation_unit: int
     carveout_steps_kb: tuple[int, ...]
     barriers_per_sm: int | None
-    peak_tflops: dict
+    peak_tflops: dict  # dense, non-tensor-core TFLOP/s per precision
     dram_bandwidth_gbs: float
     l2_bytes: int
+    tensor_tflops: dict  # dense tensor-core TFLOP/s per precision (fp16 and bf16 with FP32 accumulate)
 
     @property
     def ridge_point(self) -> float:
@@ -51,7 +52,7 @@ def _table() -> dict:
 
 
 def names() -> list[str]:
-    return sorted(_table())
+    return sorted(_table(), key=lambda n: int(n[3:]))
 
 
 @cache

@@ -9,6 +9,7 @@ and loop counters become symbols whose per-iteration values the analyses sample.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -128,6 +129,7 @@ class Lowerer:
         self.shared: list[SharedArray] = []
         self.uses: set[str] = set()
         self.notes: list[str] = []
+        self.warnings: list[tuple[int, int, str]] = []  # (line, column, message): shown as diagnostics
         self.position: tuple[int, int] | None = None  # override inside macro expansions
         self.inline_stack: list[_Inline] = []
         self.pending_unroll: int | None = None
@@ -355,7 +357,27 @@ class Lowerer:
                 value = Scalar(op("int", value.expr), base)
             elif isinstance(value, Scalar) and base is not UNKNOWN:
                 value = Scalar(value.expr, base)
+            if pointer and isinstance(value, Scalar) and value_node.type == "call_expression":
+                value = self._pointer_from_call(value_node, name, base, value)
             env.declare(name, value)
+
+    def _pointer_from_call(self, call: Node, name: str, base: CType, value: Scalar) -> Val:
+        """`T* s = SharedMemory<T>();`: a helper struct whose conversion operator returns its
+        `extern __shared__` array (the cuda-samples idiom) is that dynamic shared array.  Any other
+        call the lowering cannot follow leaves the pointer unknown, and says so."""
+        callee = call.child_by_field_name("function")
+        if callee is not None and callee.type == "template_function":
+            callee = callee.child_by_field_name("name")
+        helper = text(callee).rsplit("::", 1)[-1] if callee is not None else ""
+        array = _shared_helpers(self.scope.source.data).get(helper)
+        if array is not None:
+            if all(s.name != array for s in self.shared):
+                self.shared.append(SharedArray(array, array_of(base, None), True, self._pos(call)[0]))
+            return Ptr("shared", array, ZERO, base)
+        line, column = self._pos(call)
+        self.warnings.append((line, column, f"pointer {name} comes from {text(call)[:60]}, which is not followed: "
+                                            "accesses through it are not analysed"))
+        return value
 
     def _array_declaration(self, declarator: Node, base: CType, quals: set[str], env: Env) -> None:
         name, dims = array_dims(declarator)
@@ -1073,6 +1095,29 @@ class _BodySwap:
 
     def __getattr__(self, item):
         return getattr(self._loop, item)
+
+
+_STRUCT_HEAD = re.compile(rb"\b(?:struct|class)\s+(\w+)\s*(?:<[^{};]*>)?\s*\{")
+_EXTERN_SHARED = re.compile(rb"extern\s+__shared__\s+[\w\s]+?\s(\w+)\s*\[\s*\]")
+
+
+@functools.cache
+def _shared_helpers(data: bytes) -> dict[str, str]:
+    """Structs and classes whose body declares an `extern __shared__` array: name -> array."""
+    helpers: dict[str, str] = {}
+    if b"__shared__" not in data:
+        return helpers
+    for head in _STRUCT_HEAD.finditer(data):
+        depth, end = 0, len(data)
+        for i in range(head.end() - 1, len(data)):
+            depth += {ord("{"): 1, ord("}"): -1}.get(data[i], 0)
+            if depth == 0:
+                end = i
+                break
+        found = _EXTERN_SHARED.search(data, head.end(), end)
+        if found:
+            helpers.setdefault(head.group(1).decode(), found.group(1).decode())
+    return helpers
 
 
 def _hoistable(loop: Loop) -> list[Access]:

@@ -178,6 +178,7 @@ class FileReport:
     path: str
     diagnostics: list[Diagnostic]
     kernels: list[KernelReport]
+    defined: list[str] = field(default_factory=list)  # every kernel the file defines, also those --kernel left out
 
     def to_json(self) -> dict:
         return {"path": self.path, "diagnostics": [d.to_json() for d in self.diagnostics],

@@ -123,32 +123,75 @@ def parse_ptxas(log: str) -> dict[str, Resources]:
         source="ptxas") for mangled, v in entries}
 
 
+@dataclass(frozen=True)
+class CompileFlags:
+    """What the compiler needs besides the source and -D: -I, -isystem and the language standard."""
+    include_dirs: tuple[str, ...] = ()
+    system_include_dirs: tuple[str, ...] = ()
+    std: str = "c++17"
+
+    def nvcc_args(self) -> list[str]:
+        return [f"-std={self.std}", *(f"-I{Path(d).resolve()}" for d in self.include_dirs),
+                *(a for d in self.system_include_dirs for a in ("-isystem", str(Path(d).resolve())))]
+
+
+_MISSING_HEADER = re.compile(r"fatal error: (\S+): No such file or directory|cannot open source file \"([^\"]+)\"")
+_INCLUDED = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
+_missing_headers: dict[tuple[str, ...], set[str]] = {}  # per set of flags: headers an earlier compile lacked
+
+
+def _known_missing(source: bytes, directory: Path, flags: list[str]) -> str | None:
+    """A header an earlier compile with the same flags could not find, which this file includes
+    too and does not have beside it: the compile would fail the same way, so skip it."""
+    missing = _missing_headers.get(tuple(flags), set())
+    for m in _INCLUDED.finditer(source):
+        name = m.group(1).decode(errors="replace").strip()
+        if name in missing and not (directory / name).is_file():
+            return name
+    return None
+
+
+def _missing_reason(header: str) -> str:
+    return f"header {header} not found (pass its directory with -I DIR or -isystem DIR)"
+
+
 def compile_resources(source: bytes, path: str, arch: str, defines: dict[str, str],
-                      instantiate: list[str] = ()) -> dict[str, Resources] | str:
-    """Resources of every kernel ptxas compiles, or a one-line reason it could not."""
+                      instantiate: list[str] = (), flags: CompileFlags | None = None) -> dict[str, Resources] | str:
+    """Resources of every kernel ptxas compiles, or a one-line reason it could not.  Failures are
+    cached like successes, and a header one compile missed fails the next file fast."""
     compiler = nvcc()
     if compiler is None:
         return "nvcc not found"
+    flags = flags or CompileFlags()
     extra = "".join(f"\nstatic void* __cudaperf_instance_{i} = (void*)&{name};" for i, name in enumerate(instantiate))
-    flags = [f"-arch={arch}", "-cubin", "-Xptxas", "-v", "-std=c++17", "--extended-lambda",
-             *(f"-D{k}={v}" if v else f"-D{k}" for k, v in sorted(defines.items()))]
-    key = hashlib.sha256(b"\0".join([source, extra.encode(), " ".join(flags).encode(),
-                                     compiler.encode()])).hexdigest()
+    nvcc_flags = [f"-arch={arch}", "-cubin", "-Xptxas", "-v", "--extended-lambda", *flags.nvcc_args(),
+                  *(f"-D{k}={v}" if v else f"-D{k}" for k, v in sorted(defines.items()))]
+    key = hashlib.sha256(b"\0".join([source, extra.encode(), " ".join(nvcc_flags).encode(),
+                                     compiler.encode(), str(COMPILE_TIMEOUT_S).encode()])).hexdigest()
     cached = cache_dir() / f"{key}.json"
     if cached.is_file():
         data = json.loads(cached.read_text())
         return data if isinstance(data, str) else {k: Resources(**v) for k, v in data.items()}
     directory = Path(path).resolve().parent if Path(path).is_file() else Path.cwd()
+    header = _known_missing(source, directory, nvcc_flags)
+    if header is not None:
+        return _missing_reason(header)
     with tempfile.TemporaryDirectory(prefix="cudaperf-") as tmp:
         unit = Path(tmp) / "unit.cu"
         unit.write_bytes(source + extra.encode())
-        proc = run_bounded([compiler, *flags, "-I", str(directory), "-o", os.devnull, str(unit)], COMPILE_TIMEOUT_S,
-                           cwd=tmp)
-        if proc.returncode is None:
-            return f"nvcc took longer than {COMPILE_TIMEOUT_S} s"
-    if proc.returncode != 0:
+        proc = run_bounded([compiler, *nvcc_flags, "-I", str(directory), "-o", os.devnull, str(unit)],
+                           COMPILE_TIMEOUT_S, cwd=tmp)
+    if proc.returncode is None:  # cached too: the next run should not wait again
+        result: dict[str, Resources] | str = f"nvcc took longer than {COMPILE_TIMEOUT_S} s"
+    elif proc.returncode != 0:
         first = next((line for line in proc.stderr.splitlines() if "error" in line), "compilation failed")
-        result: dict[str, Resources] | str = f"does not compile standalone: {first.split('error', 1)[-1].strip(': ')}"
+        missing = _MISSING_HEADER.search(first)
+        if missing:
+            header = missing.group(1) or missing.group(2)
+            _missing_headers.setdefault(tuple(nvcc_flags), set()).add(header)
+            result = _missing_reason(header)
+        else:
+            result = f"does not compile standalone: {first.split('error', 1)[-1].strip(': ')}"
     else:
         result = parse_ptxas(proc.stdout + proc.stderr)
     cached.parent.mkdir(parents=True, exist_ok=True)

@@ -61,7 +61,7 @@ def execution_part(result: ExecResult, config: RewardConfig) -> tuple[float | No
     why = hack(result, config)
     if why is not None:
         return config.floor, why
-    if result.status == "no_gpu":
+    if result.status in ("no_gpu", "infra_error"):
         return None, None
     if result.correct:
         return correct_part(result, config), None

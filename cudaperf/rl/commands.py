@@ -47,10 +47,12 @@ def refine(ns: argparse.Namespace) -> int:
     tasks = [task_from_file(ns.reference, ns.harness)] if ns.reference else read_tasks(ns.tasks)
     if ns.endpoint:
         key = os.environ.get(ns.api_key_env) if ns.api_key_env else None
-        generator = OpenAIGenerator(ns.endpoint, ns.model, key, ns.temperature, ns.max_tokens)
-    else:
+        generator = OpenAIGenerator(ns.endpoint, ns.model or "default", key, ns.temperature, ns.max_tokens)
+    elif ns.model:
         _needs_rl()
-        generator = LocalGenerator(ns.model_dir, max_new_tokens=ns.max_tokens, temperature=ns.temperature)
+        generator = LocalGenerator(ns.model, max_new_tokens=ns.max_tokens, temperature=ns.temperature)
+    else:
+        raise ValueError("give --model PATH|ID (a local model) or --endpoint URL [--model NAME] (a server)")
     scorer = Scorer(preset(ns.preset))
 
     def trajectories():

@@ -33,6 +33,8 @@ def _verdict(b: RewardBreakdown) -> list[str]:
         return [f"It ran but the result is wrong. First mismatch: {b.reason}"]
     if b.status == "no_gpu":
         return ["It compiled; it was not run (no GPU here)."]
+    if b.status == "infra_error":
+        return [f"It was not run: the evaluation engine failed ({b.reason})."]
     t = r.time_ms if r else {}
     line = "Correct."
     if t.get("candidate") is not None and t.get("reference") is not None:

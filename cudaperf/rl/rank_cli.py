@@ -34,9 +34,11 @@ def order(paths: list[str], options, model: str | None, fmt: str, stream: TextIO
         json.dump({"schema": "cudaperf.rank/1", "kernels": rows}, stream, indent=2)
         stream.write("\n")
     else:
-        for r in rows:
-            p = f"  P(faster than next) {r['p_faster_than_next']:.2f}" if r["p_faster_than_next"] is not None else ""
-            stream.write(f"{r['rank']:>3}. {r['kernel']}  score {r['score']:+.3f}{p}\n")
+        from ..textout import table
+
+        stream.write(table([[f"{r['rank']}.", r["kernel"], f"{r['score']:+.3f}",
+                             "" if r["p_faster_than_next"] is None else f"{r['p_faster_than_next']:.2f}"]
+                            for r in rows], ["rank", "kernel", "score", "P(faster than next)"], right=(0, 2, 3)) + "\n")
     return len(rows)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..analyzer import Options, analyze_file
@@ -179,9 +179,8 @@ def crosscheck(path: str | Path, profile: dict, options: Options) -> dict:
     kernels, comparisons = [], []
     for entry in profile["kernels"]:
         launch = entry["launch"]
-        run = Options(kernel=entry["name"], grid=tuple(launch["grid"]), block=tuple(launch["block"]),
-                      dynamic_smem=launch["dynamic_smem"], args={**options.args, **launch.get("args", {})},
-                      defines=options.defines, arch=options.arch, resources=options.resources)
+        run = replace(options, kernel=entry["name"], grid=tuple(launch["grid"]), block=tuple(launch["block"]),
+                      dynamic_smem=launch["dynamic_smem"], args={**options.args, **launch.get("args", {})})
         record = {"name": entry["name"], "launch": launch, "error": None, "comparisons": []}
         try:
             report = analyze_file(path, run)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..analyzer import Options, analyze_file
@@ -38,9 +38,7 @@ def plan(path: str | Path, options: Options, requests: dict[str, BufferRequest])
     """Everything a run needs (source, name expression, launch, typed arguments), as JSON data."""
     if not options.kernel or options.grid is None or options.block is None:
         raise BufferError("profile needs --kernel, --grid and --block")
-    report = analyze_file(path, Options(kernel=options.kernel, grid=options.grid, block=options.block,
-                                        dynamic_smem=options.dynamic_smem, args=options.args,
-                                        defines=options.defines, arch=options.arch, resources="estimate"))
+    report = analyze_file(path, replace(options, resources="estimate"))
     if not report.kernels:
         raise BufferError(f"kernel {options.kernel} not found in {path}")
     kernel, launch_ = report.kernels[0].kernel, report.kernels[0].launch

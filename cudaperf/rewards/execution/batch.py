@@ -9,41 +9,41 @@ from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
+from ...progress import Progress
 from .api import Evaluator, Options
-from .formats import candidate_files, load_candidate, load_task
+from .formats import FormatError, candidate_files, load_candidate, load_task
 from .result import ExecResult, render_text
 
 
-class Progress:
-    """One line on stderr, redrawn in place on a terminal, one line per candidate otherwise."""
+class StatusProgress:
+    """The shared progress bar (a terminal only), with the statuses so far beside it."""
 
     def __init__(self, total: int, stream: TextIO | None = None):
-        self.total, self.stream, self.counts = total, stream or sys.stderr, Counter()
-        self.tty = self.stream.isatty()
+        self.bar, self.counts = Progress(total, "eval", stream, minimum=2), Counter()
 
     def __call__(self, done: int, total: int, result: ExecResult) -> None:
         self.counts[result.status] += 1
-        width = 24
-        bar = "#" * (width * done // total) + "." * (width - width * done // total)
-        summary = " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
-        line = f"[{bar}] {done}/{total} {summary}"
-        if self.tty:
-            self.stream.write("\r" + line + ("\n" if done == total else ""))
-        else:
-            self.stream.write(f"{line}  <- {result.candidate}: {result.status}\n")
-        self.stream.flush()
+        self.bar.advance(result.candidate or "", " ".join(f"{k} {v}" for k, v in sorted(self.counts.items())))
 
 
 def run(reference: str, candidates: list[str], launch: str | None, harness: str | None, options: Options,
         fmt: str, output: str | None) -> list[ExecResult]:
     """Evaluate and write the results; FormatError (bad task or paths) propagates to the caller."""
     task = load_task(reference, harness)
-    files = [f for f in candidate_files(candidates) if f.resolve() != Path(reference).resolve()]
+    found = candidate_files(candidates)
+    files = [f for f in found if f.resolve() != Path(reference).resolve()]
+    if not files:
+        raise FormatError(f"{reference} is the reference; give candidates other than it" if found else
+                          f"no candidate files in {', '.join(candidates)}")
     batch = len(files) > 1 or any(Path(c).is_dir() for c in candidates)
     loaded = [load_candidate(f, launch) for f in files]
     with Evaluator(options) as evaluator:
         if batch:
-            results = evaluator.evaluate_many(task, loaded, progress=Progress(len(loaded)))
+            progress = StatusProgress(len(loaded))
+            try:
+                results = evaluator.evaluate_many(task, loaded, progress=progress)
+            finally:
+                progress.bar.close()
         else:
             results = [evaluator.evaluate(task, c) for c in loaded]
     stream = open(output, "w") if output else sys.stdout  # noqa: SIM115 -- closed below unless stdout

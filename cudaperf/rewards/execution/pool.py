@@ -118,6 +118,10 @@ class Worker:
                 if message is None:
                     tail = self.log_tail(offset)
                     self.close()
+                    if phase == "load":  # the candidate was not touched yet
+                        return {"status": "infra_error", "reason": f"the worker did not load the reference within "
+                                f"{compile_timeout:.0f} s (worker killed; the candidate was not run)",
+                                "log": tail, "recycle": True}
                     limit = compile_timeout if phase in ("load", "compile") else run_timeout
                     return {"status": "timeout", "reason": f"{'compile' if phase != 'run' else 'run'} took longer "
                                                             f"than {limit:.0f} s (worker killed)",
@@ -208,7 +212,9 @@ class Slot:
     def run(self, job: dict, compile_timeout: float, run_timeout: float) -> dict:
         worker = self.worker()
         if worker is None:
-            return {"status": "runtime_error", "reason": "the worker failed to start", "recycle": True}
+            limit = self.pool.start_timeout
+            return {"status": "infra_error", "recycle": True,
+                    "reason": f"the worker did not start within {limit:.0f} s (the candidate was not run)"}
         result = worker.request(job, compile_timeout, run_timeout, self.pool.memory_limit)
         if result.get("recycle") or not worker.alive:
             worker.close(wait=False)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-STATUSES = ("rejected", "compile_error", "runtime_error", "timeout", "incorrect", "correct", "no_gpu")
+# infra_error: the engine, not the candidate, failed (a worker that did not start, a reference that did not
+# load in time); like no_gpu it earns no execution reward either way
+STATUSES = ("rejected", "compile_error", "runtime_error", "timeout", "incorrect", "correct", "no_gpu", "infra_error")
 SCHEMA = "cudaperf.eval/1"
 
 
