@@ -224,6 +224,7 @@ class Evaluator:
             max_abs_error=out.get("max_abs_error"), max_rel_error=out.get("max_rel_error"),
             trials=out.get("trials", 0), time_ms=time_ms, speedup=out.get("speedup"),
             speedup_compile=out.get("speedup_compile"), kernels_launched=out.get("kernels_launched"),
+            own_kernel_share=out.get("own_kernel_share"),
             flags=job["flags"] + out.get("flags", []), format=job["format"], candidate=label,
             log=job["log"] + out.get("log", []))
         if result.status == "correct":
