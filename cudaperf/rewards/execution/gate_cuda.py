@@ -163,8 +163,10 @@ def scan(source: str, line0: int = 1, reference: str = "") -> list[Violation]:
     for rule, pattern, message in PATTERNS:
         found.extend(Violation(rule, _line(code, m.start(), line0), f"{message}: {m.group(0).strip()}")
                      for m in pattern.finditer(code))
-    found.extend(Violation("torch-tail", line, f"torch computes {name}() in C++ (the measured work share decides)")
-                 for name, line in _torch_calls(code, line0) if heavy_class(name) is None)
+    for name, line in _torch_calls(code, line0):   # C++ is not followed: a heavy op is taken as the main one
+        cls = heavy_class(name.lstrip("."))
+        found.append(Violation("torch-op", line, f"calls {name}() ({cls}) instead of computing it") if cls else
+                     Violation("torch-tail", line, f"torch computes {name}() in C++ (the measured work share decides)"))
     if not _REFERENCE_LOW.search(reference):
         found.extend(Violation("precision-downgrade", _line(code, m.start(), line0),
                                f"lower precision than the reference: {m.group(0)}")
@@ -186,13 +188,6 @@ def _torch_calls(code: str, line0: int) -> list[tuple[str, int]]:
             out.append((f"{m.group(0).rstrip('(').strip()}", _line(code, m.start(), line0)))
     out.extend((f".{m.group(1)}", _line(code, m.start(), line0)) for m in _TENSOR_METHOD.finditer(code))
     return out
-
-
-def heavy_calls(texts: list[tuple[str, int]]) -> list[tuple[str, str, int]]:
-    """(class, name, line) of heavy torch operations (matmul, conv, rnn) in the C++ texts, judged by
-    gate_python against the reference's heavy operations."""
-    return [(cls, name, line) for text, line0 in texts for name, line in _torch_calls(blank(text), line0)
-            if (cls := heavy_class(name.lstrip("."))) is not None]
 
 
 def check_sources(texts: list[tuple[str, int]], reference: str = "") -> list[Violation]:

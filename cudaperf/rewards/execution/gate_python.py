@@ -7,10 +7,10 @@ the reference's harness is used) are not.  Names are resolved through the file's
 what they are.
 
 Torch in the forward path: computing on the forward's own inputs with torch (`F.gelu(x)`,
-`self.ln(x)`, `x.exp_()`) is `torch-op`, and so is handing torch every heavy operation the reference
-has (gate_torch); torch applied to the candidate's own results (a final `mean`, a classifier layer
-after its own convolutions) is a tail, flagged `torch-tail`, and the worker's measured work share
-decides (`torch-fallback`)."""
+`self.conv(x)`, `torch.matmul(A, B)`, `x.exp_()`, a loop calling a ModuleList of torch layers on x)
+is `torch-op`: the task's operation handed to torch.  Torch applied to the candidate's own results
+(a final `mean`, a classifier layer after its own convolutions) is a tail, flagged `torch-tail`, and
+the worker's measured work share decides (`torch-fallback`)."""
 
 from __future__ import annotations
 
@@ -85,8 +85,7 @@ class _Checker(ast.NodeVisitor):
     def __init__(self, tree: ast.Module, reference: str | None):
         self.found: list[Violation] = []
         self.reference = reference or ""
-        self.reference_heavy, self.reference_state = gate_torch.reference_facts(reference) if reference \
-            else (set(), set())
+        self.reference_state = gate_torch.reference_state(reference) if reference else set()
         self.aliases: dict[str, str] = {}
         self.module_names: set[str] = set()
         self.extensions: set[str] = set()
@@ -97,7 +96,6 @@ class _Checker(ast.NodeVisitor):
         self.forward_ids: set[int] = set()
         self.own_functions: set[str] = set()
         self.raw: list[set[str]] = []                  # per forward method: names still holding its inputs
-        self.heavy: list[tuple[str, ast.AST, str]] = []   # (class, node, what) handed to torch in forward
         self.extension_only: set[str] = set()
         self._extension_objects: set[str] = set()
         self._extension_functions: set[str] = set()
@@ -379,16 +377,14 @@ class _Checker(ast.NodeVisitor):
         return None
 
     def _torch(self, node: ast.AST, what: str, operands: list[ast.AST], layers: set[str] | None = None) -> None:
-        """A torch computation in forward: on the forward's inputs it is `torch-op`; a heavy class is
-        judged at the end against the reference's (`heavy`); anything else is a tail."""
+        """A torch computation in forward: on the forward's inputs it is `torch-op`, else a tail."""
         classes = {c for c in (gate_torch.layer_class(q) for q in layers) if c} if layers is not None \
             else {c for c in [gate_torch.heavy_class(what.strip(".()"))] if c}
+        heavy = f" ({', '.join(sorted(classes))})" if classes else ""
         if any(self._is_raw(a) for a in [*operands, *(k.value for k in getattr(node, "keywords", []))]):
-            self.add("torch-op", node, f"computes {what} on the forward's input with torch")
-        elif classes:
-            self.heavy.extend((c, node, what) for c in classes)
+            self.add("torch-op", node, f"computes {what}{heavy} on the forward's input with torch")
         else:
-            self.add("torch-tail", node, f"torch computes {what} on the candidate's results")
+            self.add("torch-tail", node, f"torch computes {what}{heavy} on the candidate's results")
 
     def _is_raw(self, node: ast.AST) -> bool:
         """`node` is still one of the forward's inputs (through views, copies and casts)."""
@@ -397,7 +393,11 @@ class _Checker(ast.NodeVisitor):
         while True:
             if isinstance(node, ast.Name):
                 return node.id in self.raw[-1]
-            if isinstance(node, ast.Starred | ast.Subscript) or (
+            if isinstance(node, ast.BinOp):   # torch arithmetic on an input is computing on it too
+                return self._is_raw(node.left) or self._is_raw(node.right)
+            if isinstance(node, ast.UnaryOp):
+                node = node.operand
+            elif isinstance(node, ast.Starred | ast.Subscript) or (
                     isinstance(node, ast.Attribute) and node.attr in PASS_THROUGH):
                 node = node.value
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
@@ -408,17 +408,6 @@ class _Checker(ast.NodeVisitor):
                 node = node.args[0]
             else:
                 return False
-
-    def judge_heavy(self) -> None:
-        """Heavy operations handed to torch: all the reference's heavy classes delegated is the task's
-        main operation done by torch (`torch-op`); otherwise a tail beside the candidate's own work."""
-        delegated = {c for c, _, _ in self.heavy}
-        main = self.reference_heavy <= delegated
-        for cls, node, what in self.heavy:
-            if main:
-                self.add("torch-op", node, f"hands the task's main operation ({cls}) to torch: {what}")
-            else:
-                self.add("torch-tail", node, f"torch computes {what} ({cls}) beside the candidate's own kernels")
 
     def _persistent(self, node: ast.AST) -> bool:
         root = _root(node)
@@ -640,9 +629,6 @@ def check(source: str, reference: str | None = None) -> list[Violation]:
             found.append(Violation("signature-change", line, problem))
     found.extend(gate_flags.check(tree))
     texts = cuda_strings(tree)
-    checker.heavy.extend((cls, ast.Constant(value=None, lineno=line), f"{name}() in C++")
-                         for cls, name, line in gate_cuda.heavy_calls(texts))
-    checker.judge_heavy()
     found.extend(gate_cuda.check_sources(texts, reference or ""))
     if texts and not checker.forward_calls_extension and not any(v.rule == "no-cuda-kernel" for v in found):
         found.append(Violation("decoy-kernel", 1, "forward never calls the compiled extension"

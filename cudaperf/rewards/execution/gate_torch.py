@@ -3,12 +3,10 @@
 - Which functions run on each call (`forward_functions`): `forward` of the classes the file uses and
   everything they reach by name.  `__init__` and its helpers (`_make_layer`), autograd `backward`
   and copies of the harness (`get_inputs`) run on no call, so what torch does there is no hack.
-- Heavy operations (`heavy_class`): matrix products, convolutions, recurrent cells, by torch
-  function, tensor method, C++ name or nn layer.  Handing every heavy class the reference has to
-  torch is delegating the task's main operation (rejected); a heavy op beside others the candidate
-  writes itself (a classifier layer after its own convolutions) is a tail, like a final `mean`,
-  and the measured work share decides (worker: `torch-fallback`).
-- What the reference itself keeps on `self` between calls (`reference_facts`), which a candidate
+- Heavy operations (`heavy_class`, `layer_class`): matrix products, convolutions, recurrent cells,
+  by torch function, tensor method, C++ name or nn layer; named in the gate's messages, and in C++
+  (which the gate does not follow) taken as the task's main operation.
+- What the reference itself keeps on `self` between calls (`reference_state`), which a candidate
   may keep too.
 """
 
@@ -126,27 +124,15 @@ def forward_functions(tree: ast.Module, every_class: bool = False) -> set[int]:
     return reached
 
 
-def reference_facts(source: str) -> tuple[set[str], set[str]]:
-    """(heavy classes the reference computes, attributes its forward path stores on `self`)."""
+def reference_state(source: str) -> set[str]:
+    """Attributes the reference's forward path stores on `self` (an RNN's hidden state): state a
+    candidate may keep between calls too."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return set(), set()
-    names = aliases(tree)
-    heavy: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-            heavy.add("gemm")
-        elif isinstance(node, ast.Call):
-            q = qualname(names, node.func)
-            cls = (layer_class(q) or (heavy_class(q) if q.startswith("torch") else None)) if q else (
-                heavy_class(node.func.attr) if isinstance(node.func, ast.Attribute) else None)
-            if cls:
-                heavy.add(cls)
+        return set()
     forward = forward_functions(tree, every_class=True)
-    state = {t.attr for fn in ast.walk(tree) if id(fn) in forward for node in ast.walk(fn)
-             if isinstance(node, ast.Assign | ast.AugAssign) for t in
-             (node.targets if isinstance(node, ast.Assign) else [node.target])
-             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
-    return heavy, state
-
+    return {t.attr for fn in ast.walk(tree) if id(fn) in forward for node in ast.walk(fn)
+            if isinstance(node, ast.Assign | ast.AugAssign) for t in
+            (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
