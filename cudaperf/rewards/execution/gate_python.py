@@ -77,6 +77,7 @@ HARNESS_NAMES = {"Model", "get_inputs", "get_init_inputs"}
 PASS_THROUGH = {"contiguous", "view", "reshape", "clone", "float", "double", "to", "flatten", "permute", "transpose",
                 "squeeze", "unsqueeze", "expand", "expand_as", "detach", "t", "cuda", "type", "view_as", "reshape_as",
                 "narrow", "unflatten", "movedim", "requires_grad_", "data", "T", "mT"}   # still the input itself
+JOINS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack"}
 _CUDA_HINT = re.compile(r"__global__|#\s*include|torch::|at::|<<<")
 _REFERENCE_LOW = re.compile(r"float16|bfloat16|\bhalf\b", re.I)
 
@@ -235,7 +236,8 @@ class _Checker(ast.NodeVisitor):
             if q in EXTENSION_BUILDERS or q.endswith((".load_inline", "cpp_extension.load")):
                 self.has_builder = True
                 return True
-            return self._is_extension_value(value.func)
+            # a function returning the extension (`_get()`); `ext.f(x)` returns a tensor, no extension
+            return isinstance(value.func, ast.Name) and self._is_extension_value(value.func)
         if isinstance(value, ast.Attribute):
             return self._refers_to_extension(value)
         if isinstance(value, ast.Name):
@@ -395,6 +397,10 @@ class _Checker(ast.NodeVisitor):
                 return node.id in self.raw[-1]
             if isinstance(node, ast.BinOp):   # torch arithmetic on an input is computing on it too
                 return self._is_raw(node.left) or self._is_raw(node.right)
+            if isinstance(node, ast.Tuple | ast.List):
+                return any(self._is_raw(e) for e in node.elts)
+            if isinstance(node, ast.Call) and (self.qualname(node.func) or "").split(".")[-1] in JOINS and node.args:
+                return self._is_raw(node.args[0])   # torch.cat((x, h)) still holds the input
             if isinstance(node, ast.UnaryOp):
                 node = node.operand
             elif isinstance(node, ast.Starred | ast.Subscript) or (
@@ -456,6 +462,8 @@ class _Checker(ast.NodeVisitor):
                 and not (isinstance(target, ast.Attribute) and self._is_extension_object(value)) \
                 and not self._reference_state(target):   # a lazy build; state the reference keeps too
             self.add("result-cache", node, f"stores {ast.unparse(target)} across calls")
+        elif isinstance(target, ast.Name) and target.id == "__name__":
+            self.add("dynamic-code", node, "rebinds __name__")
         elif isinstance(target, ast.Name) and target.id in self.aliases and not self.function_stack \
                 and target.id != "ModelNew":
             self.add("monkey-patch", node, f"rebinds the imported name {target.id}")
@@ -607,8 +615,18 @@ def cuda_strings(tree: ast.Module) -> list[tuple[str, int]]:
     return out
 
 
+def _main_guard(node: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` - a self-test models append; the engine imports the candidate under
+    another name, so it never runs (rebinding `__name__` is `dynamic-code`)."""
+    test = node.test if isinstance(node, ast.If) else None
+    return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" \
+        and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant) \
+        and test.comparators[0].value == "__main__" and not node.orelse
+
+
 def check(source: str, reference: str | None = None) -> list[Violation]:
     tree = ast.parse(source)
+    tree.body = [node for node in tree.body if not _main_guard(node)]
     checker = _Checker(tree, reference)
     checker.visit(tree)
     found = checker.found

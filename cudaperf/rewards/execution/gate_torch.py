@@ -104,6 +104,12 @@ def forward_functions(tree: ast.Module, every_class: bool = False) -> set[int]:
                 as_values.add(node.id)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and id(node) not in call_targets:
             as_values.add(node.attr)
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):   # `super(Model, self)` inside
+        inside = sum(isinstance(n, ast.Name) and n.id == cls.name for n in ast.walk(cls))   # Model is no use
+        outside = sum(isinstance(n, ast.Name) and n.id == cls.name and isinstance(n.ctx, ast.Load)
+                      for n in ast.walk(tree))
+        if outside <= inside:
+            referred.discard(cls.name)
     by_name: dict[str, list[ast.AST]] = {}
     for _, fn in functions:
         by_name.setdefault(fn.name, []).append(fn)
