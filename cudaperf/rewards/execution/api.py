@@ -239,11 +239,15 @@ class Evaluator:
         result.seconds = time.perf_counter() - start
         return result
 
-    def evaluate_many(self, task: Task, candidates: Sequence[Candidate],
+    def evaluate_many(self, task: Task | Sequence[Task], candidates: Sequence[Candidate],
                       progress: Callable[[int, int, ExecResult], None] | None = None,
                       cpu_workers: int | None = None) -> list[ExecResult]:
         """A batch: compile stages run in parallel on the CPU while earlier candidates run on the GPUs;
-        results come back in the input order."""
+        results come back in the input order.  `task` is one task for all, or one per candidate (a
+        batch over several tasks keeps every core compiling)."""
+        tasks = [task] * len(candidates) if isinstance(task, Task) else list(task)
+        if len(tasks) != len(candidates):
+            raise ValueError(f"{len(tasks)} tasks for {len(candidates)} candidates")
         results: list[ExecResult | None] = [None] * len(candidates)
         done = [0]
         if self.gpus:   # every KernelBench candidate uses up its worker: have spares warm while they build
@@ -262,7 +266,7 @@ class Evaluator:
             pending: list[Future] = []
             for i, cand in enumerate(candidates):
                 started = time.perf_counter()
-                pending.append(cpu.submit(self._stage, i, task, cand, started, gpu, finish))
+                pending.append(cpu.submit(self._stage, i, tasks[i], cand, started, gpu, finish))
             for f in pending:
                 inner = f.result()
                 if inner is not None:
