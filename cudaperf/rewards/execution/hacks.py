@@ -167,9 +167,17 @@ def launched_kernels(call) -> list[tuple[str, float]] | None:
             torch.cuda.synchronize()
     except (RuntimeError, AssertionError):
         return None
-    return [(e.name, float(e.time_range.elapsed_us())) for e in prof.events()
+    return [(e.name, _microseconds(e)) for e in prof.events()
             if str(getattr(e, "device_type", "")).endswith("CUDA")
             and not e.name.startswith(("Memcpy", "Memset", "cudaMem"))]
+
+
+def _microseconds(event: Any) -> float:
+    """A kernel event's duration; 0 where this torch's profiler records none (no share is then computed)."""
+    try:
+        return float(event.time_range.elapsed_us())
+    except (AttributeError, TypeError, ValueError):
+        return 0.0
 
 
 def is_own(kernel: str, own: list[str]) -> bool:
