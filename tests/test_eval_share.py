@@ -52,3 +52,4 @@ def test_the_share_is_reported_in_json_and_text():
     assert result.to_json()["own_kernel_share"] == 0.934
     assert "own kernels 93.4% of the GPU time" in render_text(result)
     assert ExecResult.from_json(result.to_json()).own_kernel_share == 0.934
+

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cudaperf.rewards.execution import gate
+from cudaperf.rewards.execution.api import candidate_line
 from cudaperf.rewards.execution.formats import load_candidate, load_task
 
 CORPUS = Path(__file__).parent / "kb_llm"
@@ -118,3 +119,16 @@ def test_h200_heldout_layernorm_records_agree_with_their_files():
         expected = "compile_error" if "compile_error" in first else "rejected" if "rejected" in first else \
             "incorrect" if "runtime:" in first else "correct"
         assert record["status"] == expected, record
+
+
+@pytest.mark.skipif(not MEASURED.is_dir(), reason="no H200 records committed")
+@pytest.mark.parametrize("name, text", [("conv_relu_bias/compile_error_missing_semicolon", "int ow = i % OW"),
+                                        ("gemm_sum/compile_error_undeclared", "half_factor")])
+def test_compile_errors_name_the_candidates_line(name, text):
+    """The compiler's first error recorded on the H200 (about `cuda.cu`; the run predates the mapping) maps
+    to the candidate's line, which compile_error reasons now start with."""
+    record = next(r for r in _runs()[0].values() if r["candidate"].endswith(name + ".py"))
+    error = re.sub(r"^line \d+: ", "", record["reason"])
+    assert error.startswith("cuda.cu(")
+    source = (CORPUS / f"{name}.py").read_text()
+    assert text in source.splitlines()[candidate_line(source, error) - 1]

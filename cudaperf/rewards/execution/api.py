@@ -195,6 +195,8 @@ class Evaluator:
                 first = next((ln.strip() for ln in lines if "error" in ln.lower() and "Error building" not in ln),
                              lines[-1] if lines else "build failed")
                 first = re.sub(r"\S*/(cuda\.cu|main\.cpp)", r"\1", first)
+                line = candidate_line(candidate.source, first)
+                first = f"line {line}: {first}" if line else first
                 log.extend(lines[-30:])
                 return {"status": "timeout" if timeout else "compile_error", "reason": first[:500],
                         "compiled": False}, False
@@ -291,6 +293,21 @@ class Evaluator:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def candidate_line(source: str, error: str) -> int | None:
+    """The candidate file's line of a compiler error in `cuda.cu`, which load_inline writes as three
+    include lines and then the CUDA source: known when the candidate has one CUDA source string."""
+    from . import gate_python
+
+    m = re.match(r"cuda\.cu[(:](\d+)", error)
+    try:
+        texts = [(t, n) for t, n in gate_python.cuda_strings(ast.parse(source)) if "__global__" in t]
+    except SyntaxError:
+        return None
+    if m is None or len(texts) != 1 or int(m.group(1)) <= 3:
+        return None
+    return texts[0][1] + int(m.group(1)) - 3 - 1
 
 
 def _kernel_names(source: str) -> list[str]:
