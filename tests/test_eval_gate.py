@@ -107,3 +107,60 @@ def test_including_a_host_file_by_path_is_file_access(line, rejected):
     """The compiler shows an included file's text in its errors: a way to read host files back."""
     found = [v for v in gate_cuda.scan(line + "\n__global__ void k() {}\n") if v.rule == "file-access"]
     assert bool(found) == rejected
+
+
+HONEST = (HACKS / "honest_linear_relu.py").read_text()
+FORWARD = "        return ext.linear_relu(x.contiguous(), self.linear.weight, self.linear.bias)"
+INIT = "    def __init__(self, in_features, out_features):"
+
+
+def _rules(source: str) -> set[str]:
+    return {v.rule for v in gate.check(candidate_from_source(source), REFERENCE) if v.severity == "reject"}
+
+
+@pytest.mark.parametrize("old, new", [
+    ("#include <torch/extension.h>", "#include <torch/extension.h>\n#include <cublas_v2.h>"),   # no cuBLAS call
+    ("    def forward(self, x):\n" + FORWARD,
+     "    def forward(self, input):\n        return ext.linear_relu(input.contiguous(), self.linear.weight, "
+     "self.linear.bias)"),                                                                     # a variable `input`
+    (INIT, "    def __init__(self, in_features, out_features, negative_slope=0.0):"),            # extra, defaulted
+    (FORWARD, "        return self.relu(x)\n\n    def relu(self, x):\n" + FORWARD),             # own method `relu`
+    ("\nclass ModelNew", "\ndef get_inputs():\n    return [torch.randn(4, 256)]\n\n\nclass ModelNew"),  # harness copy
+    ("\nclass ModelNew", "\nclass Model(nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n"
+                         "\n\nclass ModelNew"),                                                   # an unused copy
+])
+def test_false_triggers_of_real_model_output_pass(old, new):
+    assert old in HONEST
+    assert _rules(HONEST.replace(old, new, 1)) == set()
+
+
+LAYERS = (INIT + "\n        super().__init__()\n"
+          "        self.layers = nn.ModuleList([nn.Linear(in_features, out_features)])")
+
+
+@pytest.mark.parametrize("old, new, rule", [
+    ("#include <torch/extension.h>", "#include <torch/extension.h>\n#include <cublas_v2.h>",
+     None),                                                                                       # include alone
+    ("    return y;\n}", "    cublasSgemm(handle);\n    return y;\n}", "library-call"),   # a real call
+    (INIT, "    def __init__(self, in_features):", "signature-change"),                            # fewer arguments
+    (FORWARD, "        for layer in self.layers:\n            x = layer(x)\n" + FORWARD, "torch-op"),  # ModuleList call
+    (FORWARD, "        y = ext.linear_relu(x.contiguous(), self.linear.weight, self.linear.bias)\n"
+              "        self.last = y\n        return y", "result-cache"),                          # state of its own
+    ("\nclass ModelNew", "\nimport cudaperf_reference\ncudaperf_reference.get_inputs = lambda: []\n\n\nclass ModelNew",
+     "harness-override"),                                                                         # the real harness
+])
+def test_what_the_false_trigger_fixes_still_catch(old, new, rule):
+    source = HONEST.replace(INIT + "\n        super().__init__()", LAYERS, 1)
+    assert old in source
+    source = source.replace(old, new, 1)
+    assert (rule in _rules(source)) if rule else _rules(source) == set()
+
+
+def test_state_the_reference_keeps_is_not_a_cache():
+    """An RNN reference stores its hidden state on self in forward; a candidate doing the same is not caching."""
+    reference = load_task(Path(__file__).parent / "kb_llm" / "rnn_cell" / "reference.py")
+    source = (Path(__file__).parent / "kb_llm" / "rnn_cell" / "honest_state_like_reference.py").read_text()
+    found = gate.check(candidate_from_source(source), reference)
+    assert "result-cache" not in {v.rule for v in found}
+    renamed = source.replace("self.hidden", "self.memo")
+    assert "result-cache" in {v.rule for v in gate.check(candidate_from_source(renamed), reference)}

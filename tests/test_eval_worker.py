@@ -94,7 +94,7 @@ def test_hack_shaped_mismatches_carry_a_rule(results):
     the output, one constant everywhere, an input edited in place."""
     rules = {name: results[0][name].rule for name in ("nan", "constant", "mutates_input", "wrong", "shape")}
     assert rules == {"nan": "unwritten-output", "constant": "constant-output", "mutates_input": "input-mutation",
-                     "wrong": None, "shape": None}
+                     "wrong": "wrong-values", "shape": "output-structure"}
 
 
 def test_correct_result_has_times_and_trials(results):

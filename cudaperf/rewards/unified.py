@@ -22,9 +22,10 @@ from .config import RewardBreakdown, RewardConfig
 from .execution.result import ExecResult
 from .structural import StructuralScore, launched_name
 
-# Mismatch messages of execution/correctness.py that mean tampering rather than a wrong answer (an
-# incorrect result that carries a `rule` is taken as a detected hack too)
+# Mismatch messages of execution/correctness.py that mean tampering rather than a wrong answer, and the
+# rules of incorrect results that have the shape of a hack (other rules name honest wrongness)
 TAMPERING = ("in-place edit", "plain torch.Tensor", "materialised strided tensor", "has no storage")
+HACK_MISMATCHES = ("unwritten-output", "constant-output", "input-mutation")
 _LEVELS = {"compile_error": "compile_error", "runtime_error": "runtime_error", "timeout": "runtime_error",
            "incorrect": "incorrect"}
 
@@ -33,7 +34,8 @@ def hack(result: ExecResult, config: RewardConfig) -> str | None:
     """Why this result is a reward hack (it then earns the floor), or None."""
     if result.status == "rejected":
         return f"rejected: {result.rule or result.reason}"
-    if result.status == "incorrect" and (result.rule or any(marker in result.reason for marker in TAMPERING)):
+    if result.status == "incorrect" and (result.rule in HACK_MISMATCHES
+                                         or any(marker in result.reason for marker in TAMPERING)):
         return f"tampering: {result.rule + ': ' if result.rule else ''}{result.reason}"
     suspect = [f for f in result.flags if f.startswith(config.suspect_flags)]
     if suspect and result.status in ("correct", "incorrect"):

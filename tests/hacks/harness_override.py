@@ -1,5 +1,6 @@
 # expect: harness-override
-"""Redefines get_inputs with tiny inputs (hack 14, 17)."""
+"""Rebinds the reference's get_inputs at run time to tiny inputs, through the module name the worker
+loads the reference under (hack 14, 17).  Defining its own get_inputs would be a harmless copy."""
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
@@ -33,8 +34,9 @@ CPP = "torch::Tensor linear_relu(torch::Tensor x, torch::Tensor w, torch::Tensor
 
 ext = load_inline(name="linear_relu", cpp_sources=CPP, cuda_sources=CUDA, functions=["linear_relu"])
 
-def get_inputs():
-    return [torch.randn(1, 256)]
+import cudaperf_reference  # noqa: E402
+
+cudaperf_reference.get_inputs = lambda: [torch.randn(1, 256)]
 
 
 class ModelNew(nn.Module):

@@ -195,6 +195,8 @@ class Evaluator:
                 first = next((ln.strip() for ln in lines if "error" in ln.lower() and "Error building" not in ln),
                              lines[-1] if lines else "build failed")
                 first = re.sub(r"\S*/(cuda\.cu|main\.cpp)", r"\1", first)
+                line = candidate_line(candidate.source, first)
+                first = f"line {line}: {first}" if line else first
                 log.extend(lines[-30:])
                 return {"status": "timeout" if timeout else "compile_error", "reason": first[:500],
                         "compiled": False}, False
@@ -224,6 +226,7 @@ class Evaluator:
             max_abs_error=out.get("max_abs_error"), max_rel_error=out.get("max_rel_error"),
             trials=out.get("trials", 0), time_ms=time_ms, speedup=out.get("speedup"),
             speedup_compile=out.get("speedup_compile"), kernels_launched=out.get("kernels_launched"),
+            own_kernel_share=out.get("own_kernel_share"),
             flags=job["flags"] + out.get("flags", []), format=job["format"], candidate=label,
             log=job["log"] + out.get("log", []))
         if result.status == "correct":
@@ -238,11 +241,15 @@ class Evaluator:
         result.seconds = time.perf_counter() - start
         return result
 
-    def evaluate_many(self, task: Task, candidates: Sequence[Candidate],
+    def evaluate_many(self, task: Task | Sequence[Task], candidates: Sequence[Candidate],
                       progress: Callable[[int, int, ExecResult], None] | None = None,
                       cpu_workers: int | None = None) -> list[ExecResult]:
         """A batch: compile stages run in parallel on the CPU while earlier candidates run on the GPUs;
-        results come back in the input order."""
+        results come back in the input order.  `task` is one task for all, or one per candidate (a
+        batch over several tasks keeps every core compiling)."""
+        tasks = [task] * len(candidates) if isinstance(task, Task) else list(task)
+        if len(tasks) != len(candidates):
+            raise ValueError(f"{len(tasks)} tasks for {len(candidates)} candidates")
         results: list[ExecResult | None] = [None] * len(candidates)
         done = [0]
         if self.gpus:   # every KernelBench candidate uses up its worker: have spares warm while they build
@@ -261,7 +268,7 @@ class Evaluator:
             pending: list[Future] = []
             for i, cand in enumerate(candidates):
                 started = time.perf_counter()
-                pending.append(cpu.submit(self._stage, i, task, cand, started, gpu, finish))
+                pending.append(cpu.submit(self._stage, i, tasks[i], cand, started, gpu, finish))
             for f in pending:
                 inner = f.result()
                 if inner is not None:
@@ -286,6 +293,21 @@ class Evaluator:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def candidate_line(source: str, error: str) -> int | None:
+    """The candidate file's line of a compiler error in `cuda.cu`, which load_inline writes as three
+    include lines and then the CUDA source: known when the candidate has one CUDA source string."""
+    from . import gate_python
+
+    m = re.match(r"cuda\.cu[(:](\d+)", error)
+    try:
+        texts = [(t, n) for t, n in gate_python.cuda_strings(ast.parse(source)) if "__global__" in t]
+    except SyntaxError:
+        return None
+    if m is None or len(texts) != 1 or int(m.group(1)) <= 3:
+        return None
+    return texts[0][1] + int(m.group(1)) - 3 - 1
 
 
 def _kernel_names(source: str) -> list[str]:

@@ -3,6 +3,7 @@ inputs, and fresh inputs for any seed.  Imports torch; only the worker imports t
 
 from __future__ import annotations
 
+import copy
 import sys
 import types
 from pathlib import Path
@@ -52,6 +53,15 @@ def clone(value: Any) -> Any:
     return value
 
 
+def to_float64(value: Any) -> Any:
+    """Floating tensors as float64 copies (the oracle's inputs); everything else as it is."""
+    if isinstance(value, torch.Tensor):
+        return value.to(torch.float64) if value.is_floating_point() else value
+    if isinstance(value, list | tuple):
+        return type(value)(to_float64(v) for v in value)
+    return value
+
+
 def poison(t: torch.Tensor) -> torch.Tensor:
     """Fill with a value a correct kernel overwrites: NaN for floats, the maximum for integers."""
     if t.is_floating_point() or t.is_complex():
@@ -68,6 +78,7 @@ class TorchReference:
         self.init = list(self.module.get_init_inputs())
         torch.manual_seed(seed)
         self.model = self.module.Model(*self.init).to(device)
+        self._oracle: torch.nn.Module | None = None
 
     def inputs(self, seed: int) -> list[Any]:
         """get_inputs() with factory calls placed on the device: random numbers for a 16M-element input
@@ -86,6 +97,18 @@ class TorchReference:
     def __call__(self, *inputs: Any) -> Any:
         return self.model(*inputs)
 
+    def oracle(self, inputs: list[Any]) -> Any:
+        """The reference computed in float64 on float64 copies of `inputs` (the precision-aware test
+        of correctness.py), from a float64 copy of the model made on first use; None when the model
+        does not run in float64."""
+        try:
+            if self._oracle is None:
+                self._oracle = copy.deepcopy(self.model).to(torch.float64)
+            with torch.no_grad():
+                return self._oracle(*to_float64(clone(inputs)))
+        except Exception:   # a reference that insists on its own dtypes has no oracle
+            return None
+
 
 def kernelbench_candidate(source: str, path: str | None, reference: TorchReference) -> torch.nn.Module:
     """ModelNew(*init) built under the reference's seed, with the reference's parameters copied in
@@ -102,7 +125,7 @@ def kernelbench_candidate(source: str, path: str | None, reference: TorchReferen
             if key in ref_state:
                 if ref_state[key].shape != value.shape:
                     raise Mismatch(f"parameter {key} has shape {tuple(value.shape)}, the reference "
-                                   f"{tuple(ref_state[key].shape)}")
+                                   f"{tuple(ref_state[key].shape)}", "output-structure")
                 value.copy_(ref_state[key])
     return model
 

@@ -27,7 +27,8 @@ RULES = {r.name: r for r in [
     Rule("decoy-kernel", "reject", "16: kernel defined but never launched",
          "launch the kernels you define and call the compiled extension from forward"),
     Rule("torch-op", "reject", "16: calling the operator the kernel should replace",
-         "compute in your own kernels; torch may only allocate and reshape"),
+         "compute the task's operations in your own kernels; torch may only allocate, reshape, and finish "
+         "small tails on your kernels' results"),
     Rule("library-call", "reject", "16: cuBLAS/cuDNN instead of a kernel", "write the kernel"),
     Rule("inherits-reference", "reject", "16: inheriting or calling the reference", "do not use Model"),
     Rule("try-fallback", "reject", "16: try/except falling back to PyTorch", "let errors propagate"),
@@ -59,6 +60,8 @@ RULES = {r.name: r for r in [
     Rule("precision-downgrade", "flag", "15: lower-precision arithmetic than the reference",
          "keep the reference's precision unless the task allows otherwise"),
     Rule("unlaunched-kernel", "flag", "16: some kernels are never launched", "remove dead kernels"),
+    Rule("torch-tail", "flag", "16: torch finishing part of the work (the worker measures how much)",
+         "keep torch to small tails: own kernels must do at least 80% of the GPU time (torch-fallback)"),
 ]}
 
 

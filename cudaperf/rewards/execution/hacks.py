@@ -5,18 +5,25 @@
   phase (hacks 2, 3, 15).
 - aten_recorder: every ATen operator a candidate's forward dispatches, C++ wrappers included, so a
   forward that computes with torch is caught however it reaches torch (hack 16).
-- launched_kernels: the CUDA kernels one call really launches, read by the profiler, so a decoy
-  kernel never launched is caught (hack 16).
+- launched_kernels: the CUDA kernels one call really launches, with their GPU time, read by the
+  profiler, so a decoy kernel never launched is caught (hack 16), and `own_share`: the part of the GPU
+  time spent in the candidate's own kernels, so torch doing the heavy work is caught however it was
+  reached (hack 16: `torch-fallback` below OWN_SHARE_MIN).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import time
 from typing import Any
 
+OWN_SHARE_MIN = 0.8   # own kernels' part of the GPU time below which torch did the work (torch-fallback)
+# Kernels that only move or fill memory (torch.zeros for an accumulator, .contiguous(), torch.cat): time
+# that counts for neither side of the work share.
+DATA_MOVEMENT = re.compile(r"Fill|fill_kernel|[Cc]opy|CatArray|Memset|Memcpy|cudaMem")
 # ATen operators that allocate, view, copy or fill: what a candidate's wrapper may use.
 ALLOWED_OPS = {
     "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like", "new_zeros",
@@ -148,8 +155,9 @@ def aten_recorder():
     return Recorder()
 
 
-def launched_kernels(call) -> list[str] | None:
-    """Names of the CUDA kernels `call()` launches (profiler), None when the profiler is unavailable."""
+def launched_kernels(call) -> list[tuple[str, float]] | None:
+    """(name, GPU microseconds) of each CUDA kernel `call()` launches (profiler), memcpy and memset
+    left out; None when the profiler is unavailable."""
     import torch
     from torch.profiler import ProfilerActivity, profile
 
@@ -159,5 +167,33 @@ def launched_kernels(call) -> list[str] | None:
             torch.cuda.synchronize()
     except (RuntimeError, AssertionError):
         return None
-    names = [e.name for e in prof.events() if str(getattr(e, "device_type", "")).endswith("CUDA")]
-    return [n for n in names if not n.startswith(("Memcpy", "Memset", "cudaMem"))]
+    return [(e.name, _microseconds(e)) for e in prof.events()
+            if str(getattr(e, "device_type", "")).endswith("CUDA")
+            and not e.name.startswith(("Memcpy", "Memset", "cudaMem"))]
+
+
+def _microseconds(event: Any) -> float:
+    """A kernel event's duration; 0 where this torch's profiler records none (no share is then computed)."""
+    try:
+        return float(event.time_range.elapsed_us())
+    except (AttributeError, TypeError, ValueError):
+        return 0.0
+
+
+def is_own(kernel: str, own: list[str]) -> bool:
+    """`kernel` (a demangled name: `void ns::scale<256>(float*, int)`) is one the candidate defines."""
+    return any(re.search(rf"(?<![\w]){re.escape(name)}\s*[<(]", kernel) or kernel == name for name in own)
+
+
+def own_share(kernels: list[tuple[str, float]], own: list[str]) -> tuple[float | None, list[tuple[str, float]]]:
+    """(the candidate's own kernels' part of the GPU time, the other kernels with their part, largest
+    first); memory fills and copies count for neither side.  None when no computing kernel ran."""
+    computing = [(n, t) for n, t in kernels if not DATA_MOVEMENT.search(n) or is_own(n, own)]
+    total = sum(t for _, t in computing)
+    if total <= 0:
+        return None, []
+    others: dict[str, float] = {}
+    for n, t in computing:
+        if not is_own(n, own):
+            others[n] = others.get(n, 0.0) + t / total
+    return 1.0 - sum(others.values()), sorted(others.items(), key=lambda kv: -kv[1])

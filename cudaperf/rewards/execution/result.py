@@ -29,6 +29,7 @@ class ExecResult:
     speedup: float | None = None
     speedup_compile: float | None = None
     kernels_launched: list[str] | None = None
+    own_kernel_share: float | None = None   # GPU time in the candidate's own kernels / in all it launched
     flags: list[str] = field(default_factory=list)
     format: str | None = None
     candidate: str | None = None
@@ -69,6 +70,8 @@ def render_text(result: ExecResult) -> str:
                      f"over {result.trials} trials")
     if result.kernels_launched:
         lines.append(f"  kernels  {', '.join(result.kernels_launched)}")
+    if result.own_kernel_share is not None:
+        lines.append(f"  work     own kernels {result.own_kernel_share:.1%} of the GPU time")
     if result.flags:
         lines.append(f"  flags    {', '.join(result.flags)}")
     if result.status not in ("correct", "no_gpu"):

@@ -1,4 +1,4 @@
-# expect: rejected signature-change
+# expect: pass (runtime: an extra parameter eps defaulting to 1e-3 where the reference uses 1e-5; the harness passes only normalized_shape, so the result is wrong)
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

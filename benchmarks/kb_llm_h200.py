@@ -1,0 +1,59 @@
+"""tests/kb_llm through the whole engine on a GPU, twice, in one batch with the layernorm task of
+tests/kb_heldout: one Evaluator, every task's candidates compiling together (a batch over several
+tasks), two slots on the GPU so that checks and timing overlap worker start-up.  The second run uses
+a copy of the corpus under another path, so its builds come from the cache and its results are told
+apart; each result is written as soon as it is known, so a run cut short keeps what it finished.
+
+    python3 benchmarks/kb_llm_h200.py OUT_DIR        (from the repository root)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from cudaperf.rewards.execution import Evaluator, Options, load_candidate, load_task
+
+CORPORA = [("run1", Path("tests/kb_llm")), ("heldout_layernorm", Path("tests/kb_heldout/layernorm"))]
+
+
+def _cases(root: Path) -> list[tuple[Path, Path]]:
+    """(reference, candidate) for a corpus directory of task directories, or for one task directory."""
+    refs = [root / "reference.py"] if (root / "reference.py").exists() else sorted(root.glob("*/reference.py"))
+    return [(ref, p) for ref in refs for p in sorted(ref.parent.glob("*.py")) if p.name != "reference.py"]
+
+
+def main(out: Path) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    second = Path(tempfile.mkdtemp()) / "kb_llm"
+    shutil.copytree("tests/kb_llm", second)
+    corpora = [*CORPORA, ("run2", second)]
+    jobs = [(name, ref, cand) for name, root in corpora for ref, cand in _cases(root)]
+    tasks = {ref: load_task(ref) for _, ref, _ in jobs}
+    files = {name: (out / f"{name}.jsonl").open("w") for name, _ in corpora}
+    owner = {str(cand): name for name, _, cand in jobs}
+    started = time.perf_counter()
+
+    def progress(done: int, total: int, result) -> None:
+        stream = files[owner[result.candidate]]
+        stream.write(json.dumps(result.to_json()) + "\n")
+        stream.flush()
+        print(f"[{time.perf_counter() - started:6.1f} s] {done}/{total} {owner[result.candidate]:18} "
+              f"{Path(result.candidate).parent.name}/{Path(result.candidate).name:42} {result.status:13} "
+              f"{result.rule or '':16} share={result.own_kernel_share} {result.reason[:90]}", flush=True)
+
+    with Evaluator(Options(gpus=[0, 0], spare_workers=6)) as evaluator:
+        evaluator.evaluate_many([tasks[ref] for _, ref, _ in jobs], [load_candidate(c) for _, _, c in jobs],
+                                progress=progress)
+    for stream in files.values():
+        stream.close()
+    print(f"{len(jobs)} evaluations in {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))
