@@ -231,7 +231,8 @@ class _Worker:
             return {"status": "runtime_error", "error": f"{type(exc).__name__}: {exc}"[:500]}
         finally:
             self.cpp_extension.load_inline = real
-        return {"status": "correct", "verified": True, "max_abs_error": err, "time_ms": round(times[len(times) // 2], 5),
+        return {"status": "correct", "verified": True, "max_abs_error": err,
+                "time_ms": round(times[len(times) // 2], 5),
                 "time_min_ms": round(times[0], 5), "time_max_ms": round(times[-1], 5), "trials": trials,
                 "kernels": kernels}
 
@@ -306,7 +307,8 @@ def supervise(out: Path, count: int, deadline: float) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m cudaperf.rl.dataset.measure_styles", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m cudaperf.rl.dataset.measure_styles",
+                                description=__doc__.splitlines()[0])
     p.add_argument("--out", help="directory for records.jsonl and summary.json")
     p.add_argument("--deadline", type=float, default=240.0, help="stop after this many seconds")
     p.add_argument("--bundles", type=int, default=8, help="extensions the candidates are merged into")

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the CUDA text keeps the long lines models write)
 """Matrix-product KernelBench-style tasks (square matmul, Linear + multiply + LeakyReLU, matrix
 times vector), in model styles: naive and tiled kernels, register blocking, cuBLAS through torch
 with a custom epilogue, epilogues split into several kernels."""

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the CUDA text keeps the long lines models write)
 """Elementwise KernelBench-style tasks: GELU (tanh form) and Swish-and-scale, in model styles."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the CUDA text keeps the long lines models write)
 """Image-shaped KernelBench-style tasks (Conv2d + ReLU + bias, 2x2 max pooling), in model
 styles: cuDNN through torch with custom epilogues, direct convolutions, output mappings that
 coalesce or not."""
