@@ -113,8 +113,9 @@ class Scorer:
         results = self._execute([task_of(t) for t in tasks], codes)
         config = self.config if mode == "unified" else replace(self.config, structural_weight=0.0)
         found = [self._features(code) if code is not None and mode == "unified" else None for code in codes]
+        places = self._places(tasks, codes) if mode == "unified" and config.rank_weight else [None] * len(codes)
         out = []
-        for code, result, kernels in zip(codes, results, found):
+        for code, result, kernels, place in zip(codes, results, found, places):
             if code is None:
                 out.append(_no_code(config, mode))
                 continue
@@ -125,8 +126,24 @@ class Scorer:
                 structural = floor(config, kernels)
             else:
                 structural = score_kernels(kernels, config, launched=result.kernels_launched or [])
-            out.append(combine(result, structural, config))
+            out.append(_with_place(combine(result, structural, config), place, config))
         return out
+
+    @staticmethod
+    def _places(tasks: Sequence[Any], codes: list[Code | None]) -> list[float | None]:
+        """The static ranker's place of each KernelBench candidate within its task's group."""
+        from .triage import group_places
+
+        places: list[float | None] = [None] * len(codes)
+        groups: dict[str, list[int]] = {}
+        for i, (task, code) in enumerate(zip(tasks, codes)):
+            t = task_of(task)
+            if code is not None and code.language == "python" and t.kind == "torch":
+                groups.setdefault(t.source, []).append(i)
+        for reference, members in groups.items():
+            for i, place in zip(members, group_places(reference, [codes[i].source for i in members])):
+                places[i] = place
+        return places
 
     def _static(self, code: Code | None) -> RewardBreakdown:
         if code is None:
@@ -154,6 +171,13 @@ class Scorer:
                 futures[i] = _Pick(batch, position)
         pool.shutdown(wait=False)
         return futures
+
+
+def _with_place(b: RewardBreakdown, place: float | None, config: RewardConfig) -> RewardBreakdown:
+    """Add the ranker's group place to a correct candidate's reward (components["rank_place"])."""
+    if place is None or b.reward is None or b.floored is not None or not (b.result and b.result.correct):
+        return b
+    return replace(b, reward=b.reward + config.rank_weight * place, components={**b.components, "rank_place": place})
 
 
 class _Pick:

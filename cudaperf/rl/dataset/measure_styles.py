@@ -64,16 +64,18 @@ def bundle_sources(members: list[tuple[int, dict]]) -> tuple[str, str]:
     return cpp_text, cuda_text
 
 
-def bundles(count: int) -> list[list[tuple[int, dict]]]:
-    """Candidates (by index into `candidates()`) with their load_inline arguments, in `count` groups."""
+def bundles(count: int, families: tuple[str, ...] = ()) -> list[list[tuple[int, dict]]]:
+    """Candidates (by index into `candidates()`; of `families` only, when given) with their
+    load_inline arguments, in `count` groups."""
     from ...rewards.execution.torch_ext import extract_builds
 
     groups: list[list[tuple[int, dict]]] = [[] for _ in range(count)]
-    for i, (_, cand) in enumerate(candidates()):
+    chosen = [(i, c) for i, (t, c) in enumerate(candidates()) if not families or t.family in families]
+    for n, (i, cand) in enumerate(chosen):
         builds = extract_builds(cand.source)
         if not builds or len(builds) != 1:
             raise ValueError(f"{cand.cand_id}: expected one readable load_inline call")
-        groups[i % count].append((i, builds[0]))
+        groups[n % count].append((i, builds[0]))
     return [g for g in groups if g]
 
 
@@ -122,7 +124,7 @@ def _build(job: tuple[int, str, str, str]) -> tuple[int, str | None, float]:
 # ---------------------------------------------------------------- the GPU worker
 
 class _Worker:
-    def __init__(self, root: str, count: int):
+    def __init__(self, root: str, count: int, families: tuple[str, ...]):
         import torch
         from torch.utils import cpp_extension
 
@@ -131,7 +133,7 @@ class _Worker:
         torch.backends.cudnn.allow_tf32 = False
         self.modules = {}
         self.where = {}
-        for k, members in enumerate(bundles(count)):
+        for k, members in enumerate(bundles(count, families)):
             cpp, cuda = bundle_sources(members)
             try:
                 mod = cpp_extension.load_inline(name=f"cudaperf_styles_bundle{k}", cpp_sources=cpp, cuda_sources=cuda,
@@ -242,8 +244,8 @@ def _emit(message: dict) -> None:
     sys.stdout.flush()
 
 
-def worker(root: str, count: int, plan: list[dict]) -> int:
-    w = _Worker(root, count)
+def worker(root: str, count: int, families: tuple[str, ...], plan: list[dict]) -> int:
+    w = _Worker(root, count, families)
     by_id = {t.task_id: t for t in all_tasks()}
     for item in plan:
         task = by_id[item["task"]]
@@ -252,7 +254,7 @@ def worker(root: str, count: int, plan: list[dict]) -> int:
     return 0
 
 
-def supervise(out: Path, count: int, deadline: float) -> int:
+def supervise(out: Path, count: int, deadline: float, families: tuple[str, ...] = ()) -> int:
     import multiprocessing
 
     started = time.perf_counter()
@@ -260,7 +262,7 @@ def supervise(out: Path, count: int, deadline: float) -> int:
     root = tempfile.mkdtemp(prefix="styles-build-")
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
     os.environ.setdefault("MAX_JOBS", "2")
-    jobs = [(k, *bundle_sources(m), root) for k, m in enumerate(bundles(count))]
+    jobs = [(k, *bundle_sources(m), root) for k, m in enumerate(bundles(count, families))]
     with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
         built = pool.map(_build, jobs)
     log = {"bundles": [{"bundle": k, "error": e, "seconds": round(s, 1)} for k, e, s in built],
@@ -268,11 +270,12 @@ def supervise(out: Path, count: int, deadline: float) -> int:
     print(json.dumps(log)[:4000], flush=True)
     index_of = {id(c): i for i, (_, c) in enumerate(candidates())}
     plan = [{"task": t.task_id, "config": c["config_id"], "indices": [index_of[id(x)] for x in t.candidates],
-             "skip": []} for t in all_tasks() for c in t.configs]
+             "skip": []} for t in all_tasks() for c in t.configs if not families or t.family in families]
     records = []
     while plan and time.perf_counter() - started < deadline:
         proc = subprocess.Popen([sys.executable, "-m", "cudaperf.rl.dataset.measure_styles", "--worker", root,
-                                 "--bundles", str(count)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                 "--bundles", str(count), "--families", ",".join(families)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         proc.stdin.write(json.dumps(plan))
         proc.stdin.close()
         current = None
@@ -313,15 +316,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deadline", type=float, default=240.0, help="stop after this many seconds")
     p.add_argument("--bundles", type=int, default=8, help="extensions the candidates are merged into")
     p.add_argument("--compile-check", metavar="DIR", help="nvcc -c each bundle here (no GPU)")
+    p.add_argument("--families", default="", help="comma-separated task families (default: all)")
     p.add_argument("--worker", metavar="BUILD_ROOT", help=argparse.SUPPRESS)
     ns = p.parse_args(argv)
+    families = tuple(f for f in ns.families.split(",") if f)
     if ns.worker:
-        return worker(ns.worker, ns.bundles, json.loads(sys.stdin.read()))
+        return worker(ns.worker, ns.bundles, families, json.loads(sys.stdin.read()))
     if ns.compile_check:
         return compile_check(Path(ns.compile_check), ns.bundles)
     if not ns.out:
         p.error("--out is required")
-    return supervise(Path(ns.out), ns.bundles, ns.deadline)
+    return supervise(Path(ns.out), ns.bundles, ns.deadline, families)
 
 
 if __name__ == "__main__":

@@ -65,6 +65,6 @@ def _declarations(cuda: str, functions: list[str]) -> list[str]:
 
 
 def all_tasks() -> list[StyleTask]:
-    from . import gemm, pointwise, rows, spatial
+    from . import gemm, more, pointwise, rows, spatial
 
-    return [t for module in (pointwise, rows, gemm, spatial) for t in module.TASKS]
+    return [t for module in (pointwise, rows, gemm, spatial, more) for t in module.TASKS]
