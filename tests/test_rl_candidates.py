@@ -167,6 +167,7 @@ def test_triage_selects_top_k_and_the_uncertain():
     assert select(scores, 5) == {0, 1, 2, 3, 4}
 
 
+@pytest.mark.slow      # 15 leave-one-family-out fits over 12,000 samples: about 30 s
 def test_candidate_figures_reproduce_from_the_committed_data():
     pytest.importorskip("scipy")
     from cudaperf.rl import rank_train
@@ -177,3 +178,17 @@ def test_candidate_figures_reproduce_from_the_committed_data():
     for name, baseline in methods.items():
         if name != "ranker (held-out family)":
             assert ranker["accuracy_1.25"] > baseline["accuracy_1.25"], name
+
+
+def test_rank_place_is_added_to_correct_results_only():
+    from cudaperf.rewards.config import RewardBreakdown, RewardConfig
+    from cudaperf.rewards.execution.result import ExecResult
+    from cudaperf.rewards.scoring import _with_place
+
+    config = RewardConfig(rank_weight=0.5)
+    correct = RewardBreakdown(reward=1.0, status="correct", result=ExecResult(status="correct", correct=True))
+    placed = _with_place(correct, 0.5, config)
+    assert placed.reward == pytest.approx(1.25) and placed.components["rank_place"] == 0.5
+    wrong = RewardBreakdown(reward=-0.25, status="incorrect", result=ExecResult(status="incorrect"))
+    assert _with_place(wrong, 1.0, config).reward == -0.25
+    assert _with_place(correct, None, config).reward == 1.0
