@@ -175,6 +175,7 @@ def test_candidate_figures_reproduce_from_the_committed_data():
     per_family, methods = rank_train.candidate_tables(rank_train.all_samples())
     assert rank_train.candidate_markdown(per_family, methods) in (ROOT / "docs" / "ranking.md").read_text()
     ranker = methods["ranker (held-out family)"]
+    assert ranker["accuracy_1.25"] >= 0.85 and methods["structural reward at the task's shapes"]["spearman"] >= 0.5
     for name, baseline in methods.items():
         if name != "ranker (held-out family)":
             assert ranker["accuracy_1.25"] > baseline["accuracy_1.25"], name
@@ -192,3 +193,17 @@ def test_rank_place_is_added_to_correct_results_only():
     wrong = RewardBreakdown(reward=-0.25, status="incorrect", result=ExecResult(status="incorrect"))
     assert _with_place(wrong, 1.0, config).reward == -0.25
     assert _with_place(correct, None, config).reward == 1.0
+
+
+def test_structural_score_at_the_task_shapes():
+    """Scored over the launches the wrapper makes at the reference's shapes: the coalesced mapping
+    beats the strided one; an unreadable candidate gets None (the file-level score then applies)."""
+    from cudaperf.rewards.config import RewardConfig
+    from cudaperf.rewards.extract import extract
+    from cudaperf.rewards.scoring import Scorer
+
+    task = {"kind": "torch2cuda", "reference": REFERENCE}
+    codes = [extract(f"```python\n{c}\n```") for c in (COALESCED, STRIDED, NO_CUDA)]
+    coalesced, strided, plain = Scorer(RewardConfig(structural_at_shapes=True))._at_shapes([task] * 3, codes)
+    assert coalesced.score > strided.score and coalesced.components["coalescing"] == pytest.approx(1.0)
+    assert plain is None
