@@ -45,7 +45,8 @@ class Bound:
     """One call of a wrapper, evaluated: `sizes` every integer the wrapper computed (name -> value,
     what the report calls inferred), `text` the CUDA source with this call's size queries as
     literals, `scalars` the scalar parameters' values, `output` the returned shape (None: unknown),
-    `launches` kernel -> launches per call, `unknown` what could not be evaluated."""
+    `launches` kernel -> launches per call, `unknown` the locals a launch configuration uses that
+    could not be evaluated."""
 
     text: str
     sizes: dict[str, int] = field(default_factory=dict)
@@ -207,6 +208,8 @@ def bind(text: str, wrapper: Wrapper, args: list) -> Bound:
                     env[name] = value
                     sizes[name] = int(value) if float(value).is_integer() else value
     new_body = _substitute(body, shapes)
+    configs = " ".join(" ".join(_split(c)[:2]) for c in re.findall(r"<<<(.*?)>>>", body, re.S))
+    unknown = [u for u in unknown if re.search(rf"\b{re.escape(u.split(' =', 1)[0])}\b", configs)]  # grid/block ones
     bound = Bound(text[:wrapper.start] + new_body + text[wrapper.end:], sizes, scalars, unknown=unknown, filled=filled)
     ret = _RETURN.findall(body)
     bound.output = list(shapes[ret[-1]]) if ret and ret[-1] in shapes else None
