@@ -35,6 +35,7 @@ _CONV = {"convolution", "conv2d", "conv1d", "conv3d", "_convolution", "cudnn_con
 
 
 def configured(reference: str, sizes: dict | None) -> str:
+    """The reference with its size globals assigned (appended, so get_inputs reads them)."""
     return reference + "\n" + "".join(f"{k} = {v!r}\n" for k, v in (sizes or {}).items())
 
 

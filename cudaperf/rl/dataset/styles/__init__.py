@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...trace import configured  # noqa: F401  (the reference with a configuration's sizes assigned)
+
 SCHEMA = "cudaperf.styles/1"
 
 
@@ -29,11 +31,6 @@ class StyleTask:
     @property
     def family(self) -> str:
         return self.task_id.split("/", 1)[0]
-
-
-def configured(reference: str, sizes: dict) -> str:
-    """The reference with its size globals assigned (appended, so get_inputs reads them)."""
-    return reference + "\n" + "".join(f"{k} = {v!r}\n" for k, v in sizes.items())
 
 
 HEAD = '''import torch
