@@ -218,6 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
                                       "H200 measurements (docs/ranking.md); --train DATASET retrains it.")
     rank.add_argument("paths", nargs="*", metavar="FILE", help="CUDA sources whose kernels compete")
     _launch_options(rank)
+    rank.add_argument("--reference", metavar="REF.py", help="rank whole KernelBench candidate FILEs (Python with "
+                      "load_inline) at this reference's get_inputs() shapes")
     rank.add_argument("--model", metavar="MODEL.json", help="a ranker model instead of the packaged default")
     rank.add_argument("--train", metavar="DATASET", help="retrain from DATASET (measurements + features; needs .[ml])")
     rank.add_argument("-o", "--output", metavar="MODEL.json", help="with --train: write the model here")
@@ -584,6 +586,14 @@ def cmd_rank(ns: argparse.Namespace) -> int:
         return EXIT_OK
     if not ns.paths:
         raise UsageError("rank needs FILEs (or --train DATASET)")
+    if ns.reference:
+        if not Path(ns.reference).is_file():
+            raise UsageError(f"{ns.reference}: no such file")
+        try:
+            rank_cli.order_candidates(ns.reference, ns.paths, ns.model, ns.format)
+        except ValueError as exc:
+            raise UsageError(f"{ns.reference}: {exc}") from None
+        return EXIT_OK
     try:
         count = rank_cli.order(ns.paths, options_from(ns), ns.model, ns.format)
     except SourceError as exc:

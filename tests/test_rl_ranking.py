@@ -87,7 +87,7 @@ def test_packaged_model_is_the_one_the_data_trains():
     pytest.importorskip("scipy")
     from cudaperf.rl import rank_train
 
-    trained = rank_train.fit(load.samples())
+    trained = rank_train.fit(rank_train.all_samples())     # the kernel dataset and the model-style candidates
     default = Ranker.default()
     assert trained.names == default.names
     np.testing.assert_allclose(trained.weights, default.weights, rtol=1e-4, atol=1e-6)

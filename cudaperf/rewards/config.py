@@ -39,6 +39,9 @@ class RewardConfig:
     # structural part
     structural_weight: float = 0.5       # unified: added as weight x structural score once it counts
     structural_floor: float = 0.0        # structural score of unreadable code or code without kernels
+    structural_at_shapes: bool = False   # unified, KernelBench: score the kernels launched at the task's shapes
+    rank_weight: float = 0.0             # unified: + weight x the static ranker's place in the group (1 fastest,
+    #                                      0 slowest) for correct KernelBench candidates (rewards/triage.py)
     weights: MappingProxyType = field(default_factory=lambda: _frozen(
         coalescing=0.4, shared=0.3, occupancy=0.2, roofline=0.1))
     penalties: MappingProxyType = field(default_factory=lambda: _frozen(

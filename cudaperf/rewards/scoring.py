@@ -20,7 +20,7 @@ from .execution.api import Evaluator, Options
 from .execution.formats import Candidate, Task, candidate_from_source, load_task, task_from_source
 from .execution.result import ExecResult
 from .extract import Code, extract
-from .structural import Unreadable, floor, kernel_features, score_kernels
+from .structural import StructuralScore, Unreadable, floor, kernel_features, score_kernels, score_launches
 from .unified import combine
 
 MODES = ("structural", "execution", "unified")
@@ -113,20 +113,61 @@ class Scorer:
         results = self._execute([task_of(t) for t in tasks], codes)
         config = self.config if mode == "unified" else replace(self.config, structural_weight=0.0)
         found = [self._features(code) if code is not None and mode == "unified" else None for code in codes]
+        places = self._places(tasks, codes) if mode == "unified" and config.rank_weight else [None] * len(codes)
+        shaped = self._at_shapes(tasks, codes) if mode == "unified" and config.structural_at_shapes else \
+            [None] * len(codes)
         out = []
-        for code, result, kernels in zip(codes, results, found):
+        for code, result, kernels, place, at_shapes in zip(codes, results, found, places, shaped):
             if code is None:
                 out.append(_no_code(config, mode))
                 continue
             result = result.result()
-            if kernels is None:
+            if at_shapes is not None:
+                structural = at_shapes
+            elif kernels is None:
                 structural = floor(config, "not scored (execution reward)")
             elif isinstance(kernels, str):
                 structural = floor(config, kernels)
             else:
                 structural = score_kernels(kernels, config, launched=result.kernels_launched or [])
-            out.append(combine(result, structural, config))
+            out.append(_with_place(combine(result, structural, config), place, config))
         return out
+
+    @staticmethod
+    def _kernelbench_groups(tasks: Sequence[Any], codes: list[Code | None]) -> dict[str, list[int]]:
+        """Indices of the KernelBench (Python) candidates by their task's reference source."""
+        groups: dict[str, list[int]] = {}
+        for i, (task, code) in enumerate(zip(tasks, codes)):
+            t = task_of(task)
+            if code is not None and code.language == "python" and t.kind == "torch":
+                groups.setdefault(t.source, []).append(i)
+        return groups
+
+    def _places(self, tasks: Sequence[Any], codes: list[Code | None]) -> list[float | None]:
+        """The static ranker's place of each KernelBench candidate within its task's group."""
+        from .triage import group_places
+
+        places: list[float | None] = [None] * len(codes)
+        for reference, members in self._kernelbench_groups(tasks, codes).items():
+            for i, place in zip(members, group_places(reference, [codes[i].source for i in members])):
+                places[i] = place
+        return places
+
+    def _at_shapes(self, tasks: Sequence[Any], codes: list[Code | None]) -> list[StructuralScore | None]:
+        """The structural score of each KernelBench candidate at its task's input shapes
+        (`structural.score_launches`); None where the candidate cannot be traced (the file-level
+        score then applies)."""
+        from ..rl.candidates import estimate
+
+        scores: list[StructuralScore | None] = [None] * len(codes)
+        for reference, members in self._kernelbench_groups(tasks, codes).items():
+            try:
+                found = estimate(reference, [codes[i].source for i in members])
+            except RuntimeError:
+                continue
+            for i, est in zip(members, found):
+                scores[i] = score_launches(est, self.config) if est.rankable else None
+        return scores
 
     def _static(self, code: Code | None) -> RewardBreakdown:
         if code is None:
@@ -154,6 +195,13 @@ class Scorer:
                 futures[i] = _Pick(batch, position)
         pool.shutdown(wait=False)
         return futures
+
+
+def _with_place(b: RewardBreakdown, place: float | None, config: RewardConfig) -> RewardBreakdown:
+    """Add the ranker's group place to a correct candidate's reward (components["rank_place"])."""
+    if place is None or b.reward is None or b.floored is not None or not (b.result and b.result.correct):
+        return b
+    return replace(b, reward=b.reward + config.rank_weight * place, components={**b.components, "rank_place": place})
 
 
 class _Pick:

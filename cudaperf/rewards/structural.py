@@ -202,3 +202,28 @@ def score_kernels(found: list[tuple[str, dict[str, float]]], config: RewardConfi
         values = [k.components[c] for k in kernels if k.components[c] is not None]
         means[c] = sum(values) / len(values) if values else None
     return StructuralScore(sum(k.score for k in kernels) / len(kernels), means, kernels)
+
+
+def score_launches(estimate, config: RewardConfig) -> StructuralScore:
+    """The structural score at the task's real shapes: the kernels a candidate launches on the
+    reference's inputs (`rl.candidates.Estimate.launches`, analysed under the grid and block its
+    wrapper computes for them)."""
+    if not estimate.launches:
+        return floor(config, estimate.reason or "no kernel launched")
+    return score_weighted([(k.kernel, k.report["features"], k.count * k.terms["total"]) for k in estimate.launches],
+                          config)
+
+
+def score_weighted(found: list[tuple[str, Mapping[str, float], float]], config: RewardConfig) -> StructuralScore:
+    """Kernels (name, features, weight) scored and averaged with the weights: the launches' estimated
+    seconds, so the kernel where the time goes decides."""
+    scored = [(kernel_score(name, f, config), w) for name, f, w in found]
+    total = sum(w for _, w in scored)
+    if not scored or total <= 0:
+        return floor(config, "no kernel launched")
+    means: dict[str, float | None] = {}
+    for c in (*STRUCTURAL_COMPONENTS, "hygiene"):
+        present = [(k.components[c], w) for k, w in scored if k.components[c] is not None]
+        weight = sum(w for _, w in present)
+        means[c] = sum(v * w for v, w in present) / weight if present and weight > 0 else None
+    return StructuralScore(sum(k.score * w for k, w in scored) / total, means, tuple(k for k, _ in scored))

@@ -42,14 +42,48 @@ def order(paths: list[str], options, model: str | None, fmt: str, stream: TextIO
     return len(rows)
 
 
+def order_candidates(reference: str, paths: list[str], model: str | None, fmt: str,
+                     stream: TextIO | None = None) -> int:
+    """Rank whole KernelBench candidate files at the reference's input shapes (fastest first;
+    unreadable ones last, with the reason) and print them."""
+    stream = stream or sys.stdout
+    ranker = Ranker.load(model) if model else Ranker.default()
+    codes = []
+    for path in paths:
+        try:
+            codes.append(Path(path).read_text())
+        except (OSError, UnicodeDecodeError) as exc:
+            codes.append(f"# unreadable: {exc.strerror if isinstance(exc, OSError) else exc.reason}\n")
+    rows = ranker.rank_candidates(Path(reference), codes, labels=paths)
+    if fmt == "json":
+        json.dump({"schema": "cudaperf.rank-candidates/1", "reference": reference, "candidates": rows}, stream,
+                  indent=2)
+        stream.write("\n")
+        return len(rows)
+    for r in rows:
+        if r["score"] is None:
+            stream.write(f"{r['rank']:>3}. {r['label']}  not ranked: {r['reason']}\n")
+            continue
+        p = f"  P(faster than next) {r['p_faster_than_next']:.2f}" if r["p_faster_than_next"] is not None else ""
+        launches = ", ".join(f"{k['kernel']}<<<{_dims(k['grid'])}, {_dims(k['block'])}>>>" +
+                             (f" x{k['count']}" if k["count"] > 1 else "") for k in r["launches"])
+        tail = f" + torch {', '.join(r['torch_ops'])}" if r["torch_ops"] else ""
+        stream.write(f"{r['rank']:>3}. {r['label']}  score {r['score']:+.3f}  est. {1e3 * r['seconds']:.3f} ms{p}\n"
+                     f"       {launches}{tail}\n")
+    return len(rows)
+
+
+def _dims(d: list[int]) -> str:
+    return ",".join(str(v) for v in (d[:2] if d[2] == 1 else d) if v) if d[1:] != [1, 1] else str(d[0])
+
+
 def train(dataset: str, output: str | None, stream: TextIO | None = None) -> None:
     """Fit on every sample of `dataset` (needs scipy, the `ml` extra), print the held-out-family table."""
     from . import rank_train
     from .dataset.load import samples
 
     stream = stream or sys.stdout
-    items = samples(Path(dataset))
-    stream.write(rank_train.markdown(rank_train.held_out(items)))
+    stream.write(rank_train.markdown(rank_train.held_out(samples(Path(dataset)))))
     if output:
-        rank_train.fit(items).save(output)
+        rank_train.fit(rank_train.all_samples(dataset)).save(output)
         stream.write(f"model written to {output}\n")

@@ -22,17 +22,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .dataset import styles_data
 from .dataset.load import DEFAULT, Sample, samples
-from .ranking import SCHEMA, Ranker, vector
+from .ranking import SCHEMA, Ranker, log_terms, vector
 
 TRAIN_RATIO, TARGET_RATIO = 1.1, 1.25
 RATES = ("accuracy_1.25", "accuracy_1.1", "kendall_tau", "top1")
 L2 = 1e-2
 
 
+def all_samples(data: str = str(DEFAULT)) -> list[Sample]:
+    """The kernel dataset's samples and the model-style candidates' (their `inputs` hold summed terms)."""
+    return samples(data) + styles_data.samples()
+
+
+def model_vector(s: Sample) -> dict[str, float]:
+    return log_terms(s.inputs["terms"]) if "terms" in s.inputs else vector(s.inputs)
+
+
 def matrix(items: list[Sample]) -> tuple[list[str], np.ndarray]:
     """The model's input names and one row of `vector` per sample."""
-    vectors = [vector(s.inputs) for s in items]
+    vectors = [model_vector(s) for s in items]
     names = sorted(vectors[0])
     return names, np.array([[v[n] for n in names] for v in vectors])
 
@@ -181,15 +191,129 @@ def markdown(table: dict[str, dict]) -> str:
     return head + "\n".join(lines) + "\n"
 
 
+RATIOS = (1.1, 1.25, 2.0)
+# trivial orderings of candidates (higher = predicted faster) the ranker must beat, and the structural reward
+BASELINES = {
+    "untrained time estimate": lambda s: -s.inputs["terms"]["total"],
+    "more CUDA lines": lambda s: s.inputs["lines"],
+    "fewer launches": lambda s: -s.inputs["launches"],
+    "structural reward at the task's shapes": lambda s: s.inputs["structural"],
+}
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    order = np.argsort(values, kind="stable")
+    ranks = np.empty(len(values))
+    ranks[order] = np.arange(len(values))
+    for v in np.unique(values):      # ties share their mean rank
+        ranks[values == v] = ranks[values == v].mean()
+    return ranks
+
+
+def group_metrics(scores: np.ndarray, items: list[Sample]) -> dict:
+    """Per-group orderings of `scores` (higher = faster) against measured times: pairwise accuracy
+    at each of RATIOS (a predicted tie counts half), Kendall tau, Spearman, top-1 (the predicted
+    fastest is the fastest; the first of tied predictions is the pick) and the
+    top-1 pick's slowdown against the group's fastest (mean of time(pick) / time(best)); pooled over
+    pairs and averaged over groups."""
+    pairs_at = dict.fromkeys(RATIOS, 0)
+    right_at = dict.fromkeys(RATIOS, 0.0)
+    taus, rhos, top1, slowdown = [], [], 0, []
+    for group in _group_rows(items):
+        if len(group) < 2:
+            continue
+        pred, times = scores[group], np.array([items[i].time_ms for i in group])
+        taus.append(_tau(pred, -times))
+        rp, rt = _ranks(pred), _ranks(-times)
+        rhos.append(float(np.corrcoef(rp, rt)[0, 1]) if rp.std() > 0 and rt.std() > 0 else 0.0)
+        pick = int(np.argmax(pred))
+        top1 += int(times[pick] == times.min())
+        slowdown.append(times[pick] / times.min())
+        for i, j in itertools.combinations(range(len(group)), 2):
+            ratio = max(times[i], times[j]) / min(times[i], times[j])
+            agree = (pred[i] - pred[j]) * (times[j] - times[i])
+            right = 1.0 if agree > 0 else 0.5 if pred[i] == pred[j] else 0.0    # a tie is a coin toss
+            for r in RATIOS:
+                if ratio >= r:
+                    pairs_at[r] += 1
+                    right_at[r] += right
+    row = {f"pairs_{r}": pairs_at[r] for r in RATIOS}
+    row.update({f"accuracy_{r}": round(right_at[r] / pairs_at[r], 4) if pairs_at[r] else None for r in RATIOS})
+    row.update(groups=len(taus), kendall_tau=round(float(np.mean(taus)), 4), spearman=round(float(np.mean(rhos)), 4),
+               top1=round(top1 / len(taus), 4), slowdown=round(float(np.mean(slowdown)), 4))
+    return row
+
+
+def boosted_scores(train: list[Sample], x_train: np.ndarray, x_test: np.ndarray, test: list[Sample]) -> np.ndarray:
+    """The alternative model: scikit-learn's gradient-boosted trees on the same pairs, every input
+    constrained monotone (more time on a resource never predicts faster); a candidate's score is its
+    summed P(faster) against the rest of its group (Borda)."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    d, y, _ = pairs(train, x_train, TRAIN_RATIO)
+    model = HistGradientBoostingClassifier(max_iter=100, learning_rate=0.1, max_leaf_nodes=15, random_state=0,
+                                           monotonic_cst=[-1] * x_train.shape[1]).fit(d, y)
+    scores = np.zeros(len(test))
+    for group in _group_rows(test):
+        for i in group:
+            others = [j for j in group if j != i]
+            if others:
+                scores[i] = model.predict_proba(x_test[i] - x_test[others])[:, 1].sum()
+    return scores
+
+
+def candidate_tables(items: list[Sample], boost: bool = False) -> tuple[dict[str, dict], dict[str, dict]]:
+    """Leave one family out over the model-style candidates: per held-out family the ranker trained
+    on every other family (the kernel dataset's and the other candidates'); and, pooled over those
+    held-out families, the ranker beside the trivial baselines and the structural reward."""
+    names, x = matrix(items)
+    fams = np.array([s.family for s in items])
+    candidate_fams = sorted({s.family for s in items if "terms" in s.inputs})
+    per_family, scores, boosted = {}, np.zeros(len(items)), np.zeros(len(items))
+    for fam in candidate_fams:
+        train, test = np.flatnonzero(fams != fam), np.flatnonzero(fams == fam)
+        ranker = fit([items[i] for i in train], names, x[train])
+        scores[test] = (x[test] / ranker.scale) @ ranker.weights
+        per_family[fam] = group_metrics(scores[test], [items[i] for i in test])
+        if boost:
+            boosted[test] = boosted_scores([items[i] for i in train], x[train] / ranker.scale, x[test] / ranker.scale,
+                                           [items[i] for i in test])
+    held = np.flatnonzero(np.isin(fams, candidate_fams))
+    subset = [items[i] for i in held]
+    methods = {"ranker (held-out family)": group_metrics(scores[held], subset)}
+    if boost:
+        methods["boosted trees (scikit-learn, held-out family)"] = group_metrics(boosted[held], subset)
+    for name, key in BASELINES.items():
+        methods[name] = group_metrics(np.array([key(s) for s in subset], dtype=float), subset)
+    return per_family, methods
+
+
+def candidate_markdown(per_family: dict[str, dict], methods: dict[str, dict]) -> str:
+    fmt = "{:.1%}".format
+    head = ("| {} | pairs >= 1.25x | acc. >= 1.1x | acc. >= 1.25x | acc. >= 2x | groups | Kendall tau | Spearman | "
+            "top-1 | top-1 slowdown |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+
+    def line(name: str, r: dict) -> str:
+        accs = " | ".join(fmt(r[f"accuracy_{k}"]) if r[f"accuracy_{k}"] is not None else "-" for k in RATIOS)
+        return (f"| {name} | {r['pairs_1.25']} | {accs} | {r['groups']} | {r['kendall_tau']:.3f} | "
+                f"{r['spearman']:.3f} | {fmt(r['top1'])} | {r['slowdown']:.2f}x |")
+
+    return (head.format("held-out family") + "\n".join(line(f, r) for f, r in per_family.items()) + "\n\n"
+            + head.format("ordering (all held-out candidate groups)")
+            + "\n".join(line(m, r) for m, r in methods.items()) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cudaperf.rl.rank_train", description=__doc__.splitlines()[0])
     p.add_argument("--data", default=str(DEFAULT), help="directory with measurements.jsonl.gz and features.jsonl.gz")
     p.add_argument("--report", action="store_true", help="print the held-out-family table (markdown)")
     p.add_argument("-o", "--output", help="write the model trained on every family here")
+    p.add_argument("--boost", action="store_true", help="also score scikit-learn's boosted trees (slow)")
     ns = p.parse_args(argv)
-    items = samples(ns.data)
+    items = all_samples(ns.data)
     if ns.report:
-        sys.stdout.write(markdown(held_out(items)))
+        sys.stdout.write(markdown(held_out(samples(ns.data))) + "\n")
+        sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)))
     if ns.output:
         fit(items).save(ns.output)
         print(json.dumps({"model": ns.output, "samples": len(items)}))

@@ -102,9 +102,18 @@ def time_terms(d: dict[str, float]) -> dict[str, float]:
     return terms
 
 
+TERMS = ("dram", "loads", "stores", "shared", "issue", "flops", "global_atomics", "shared_atomics", "latency", "total")
+
+
+def log_terms(terms: dict[str, float]) -> dict[str, float]:
+    """Time terms (seconds; a kernel's, or a candidate's sums over what it launches) in log2
+    microseconds: the model's inputs."""
+    return {f"t_{name}": math.log2(1e6 * terms.get(name, 0.0) + 1e-3) for name in TERMS}
+
+
 def vector(d: dict[str, float]) -> dict[str, float]:
-    """The model's inputs: each time term, and their maximum, in log2 microseconds."""
-    return {f"t_{name}": math.log2(1e6 * value + 1e-3) for name, value in time_terms(d).items()}
+    """The model's inputs of one described kernel: each time term, and their maximum."""
+    return log_terms(time_terms(d))
 
 
 class Ranker:
@@ -132,8 +141,15 @@ class Ranker:
         Path(path).write_text(json.dumps(self.model, indent=1) + "\n")
 
     def inputs(self, described: dict[str, float]) -> np.ndarray:
-        v = vector(described)
+        return self.inputs_of_terms(time_terms(described))
+
+    def inputs_of_terms(self, terms: dict[str, float]) -> np.ndarray:
+        v = log_terms(terms)
         return np.array([v[n] for n in self.names]) / self.scale
+
+    def score_terms(self, terms: dict[str, float]) -> float:
+        """Higher is faster, for summed terms (a candidate's, `candidates.Estimate.terms`)."""
+        return float(self.inputs_of_terms(terms) @ self.weights)
 
     def score(self, kernel: Any) -> float:
         """Higher is faster: minus the model's log-time-like estimate for one kernel."""
@@ -145,6 +161,30 @@ class Ranker:
     def prefer(self, a: Any, b: Any) -> float:
         """P(a runs faster than b), for two kernels doing the same work."""
         return 1.0 / (1.0 + math.exp(-(self.score(a) - self.score(b))))
+
+    def rank_candidates(self, task: Any, codes: Sequence[str], labels: Sequence[str] | None = None,
+                        sizes: dict | None = None) -> list[dict]:
+        """Whole KernelBench candidates (Python modules with load_inline extensions), fastest
+        first, each scored on the summed terms of everything it launches at the task's input shapes
+        (`candidates.estimate`; `task`: a reference path, its source or a Task).  Candidates that
+        cannot be read (no CUDA, Python that does not parse, a wrapper the analyzer cannot follow)
+        come last, each with its reason.  Raises ValueError when the reference cannot be traced."""
+        from .candidates import estimate, task_reference
+
+        labels = list(labels) if labels is not None else [f"candidate {i}" for i in range(len(codes))]
+        try:
+            estimates = estimate(task_reference(task), list(codes), sizes, labels)
+        except RuntimeError as exc:
+            raise ValueError(str(exc)) from None
+        scores = {i: self.score_terms(e.terms) for i, e in enumerate(estimates) if e.rankable}
+        ranked = sorted(scores, key=lambda i: -scores[i]) + [i for i, e in enumerate(estimates) if not e.rankable]
+        rows = []
+        for place, i in enumerate(ranked):
+            nxt = ranked[place + 1] if place + 1 < len(ranked) and ranked[place + 1] in scores else None
+            p_next = 1.0 / (1.0 + math.exp(scores[nxt] - scores[i])) if i in scores and nxt is not None else None
+            rows.append({"rank": place + 1, "index": i, "label": labels[i], "score": scores.get(i),
+                         "p_faster_than_next": p_next, **estimates[i].to_json()})
+        return rows
 
     def order(self, kernels: Sequence[Any]) -> list[int]:
         """Indices of `kernels`, predicted fastest first."""

@@ -44,6 +44,8 @@ class Options:
     memory_limit_gb: float = 32.0     # worker resident memory
     spare_workers: int = 4            # per GPU, warming while candidates run (0: start each on demand)
     gate: bool = True
+    time_top_k: int | None = None     # batches of KernelBench candidates: time only the k the static ranker
+    uncertain_p: float = 0.25         # predicts fastest, and those with this chance of beating the k-th (triage.py)
 
     def job_options(self) -> dict:
         keys = ("trials", "timing_trials", "warmup", "atol", "rtol", "seed", "time", "compare_compile", "allow_tf32")
@@ -263,24 +265,45 @@ class Evaluator:
                 progress(done[0], len(candidates), result)
             return result
 
+        untimed = self._untimed(tasks, candidates)
         with ThreadPoolExecutor(max_workers=cpu_workers or max(1, (os.cpu_count() or 2) // 2)) as cpu, \
                 ThreadPoolExecutor(max_workers=max(1, len(self.pool.slots))) as gpu:
             pending: list[Future] = []
             for i, cand in enumerate(candidates):
                 started = time.perf_counter()
-                pending.append(cpu.submit(self._stage, i, tasks[i], cand, started, gpu, finish))
+                pending.append(cpu.submit(self._stage, i, tasks[i], cand, started, gpu, finish, i in untimed))
             for f in pending:
                 inner = f.result()
                 if inner is not None:
                     inner.result()
         return [r for r in results if r is not None]
 
+    def _untimed(self, tasks: Sequence[Task], candidates: Sequence[Candidate]) -> set[int]:
+        """With time_top_k: the KernelBench candidates the static ranker leaves untimed, per task's group."""
+        if not self.options.time_top_k or not self.options.time:
+            return set()
+        from ..triage import timed
+
+        groups: dict[int, list[int]] = {}
+        for i, (task, cand) in enumerate(zip(tasks, candidates)):
+            if task.kind == "torch" and cand.kind == "python":
+                groups.setdefault(id(task), []).append(i)
+        untimed: set[int] = set()
+        for members in groups.values():
+            if len(members) > 1:
+                keep = timed(tasks[members[0]].source, [candidates[i].source for i in members],
+                             self.options.time_top_k, self.options.uncertain_p)
+                untimed |= {members[j] for j in range(len(members)) if j not in keep}
+        return untimed
+
     def _stage(self, i: int, task: Task, cand: Candidate, started: float, gpu: ThreadPoolExecutor,
-               finish) -> Future | None:
+               finish, untimed: bool = False) -> Future | None:
         result, job = self.prepare(task, cand)
         if result is not None:
             finish(i, result, started)
             return None
+        if untimed:
+            job["options"] = {**job["options"], "time": False}
         return gpu.submit(lambda: finish(i, self.execute(job, cand.label), started))
 
     def close(self) -> None:
