@@ -34,6 +34,10 @@ MAX_ATTEMPTS = 3        # actors lost while holding one candidate before it is g
 POLL_SECONDS = 1.0      # how often the driver looks for new nodes while waiting
 
 
+class ClusterError(ConnectionError):
+    """The cluster has no node the engine can run on (none at start, or every one died)."""
+
+
 def _ray():
     try:
         import ray
@@ -99,7 +103,7 @@ class RayEvaluator:
         self._start_actors()
         if not self.actors:
             self.close()
-            raise RuntimeError("the Ray cluster has no node with a GPU or CPU to run an engine actor on")
+            raise ClusterError("the Ray cluster has no node with a GPU or CPU to run an engine actor on")
 
     # -- actors --
     def _wanted(self) -> list[tuple[str, int, int, bool]]:
@@ -202,7 +206,7 @@ class RayEvaluator:
             if not inflight:
                 self._start_actors()
                 if not self.actors:
-                    raise RuntimeError(f"every Ray node running the engine is gone ({len(queue)} candidates left)")
+                    raise ClusterError(f"every Ray node running the engine is gone ({len(queue)} candidates left)")
                 time.sleep(POLL_SECONDS)
                 continue
             ready, _ = ray.wait(list(inflight), num_returns=1, timeout=POLL_SECONDS)
