@@ -1,13 +1,17 @@
 """The Ray backend on a local multi-node cluster (ray.cluster_utils.Cluster: real raylets, one per
 node, on this machine) with the engine's CPU device mode.  Candidates sleep in `forward`, standing in
 for GPU work that does not load the driver's cores, so wall time measures the scheduling: spread over
-nodes, a node killed mid-batch, throughput as nodes join.  Slow (a cluster start, torch imports)."""
+nodes, a node killed mid-batch, throughput as nodes join.  Slow (a cluster start, torch imports),
+except the CLI's answer to an address nobody serves."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +22,6 @@ from cudaperf.rewards.execution.formats import candidate_from_source, task_from_
 pytest.importorskip("torch")
 ray = pytest.importorskip("ray")
 from ray.cluster_utils import Cluster  # noqa: E402
-
-pytestmark = pytest.mark.slow
 
 REFERENCE = textwrap.dedent('''
     import torch, torch.nn as nn
@@ -70,6 +72,7 @@ def _nodes(results) -> set[str]:
     return {line.split()[-1] for r in results for line in r.log if line.startswith("ray node ")}
 
 
+@pytest.mark.slow
 def test_ray_backend_results_match_the_local_engine_in_shape_and_scale_with_nodes(cluster):
     c, _, evaluator = cluster
     assert isinstance(evaluator, RayEvaluator)
@@ -101,6 +104,7 @@ def test_ray_backend_results_match_the_local_engine_in_shape_and_scale_with_node
     assert two_nodes < 0.8 * one_node
 
 
+@pytest.mark.slow
 def test_a_node_killed_mid_batch_loses_no_candidate(cluster):
     c, first, evaluator = cluster
     task = task_from_source(REFERENCE, "torch")
@@ -123,3 +127,12 @@ def test_a_node_killed_mid_batch_loses_no_candidate(cluster):
     retried = [r for r in results if any(line.startswith("retried: ") for line in r.log)]
     assert retried and all(killed[0] in line for r in retried for line in r.log if line.startswith("retried"))
     assert _nodes(retried) == {first.node_id}
+
+
+def test_cli_with_an_address_nobody_serves_is_a_usage_error():
+    example = Path(__file__).parents[1] / "examples" / "eval" / "scale_add"
+    done = subprocess.run([sys.executable, "-m", "cudaperf", "eval", "--ray", "127.0.0.1:9", "--reference",
+                           str(example / "reference.py"), "--candidate", str(example / "candidate_native.cu")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "no Ray cluster answers at 127.0.0.1:9" in done.stderr

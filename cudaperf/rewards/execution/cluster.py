@@ -21,6 +21,7 @@ node with a CPU.  Ray is an optional dependency (`pip install "cudaperf[ray]"`),
 
 from __future__ import annotations
 
+import socket
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -44,6 +45,17 @@ def _ray():
     except ImportError:
         raise ImportError('the Ray backend needs Ray: pip install "cudaperf[ray]"') from None
     return ray
+
+
+def _reachable(address: str | None, timeout: float = 5.0) -> None:
+    """Fail at once on a host:port nobody answers (ray.init would retry for minutes)."""
+    if not address or "://" in address or ":" not in address:
+        return
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except (OSError, ValueError) as exc:
+        raise ClusterError(f"no Ray cluster answers at {address} ({exc})") from None
 
 
 class NodeEngine:
@@ -95,6 +107,7 @@ class RayEvaluator:
         self.options = replace(options or Options(), gpus=None)   # each actor sees only its own GPU
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
+            _reachable(address)
             ray.init(address=address, log_to_driver=False)
         self.per_actor, self.max_attempts = per_actor, max_attempts
         self.runtime_env = {"env_vars": {"CUDAPERF_CACHE_DIR": cache_dir}} if cache_dir else None
