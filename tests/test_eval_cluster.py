@@ -136,3 +136,16 @@ def test_cli_with_an_address_nobody_serves_is_a_usage_error():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "no Ray cluster answers at 127.0.0.1:9" in done.stderr
+
+
+def test_h200_run_ray_backend_keeps_the_local_engines_throughput():
+    """benchmarks/cluster_h200.sh on one H200 (the only kind lent in that session): every candidate
+    correct on both backends, and the Ray path costs at most 20% of the local engine's throughput."""
+    import json
+
+    data = json.loads((Path(__file__).parent / "data" / "h200" / "cluster" / "bench_cluster.json").read_text())
+    for kind in ("native", "kernelbench"):
+        local, cluster = data[f"local_1gpu/{kind}"], data[f"ray_1gpu/{kind}"]
+        assert local["statuses"] == cluster["statuses"] == {"correct": local["candidates"]}
+        assert cluster["candidates_per_minute"] >= 0.8 * local["candidates_per_minute"]
+    assert data["ray_1gpu/actors"] == {"actors": 1, "per_actor": [16]}
