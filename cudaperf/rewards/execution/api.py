@@ -90,6 +90,8 @@ class Evaluator:
             return RayEvaluator(options, address, **cluster)
         if backend != "local":
             raise ValueError(f"backend must be local or ray, got {backend!r}")
+        if address is not None or cluster:
+            raise ValueError("address and the cluster keywords need backend='ray'")
         return super().__new__(cls)
 
     def __init__(self, options: Options | None = None, backend: str = "local", address: str | None = None):
