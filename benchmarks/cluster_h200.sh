@@ -3,6 +3,11 @@
 # minute on 1..N GPUs.  Ray travels as a trimmed site-packages archive plus wheels of its dependencies
 # missing from the image (jsonschema and its three), in RAY_CARRY (default ../../.i17ray).
 #   bash benchmarks/cluster_h200.sh 1 2      (GPU counts; from the repository root)
+# The archive (25 MB; the cp312 wheel unpacked is 201 MB, over the 64 MiB a call carries): unzip
+# ray-2.60.0-cp312 into site/, delete ray/jars ray/dashboard/client/build ray/rllib ray/data ray/serve
+# ray/tune ray/train, every *.map and __pycache__, `strip --strip-unneeded` ray/_raylet.so and the raylet
+# and gcs_server binaries under ray/core/src/ray, then `tar -C site -cf - . | xz -5 > ray-site.tar.xz`.
+# Wheels beside it: jsonschema, jsonschema-specifications, referencing, rpds-py (cp312).
 set -u
 OUT=${OUT:-/tmp/cluster-h200}
 RAY_CARRY=${RAY_CARRY:-../../.i17ray}
