@@ -211,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--timeout", type=float, default=120.0, metavar="S", help="run limit per candidate")
     ev.add_argument("--arch", metavar="sm_XX", help="compile for this architecture (default: the GPU's)")
     ev.add_argument("--gpus", metavar="I[,J...]", help="GPU indices to use (default: all visible)")
+    ev.add_argument("--ray", metavar="ADDRESS",
+                    help="evaluate on a Ray cluster (auto, host:6379, ray://host:10001): one engine per GPU of every "
+                         "node; needs the ray extra")
     ev.set_defaults(handler=cmd_eval)
 
     rank = sub.add_parser("rank", help="order candidate kernels by predicted speed (static pairwise ranker)",
@@ -546,9 +549,12 @@ def cmd_eval(ns: argparse.Namespace) -> int:
                       build_without_gpu=ns.build_without_gpu, compile_timeout=ns.compile_timeout,
                       run_timeout=ns.timeout, arch=ns.arch, gpus=gpus)
     try:
-        results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output)
+        results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output,
+                            ray_address=ns.ray)
     except FormatError as exc:
         raise UsageError(str(exc)) from None
+    except (ImportError, ConnectionError) as exc:   # no ray installed, no cluster at the address
+        raise UsageError(f"--ray {ns.ray}: {exc}") from None
     statuses = {r.status for r in results}
     if statuses == {"correct"}:
         return EXIT_OK

@@ -51,6 +51,19 @@ def task_of(task: Task | Mapping[str, Any] | str | Path) -> Task:
     return _task(task["kind"], task["reference"], text)
 
 
+def task_columns(value: Any, kind: str | None = None, harness: Any = None) -> Mapping[str, Any]:
+    """A trainer's label as task columns: a mapping or JSON text with `reference` (and `kind`,
+    `harness`) as is, else the reference source itself, of `kind` (default torch2cuda)."""
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            pass
+    if isinstance(value, Mapping):
+        return value
+    return {"reference": value, "kind": kind if kind in TASK_KINDS else "torch2cuda", "harness": harness}
+
+
 def shared_evaluator(options: Options | None = None) -> Evaluator:
     """One warm engine per distinct Options for the whole process, closed at exit."""
     options = options or Options()

@@ -81,9 +81,22 @@ def _roofline_flags(result: ExecResult, nbytes: int | None, capability: Sequence
 
 class Evaluator:
     """Holds the worker pool; evaluate candidates one by one or as a batch.  Use as a context manager
-    (or call close()) so every worker is gone when you are done."""
+    (or call close()) so every worker is gone when you are done.  `backend="ray"` returns the same
+    interface on a Ray cluster at `address` (cluster.RayEvaluator, which also takes its keywords)."""
 
-    def __init__(self, options: Options | None = None):
+    def __new__(cls, options: Options | None = None, backend: str = "local", address: str | None = None,
+                **cluster: object):
+        if backend == "ray":
+            from .cluster import RayEvaluator
+
+            return RayEvaluator(options, address, **cluster)
+        if backend != "local":
+            raise ValueError(f"backend must be local or ray, got {backend!r}")
+        if address is not None or cluster:
+            raise ValueError("address and the cluster keywords need backend='ray'")
+        return super().__new__(cls)
+
+    def __init__(self, options: Options | None = None, backend: str = "local", address: str | None = None):
         from . import driver
         from .pool import Pool
 

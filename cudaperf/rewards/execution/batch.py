@@ -27,8 +27,9 @@ class StatusProgress:
 
 
 def run(reference: str, candidates: list[str], launch: str | None, harness: str | None, options: Options,
-        fmt: str, output: str | None) -> list[ExecResult]:
-    """Evaluate and write the results; FormatError (bad task or paths) propagates to the caller."""
+        fmt: str, output: str | None, ray_address: str | None = None) -> list[ExecResult]:
+    """Evaluate (on the Ray cluster at `ray_address` if given) and write the results; FormatError (bad
+    task or paths) propagates to the caller."""
     task = load_task(reference, harness)
     found = candidate_files(candidates)
     files = [f for f in found if f.resolve() != Path(reference).resolve()]
@@ -37,7 +38,8 @@ def run(reference: str, candidates: list[str], launch: str | None, harness: str 
                           f"no candidate files in {', '.join(candidates)}")
     batch = len(files) > 1 or any(Path(c).is_dir() for c in candidates)
     loaded = [load_candidate(f, launch) for f in files]
-    with Evaluator(options) as evaluator:
+    backend = {"backend": "ray", "address": ray_address} if ray_address else {}
+    with Evaluator(options, **backend) as evaluator:
         if batch:
             progress = StatusProgress(len(loaded))
             try:
