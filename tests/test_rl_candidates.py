@@ -207,3 +207,16 @@ def test_structural_score_at_the_task_shapes():
     coalesced, strided, plain = Scorer(RewardConfig(structural_at_shapes=True))._at_shapes([task] * 3, codes)
     assert coalesced.score > strided.score and coalesced.components["coalescing"] == pytest.approx(1.0)
     assert plain is None
+
+
+def test_tracing_runs_candidates_in_a_bounded_child():
+    """The trace executes untrusted candidate Python: its address space is capped and a candidate that
+    never returns is killed at the time limit, with a one-line reason either way."""
+    pytest.importorskip("torch")
+    from cudaperf.rl import trace
+
+    hog = "buffer = bytearray(10 << 30)\n" + NO_CUDA   # under this machine's memory, over the cap
+    record = trace.run(REFERENCE, [hog])["candidates"][0]
+    assert record["error"].startswith("MemoryError")
+    with pytest.raises(RuntimeError, match="took more than 20 s"):
+        trace.run(REFERENCE, ["while True:\n    pass\n"], timeout=20)

@@ -4,6 +4,7 @@ limit, so a compiler's children (cicc, ptxas, cc1plus, ninja) never outlive it."
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 from dataclasses import dataclass
@@ -37,7 +38,13 @@ def bounded(proc: subprocess.Popen, timeout: float, input: str | None = None) ->
 
 
 def run_bounded(command: list[str], timeout: float, cwd: str | None = None,
-                env: dict[str, str] | None = None) -> Finished:
+                env: dict[str, str] | None = None, address_space: int | None = None) -> Finished:
+    """`address_space`: an RLIMIT_AS cap in bytes for a child that runs untrusted code and no CUDA
+    (CUDA reserves more address space than any useful cap; the GPU workers police RSS instead)."""
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                          text=True, errors="replace", cwd=cwd, env=env, start_new_session=True) as proc:
+                          text=True, errors="replace", cwd=cwd, env=env, start_new_session=True,
+                          preexec_fn=cap if address_space else None) as proc:
         return bounded(proc, timeout)

@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from ..analysis.process import run_bounded
 
 # operators that launch no kernel (views, metadata, allocation)
 _FREE = {"view", "_unsafe_view", "t", "transpose", "permute", "expand", "as_strided", "detach", "alias",
@@ -180,17 +181,21 @@ def trace_request(request: dict) -> dict:
             "candidates": [_trace_one(src, inputs, init) for src in request["candidates"]]}
 
 
+# the tracing child's address-space cap: torch on the CPU with meta tensors needs a few GB of it
+TRACE_ADDRESS_SPACE = 8 << 30
+
+
 def run(reference: str, candidates: list[str], sizes: dict | None = None, timeout: float = 120.0) -> dict:
-    """`trace_request` in a child process (the candidates are executed there, on meta tensors)."""
+    """`trace_request` in a child process (the candidates are executed there, on meta tensors), in its
+    own process group, killed with its children at the time limit, its address space capped."""
     with tempfile.TemporaryDirectory(prefix="cudaperf-trace-") as tmp:
         req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
         req.write_text(json.dumps({"reference": reference, "sizes": sizes, "candidates": candidates}))
         env = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
-        try:
-            proc = subprocess.run([sys.executable, "-m", "cudaperf.rl.trace", str(req), str(res)], env=env,
-                                  capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise RuntimeError(f"tracing the candidates took more than {timeout:.0f} s") from None
+        proc = run_bounded([sys.executable, "-m", "cudaperf.rl.trace", str(req), str(res)], timeout, env=env,
+                           address_space=TRACE_ADDRESS_SPACE)
+        if proc.returncode is None:
+            raise RuntimeError(f"tracing the candidates took more than {timeout:.0f} s")
         if proc.returncode != 0 or not res.exists():
             lines = (proc.stderr or proc.stdout or "no output").strip().splitlines()
             raise RuntimeError(f"the reference could not be traced: {lines[-1] if lines else 'no output'}")
