@@ -5,6 +5,6 @@
 set -u
 OUT=${OUT:-/tmp/kb-llm-h200}
 . benchmarks/h200_setup.sh
-timeout "${KB_LLM_SECONDS:-270}" python3 benchmarks/kb_llm_h200.py "$OUT" > "$OUT/kb_llm.log" 2>&1
+timeout "${KB_LLM_SECONDS:-470}" python3 benchmarks/kb_llm_h200.py "$OUT" > "$OUT/kb_llm.log" 2>&1
 echo "exit $?" >> "$OUT/kb_llm.log"
 tail -5 "$OUT/kb_llm.log"
