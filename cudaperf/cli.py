@@ -356,7 +356,16 @@ def cmd_lint(ns: argparse.Namespace) -> int:
     for p in missing:
         print(f"cudaperf: error: {p}: no such file or directory", file=sys.stderr)
     jobs = ns.jobs if ns.jobs > 0 else (os.cpu_count() or 1)
-    linted, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules, jobs)
+
+    def emit(result) -> None:  # text findings and budget notes stream out file by file
+        for note in result[3]:
+            print(note, file=sys.stderr)
+        for f in result[1] if ns.format == "text" else ():
+            print(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.name}] {f.message}")
+            print(f"    fix: {f.fix}", flush=True)
+
+    linted, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules, jobs,
+                                          emit=emit)
     for e in errors:
         print(f"cudaperf: error: {e}", file=sys.stderr)
     if ns.format == "json":
@@ -369,9 +378,6 @@ def cmd_lint(ns: argparse.Namespace) -> int:
         json.dump(sarif(findings, rules), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        for f in findings:
-            print(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.name}] {f.message}")
-            print(f"    fix: {f.fix}")
         if findings:
             print(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}.")
     if missing or errors or not linted:

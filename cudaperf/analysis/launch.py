@@ -8,7 +8,7 @@ template arguments.  Every value records where it came from (``cli``, ``inferred
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import parse
 from .ctype import CType
@@ -35,6 +35,7 @@ class Launch:
     source: str = "default"  # cli | inferred | default
     args: dict[str, float] = field(default_factory=dict)
     arg_sources: dict[str, str] = field(default_factory=dict)
+    guessed: tuple[str, ...] = ()  # "grid", "block": parts neither given nor found in host code (defaults)
 
     @property
     def threads_per_block(self) -> int:
@@ -73,6 +74,16 @@ def dimensionality(kernel: Kernel) -> int:
     return 1
 
 
+def without_unread_thread_axes(launch: Launch, kernel: Kernel) -> Launch:
+    """The launch with block axes the kernel never reads (no threadIdx or blockDim component)
+    cut to one thread: threads that differ only there run the same code on the same addresses,
+    so accesses they share are copies, not races between different work."""
+    block = tuple(n if {f"tid.{a}", f"bdim.{a}"} & kernel.uses else 1 for a, n in zip("xyz", launch.block))
+    if block == launch.block:
+        return launch
+    return replace(launch, block=block)
+
+
 @dataclass
 class HostLaunch:
     """A `<<<...>>>` launch found in the file, resolved as far as literals allow."""
@@ -84,6 +95,7 @@ class HostLaunch:
     dynamic_smem: int | None
     template_args: list[str]
     args: list[float | None]
+    path: str | None = None  # the file holding the launch, when not the analysed one
 
 
 def find_host_launches(root: Node, resolve) -> list[HostLaunch]:

@@ -55,18 +55,29 @@ class BankConflict(Rule):
 @rule
 class LowOccupancy(Rule):
     code, name, severity = "CP201", "low-occupancy", "warning"
-    summary = "Theoretical occupancy below 50% under the analysed launch, with the resource that limits it."
+    summary = ("Theoretical occupancy below 50% under the analysed launch, with the resource that limits it "
+               "(register limits only from ptxas's count, never from the estimate).")
     why = "Few resident warps leave the SM little to switch to while memory requests are in flight."
     example = "__global__ void k(...)   // 168 registers x 256 threads: 1 block per SM, 12.5% occupancy"
     fix = ("Reduce what the limiter counts: registers (__launch_bounds__, fewer live values), shared memory "
            "per block, or change the block size.")
 
     def check(self, report):
-        o = report.occupancy
-        if o is not None and o.active_blocks_per_sm and o.theoretical < LOW_OCCUPANCY:
-            yield (report.kernel.line, report.kernel.column,
-                   f"theoretical occupancy {o.theoretical:.0%} ({o.active_blocks_per_sm} blocks per SM), "
-                   f"limited by {o.limiter}")
+        o, r, launch = report.occupancy, report.resources, report.launch
+        if o is None or not o.active_blocks_per_sm or o.theoretical >= LOW_OCCUPANCY or r is None:
+            return
+        if o.limiter == "registers" and r.source != "ptxas":
+            return  # the register estimate is too rough to blame occupancy on
+        because = {
+            "registers": f"{r.registers_per_thread} registers per thread (ptxas)",
+            "shared_memory": f"{r.static_smem + launch.dynamic_smem} bytes of shared memory per block",
+            "warps": f"{launch.threads_per_block} threads per block",
+            "blocks": f"{launch.threads_per_block} threads per block",
+            "barriers": f"{r.barriers} named barriers per block",
+        }.get(o.limiter, "")
+        yield (report.kernel.line, report.kernel.column,
+               f"theoretical occupancy {o.theoretical:.0%} ({o.active_blocks_per_sm} blocks per SM), "
+               f"limited by {o.limiter}" + (f": {because}" if because else ""))
 
 
 @rule

@@ -45,9 +45,26 @@ class Rule:
         raise NotImplementedError
 
     def findings(self, path: str, report: KernelReport) -> Iterator[Finding]:
+        caveat = guessed_launch(report) if self.name in LAUNCH_DEPENDENT else ""
         for line, column, message in self.check(report):
-            yield Finding(path, line, column, self.code, self.name, report.kernel.name, self.severity, message,
-                          self.fix)
+            yield Finding(path, line, column, self.code, self.name, report.kernel.name, self.severity,
+                          message + caveat, self.fix)
+
+
+# Rules whose verdict changes with the block or grid shape: which lanes share a warp or a block,
+# whether a condition on threadIdx splits a block, how many blocks fit on an SM.
+LAUNCH_DEPENDENT = {"shared-race", "global-race", "implicit-warp-sync", "barrier-divergence", "divergent-full-mask",
+                    "low-occupancy"}
+
+
+def guessed_launch(report: KernelReport) -> str:
+    """A message suffix when the launch shape was a default rather than given or found in host code."""
+    launch = report.launch
+    parts = [f"{part} {'x'.join(map(str, getattr(launch, part)))}" for part in launch.guessed]
+    if not parts:
+        return ""
+    return (f" (under a guessed launch: {' and '.join(parts)}, no launch of `{report.kernel.name}` found; "
+            "give --block/--grid)")
 
 
 REGISTRY: dict[str, Rule] = {}

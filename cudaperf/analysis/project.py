@@ -1,0 +1,78 @@
+"""A directory is one program: kernels defined in one file are launched from another.
+
+HeCBench and cuda-samples keep kernels in `kernels.cuh` or `foo_kernel.cu` and launch them from
+`main.cu`/`foo.cpp`; a header's kernel analysed alone would get the default launch.  The files
+beside the analysed one and in the directory above it (a project's `src/` or `include/`) are
+searched for `<<<...>>>` launches of its kernels, and resolved with their own host code.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from . import parse
+from .host import HostResolver
+from .launch import HostLaunch, find_host_launches
+from .lower import Lowerer
+from .scope import FileScope, collect
+from .source import SourceError, SourceFile, read
+
+SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".inl")
+MAX_PROJECT_FILES = 64  # per directory searched, so a flat tree of thousands of files stays cheap
+MAX_HOST_FILE_BYTES = 1024 * 1024
+
+
+def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
+    """Parse a file and gather its namespace scope (array sizes evaluated by a lowerer of that scope)."""
+    tree = parse.parse(source.data)
+    holder: dict = {}
+
+    def evaluate(node):
+        lowerer = holder.get("lowerer")
+        return lowerer.const_int(node) if lowerer is not None and node is not None else None
+
+    scope = collect(source, tree.root_node, evaluate)
+    holder["lowerer"] = Lowerer(scope)
+    return tree, scope
+
+
+@cache
+def file_launches(path: Path, args: tuple[tuple[str, float], ...], defines: tuple[tuple[str, str], ...]) \
+        -> tuple[HostLaunch, ...]:
+    """Every launch in one file, resolved with that file's constants and macros (cached per process)."""
+    try:
+        if path.stat().st_size > MAX_HOST_FILE_BYTES or b"<<<" not in path.read_bytes():
+            return ()
+        source = read(path, dict(defines))
+    except (OSError, SourceError):
+        return ()
+    tree, scope = scoped(source)
+    found = find_host_launches(tree.root_node, HostResolver(scope, dict(args)))
+    for launch in found:
+        launch.path = str(path)
+    return tuple(found)
+
+
+def neighbours(path: Path) -> list[Path]:
+    """Source files of the same program: beside `path` and in the directory above, nearest first."""
+    out: list[Path] = []
+    for directory in (path.parent, path.parent.parent):
+        try:
+            entries = sorted(p for p in directory.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file())
+        except OSError:
+            continue
+        out += [p for p in entries[:MAX_PROJECT_FILES] if p != path and p not in out]
+    return out
+
+
+def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str, str]) -> list[HostLaunch]:
+    """Launches of `kernels` found in the other files of `path`'s program."""
+    here = Path(path).resolve()
+    if not here.is_file() or not kernels:
+        return []
+    numbers = tuple(sorted((k, float(v)) for k, v in args.items() if isinstance(v, (int, float))))
+    found: list[HostLaunch] = []
+    for other in neighbours(here):
+        found += [h for h in file_launches(other, numbers, tuple(sorted(defines.items()))) if h.kernel in kernels]
+    return found
