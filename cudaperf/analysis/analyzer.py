@@ -30,9 +30,8 @@ from .launch import (
     infer_arguments,
     template_bindings,
     validate,
-    without_unread_thread_axes,
 )
-from .lower import Lowerer, LoweringError, Scalar
+from .lower import Lowerer, LoweringError, Scalar, UnhandledSyntax
 from .memory import executions
 from .occupancy import occupancy
 from .parse import Node, text
@@ -64,7 +63,8 @@ class Options:
     defines: dict[str, str] = field(default_factory=dict)
     arch: str = "sm_90"
     resources: str = "auto"
-    budget: float | None = KERNEL_BUDGET_S  # seconds per kernel; None: unbounded
+    budget: float | None = KERNEL_BUDGET_S  # CPU seconds per kernel; None: unbounded
+    strict: bool = False  # raise UnhandledSyntax on constructs the lowering would skip (for test corpora)
 
 
 def _holds_kernels(path: Path) -> bool:
@@ -161,7 +161,7 @@ class FileAnalysis:
                     diagnostics.append(Diagnostic(line, column, "note", f"kernel {name}: analysis stopped at the "
                                                   f"{self.options.budget:g} s budget during {kernels[-1].incomplete}; "
                                                   "later analyses skipped, findings may be missing"))
-            except LaunchError:
+            except (LaunchError, UnhandledSyntax):
                 raise
             except BudgetExceeded:
                 diagnostics.append(Diagnostic(line, column, "note", f"kernel {name}: not analysed, lowering ran "
@@ -217,6 +217,7 @@ class FileAnalysis:
                 bound[n] = _const(value)
         template_args = {k: (Scalar(v) if not hasattr(v, "size") else v) for k, v in bound.items()}
         lowerer = Lowerer(self.scope, template_args)
+        lowerer.strict = self.options.strict
         kernel = lowerer.lower_kernel(definition)
         launch = self._launch(kernel, host)
         spelled = [_spell(self.options.args.get(n, g)) for n, g in zip(names, given)]
@@ -383,8 +384,7 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     def synchronisation() -> None:
         broadcast = {a.access.id: a.thread_executions / a.requests for a in access_reports
                      if a.pattern == "broadcast" and a.requests}
-        racing = without_unread_thread_axes(launch, kernel)
-        sync.extend(hazards(kernel, g, sampler if racing is launch else Sampler(racing), launch, uniform, broadcast))
+        sync.extend(hazards(kernel, g, sampler, launch, uniform, broadcast))
 
     def compute() -> None:
         nonlocal measured
@@ -463,4 +463,5 @@ def analyze_file(path: str | Path, options: Options | None = None) -> FileReport
     return _with_deep_stack(lambda: FileAnalysis(read(path, options.defines), options).report())
 
 
-__all__ = ["LaunchError", "Options", "SourceError", "analyze_file", "analyze_source", "find_sources"]
+__all__ = ["LaunchError", "Options", "SourceError", "UnhandledSyntax", "analyze_file", "analyze_source",
+           "find_sources"]

@@ -8,7 +8,7 @@ template arguments.  Every value records where it came from (``cli``, ``inferred
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from . import parse
 from .ctype import CType
@@ -72,16 +72,6 @@ def dimensionality(kernel: Kernel) -> int:
     if {"tid.y", "bid.y"} & kernel.uses:
         return 2
     return 1
-
-
-def without_unread_thread_axes(launch: Launch, kernel: Kernel) -> Launch:
-    """The launch with block axes the kernel never reads (no threadIdx or blockDim component)
-    cut to one thread: threads that differ only there run the same code on the same addresses,
-    so accesses they share are copies, not races between different work."""
-    block = tuple(n if {f"tid.{a}", f"bdim.{a}"} & kernel.uses else 1 for a, n in zip("xyz", launch.block))
-    if block == launch.block:
-        return launch
-    return replace(launch, block=block)
 
 
 @dataclass

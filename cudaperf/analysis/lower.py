@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from . import parse
+from . import budget, parse
 from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
 from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, Param, SharedArray, Stmt, walk
@@ -115,8 +115,21 @@ class LoweringError(Exception):
     pass
 
 
+class UnhandledSyntax(LoweringError):
+    """Strict mode only: a construct the lowering would otherwise skip or make opaque."""
+
+
+# statements with nothing to lower (control transfer the IR models elsewhere, declarations of names only)
+_NOTHING_TO_LOWER = {"break_statement", "continue_statement", "comment", "type_definition", "alias_declaration",
+                     "using_declaration", "static_assert_declaration", "namespace_alias_definition", "goto_statement",
+                     "preproc_def", "preproc_function_def", "preproc_include", "preproc_undef", "template_declaration",
+                     "struct_specifier", "class_specifier", "enum_specifier", "union_specifier", ";", "{", "}"}
+
+
 class Lowerer:
     """Lowers one kernel instance (one set of template arguments)."""
+
+    strict = False  # raise UnhandledSyntax instead of skipping what the lowering does not know
 
     def __init__(self, scope: FileScope, template_args: dict[str, Val | CType] | None = None,
                  expand_macros: bool = True):
@@ -282,6 +295,7 @@ class Lowerer:
         if node is None:
             return
         self.statements += 1
+        budget.check()
         if self.statements > _MAX_STATEMENTS:
             raise LoweringError("kernel too large to lower (statement limit)")
         kind = node.type
@@ -300,6 +314,8 @@ class Lowerer:
             self.statements_of(arm, env)
         elif kind == "labeled_statement":
             self.statements_of([c for c in node.named_children if c.type != "statement_identifier"], env)
+        elif self.strict and kind not in _NOTHING_TO_LOWER and not node.is_error:  # syntax errors are diagnosed
+            raise UnhandledSyntax(f"line {node.start_point[0] + 1}: unhandled statement `{kind}`")
 
     def _flush_work(self, node: Node) -> None:
         """Emit the floating-point work of the statement just lowered, in program order."""
@@ -627,6 +643,8 @@ class Lowerer:
         if handler is None:
             if node.type in ("ERROR",) or node.has_error:
                 return _opaque("syntax error")
+            if self.strict:
+                raise UnhandledSyntax(f"line {node.start_point[0] + 1}: unhandled expression `{node.type}`")
             for child in node.named_children:  # still record accesses inside unknown constructs
                 self.rvalue(child, env, record)
             return _opaque(node.type)
@@ -1229,7 +1247,20 @@ _STATEMENTS = {
     "function_definition": Lowerer._nested_definition,
 }
 
+def _condition_clause(self: Lowerer, node: Node, env: Env, record: bool) -> Val:
+    """`switch (x)` / `while (x)` wrap their condition; a declaration there (`if (int v = f())`) stays unhandled."""
+    value = node.child_by_field_name("value")
+    if value is None or value.type == "declaration":
+        if self.strict:
+            raise UnhandledSyntax(f"line {node.start_point[0] + 1}: declaration in a condition")
+        return _opaque("condition declaration")
+    return self.expr(value, env, record)
+
+
 _EXPRESSIONS = {
+    "condition_clause": _condition_clause,
+    "string_literal": lambda self, n, e, r: _opaque("string"),  # printf formats: no value to track
+    "concatenated_string": lambda self, n, e, r: _opaque("string"),
     "number_literal": Lowerer._number,
     "char_literal": lambda self, n, e, r: Scalar(Const(float(ord(text(n)[1:-1][:1] or "\0")))),
     "true": lambda self, n, e, r: Scalar(ONE),
