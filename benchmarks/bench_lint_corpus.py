@@ -1,7 +1,7 @@
 """Wall time of linting a whole project tree, and its slowest files.
 
     python benchmarks/bench_lint_corpus.py DIR [DIR ...] [-j N] [--resources estimate|auto|ptxas]
-                                           [--json OUT.json]
+                                           [--json OUT.json] [--findings OUT.jsonl]
 
 Lints every source `cudaperf lint` picks up under the directories (the same code path, worker
 processes included) and prints the wall time, file/kernel/finding counts, files that failed,
@@ -35,7 +35,8 @@ def main() -> None:
     parser.add_argument("dirs", nargs="+")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--resources", default="estimate", choices=("estimate", "auto", "ptxas"))
-    parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--json", metavar="OUT", help="write the summary as JSON")
+    parser.add_argument("--findings", metavar="OUT", help="write every finding as a JSON line (for sampling)")
     ns = parser.parse_args()
     files = [str(p) for p in find_sources(ns.dirs)]
     options, codes = Options(resources=ns.resources), list(REGISTRY)
@@ -68,6 +69,9 @@ def main() -> None:
     if ns.json:
         with open(ns.json, "w") as out:
             json.dump(summary, out, indent=2)
+    if ns.findings:
+        with open(ns.findings, "w") as out:
+            out.writelines(json.dumps(f.to_json()) + "\n" for f in findings)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,18 @@ def test_a_header_kernel_takes_its_launch_from_the_program_that_launches_it(proj
     assert launches["rows"].grid == (8, 4, 1) and launches["rows"].block == (64, 2, 1)
 
 
+def test_types_constants_and_constant_tables_come_from_included_local_headers(tmp_path):
+    (tmp_path / "params.h").write_text("#pragma once\nconst int TILE = 32;\nstruct P { float a, b, c, d; };\n"
+                                       "__constant__ float coeffs[16];\n")
+    (tmp_path / "use.cu").write_text(
+        '#include "params.h"\n__global__ void k(float* out, P* ps) {\n  __shared__ float t[TILE][TILE];\n'
+        "  t[threadIdx.y][threadIdx.x] = coeffs[threadIdx.x % 16] + ps[threadIdx.x].a;\n}\n")
+    kernel = analyze_file(tmp_path / "use.cu", Options(resources="estimate", block=(32, 32, 1))).kernels[0]
+    spaces = {a.access.array: (a.access.space, a.pattern) for a in kernel.accesses}
+    assert kernel.resources.static_smem == 32 * 32 * 4
+    assert spaces["coeffs"][0] == "constant" and spaces["ps"] == ("global", "strided")  # 16-byte structs
+
+
 def test_headers_and_cpp_files_holding_kernels_are_linted(project):
     found = {p.name for p in find_sources([project])}
     assert found == {"main.cu", "k.cuh", "ops.hpp"}  # util.h defines no kernel

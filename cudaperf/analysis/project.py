@@ -16,7 +16,7 @@ from .host import HostResolver
 from .launch import HostLaunch, find_host_launches
 from .lower import Lowerer
 from .scope import FileScope, collect
-from .source import SourceError, SourceFile, read
+from .source import SourceError, SourceFile, local_includes, read
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".inl")
 MAX_PROJECT_FILES = 64  # per directory searched, so a flat tree of thousands of files stays cheap
@@ -52,6 +52,35 @@ def file_launches(path: Path, args: tuple[tuple[str, float], ...], defines: tupl
     for launch in found:
         launch.path = str(path)
     return tuple(found)
+
+
+@cache
+def _header_scope(path: Path, defines: tuple[tuple[str, str], ...]) -> FileScope | None:
+    try:
+        if path.stat().st_size > MAX_HOST_FILE_BYTES:
+            return None
+        return scoped(read(path, dict(defines)))[1]
+    except (OSError, SourceError):
+        return None
+
+
+def add_included(scope: FileScope, path: str, defines: dict[str, str]) -> None:
+    """Types, integer constants and device arrays of the local headers `path` includes, where the
+    file does not define them itself (`#include "params.h"` holding `const int BLOCK = 256;` or a
+    `__constant__` table).  Device functions stay out: their accesses would be reported at the
+    header's lines under the including file's name."""
+    here = Path(path)
+    if not here.is_file():
+        return
+    for header in local_includes(here):
+        other = _header_scope(header, tuple(sorted(defines.items())))
+        if other is None:
+            continue
+        for name, ctype in other.types.user.items():
+            scope.types.user.setdefault(name, ctype)
+        for table, theirs in ((scope.constants, other.constants), (scope.arrays, other.arrays)):
+            for name, value in theirs.items():
+                table.setdefault(name, value)
 
 
 def neighbours(path: Path) -> list[Path]:
