@@ -5,8 +5,10 @@
 
 Lints every source `cudaperf lint` picks up under the directories (the same code path, worker
 processes included) and prints the wall time, file/kernel/finding counts, files that failed,
-kernels that hit the analysis budget, and the ten slowest files.  docs/lint.md records the
-figure for HeCBench and the machine it was taken on.
+kernels that hit the analysis budget, and the ten slowest files.  The CPU seconds of the worker
+processes are printed beside the wall time: on a machine shared with other jobs the wall time
+says little, the CPU time divided by the cores is what an idle machine would take.
+docs/lint.md records the figures for HeCBench and the machine they were taken on.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -44,18 +47,22 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=ns.jobs) as pool:
         results = list(pool.map(timed, files, [options] * len(files), [codes] * len(files)))
     wall = time.perf_counter() - start
+    # CPU seconds of the workers (and the compilers they ran): what the run costs on an idle machine
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = children.ru_utime + children.ru_stime
     findings = [f for (_, found, _, _), _ in results for f in found]
     errors = [e for (_, _, e, _), _ in results if e]
     notes = [n for (_, _, _, ns_), _ in results for n in ns_]
     slowest = sorted(((t, r[0]) for r, t in results), reverse=True)[:10]
     summary = {
         "machine": f"{platform.node()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the end",
-        "resources": ns.resources, "jobs": ns.jobs, "wall_s": round(wall, 1), "files": len(files),
+        "resources": ns.resources, "jobs": ns.jobs, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+        "files": len(files),
         "errors": len(errors), "budget_notes": len(notes), "findings": len(findings),
         "by_rule": dict(sorted(Counter(f.name for f in findings).items())),
         "slowest": [[round(t, 1), p] for t, p in slowest],
     }
-    print(f"{len(files)} files in {wall:.1f} s ({ns.jobs} jobs, resources={ns.resources}); "
+    print(f"{len(files)} files in {wall:.1f} s wall, {cpu:.1f} s CPU ({ns.jobs} jobs, resources={ns.resources}); "
           f"{len(findings)} findings, {len(errors)} files with errors, {len(notes)} budget notes")
     for name, n in summary["by_rule"].items():
         print(f"  {name}: {n}")
