@@ -98,7 +98,7 @@ def _launch_options(p: argparse.ArgumentParser) -> None:
                    help="define a macro, as for the compiler (repeatable)")
     p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)")
     p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
-                   help="how registers and static shared memory are obtained (default auto)")
+                   help="how registers and static shared memory are obtained (default auto; lint: estimate)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,7 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     lint = sub.add_parser("lint", help="report performance smells as path:line:col: CODE [name] message",
                           description="Lint CUDA files or directories.  Exit 0: clean (notes only), "
-                                      "1: warnings or errors found, 2: usage error or unreadable input.")
+                                      "1: warnings or errors found, 2: usage error or unreadable input.  "
+                                      "Registers are estimated unless --resources auto or ptxas asks for ptxas "
+                                      "(register-spill needs it).")
     lint.add_argument("paths", nargs="+", metavar="PATH")
     lint.add_argument("--select", action="append", default=[], metavar="CODE|NAME",
                       help="only these rules (codes, code prefixes or names; repeatable, comma-separated)")
@@ -266,13 +268,13 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="also write the JSON document to FILE")
 
 
-def options_from(ns: argparse.Namespace) -> Options:
+def options_from(ns: argparse.Namespace, default_resources: str = "auto") -> Options:
     try:
         project = config.load()
     except config.ConfigError as exc:
         raise UsageError(str(exc)) from None
     ns.arch = ns.arch or project.get("arch", "sm_90")
-    ns.resources = ns.resources or project.get("resources", "auto")
+    ns.resources = ns.resources or project.get("resources", default_resources)
     ns.config = project
     if ns.resources not in ("auto", "ptxas", "estimate"):
         raise UsageError(f"tool.cudaperf.resources must be auto, ptxas or estimate, got {ns.resources!r}")
@@ -346,7 +348,7 @@ def cmd_lint(ns: argparse.Namespace) -> int:
     from .lint.rules import select
     from .lint.run import lint_paths
 
-    options = options_from(ns)
+    options = options_from(ns, "estimate")  # ptxas on request: compiling every file of a project is slow
     try:
         rules = select(_tokens(ns.select) or ns.config.get("select"),
                        _tokens(ns.ignore) + ns.config.get("ignore", []))

@@ -101,7 +101,7 @@ def test_cli_formats_and_exit_codes(tmp_path):
 @pytest.mark.skipif(nvcc() is None, reason="needs nvcc for ptxas")
 def test_register_spill_is_reported_from_ptxas():
     path = ROOT / "tests" / "kernels" / "register_spill.cu"  # 48 live floats under a 32-register cap
-    proc = run("lint", str(path), "--grid", "1", "--block", "1024", "--select", "register-spill")
+    proc = run("lint", str(path), "--grid", "1", "--block", "1024", "--select", "register-spill", "--resources", "auto")
     assert proc.returncode == 1 and "CP202 [register-spill]" in proc.stdout and "spill stores" in proc.stdout
     twin = path.read_text().replace("__launch_bounds__(1024, 2)", "__launch_bounds__(256)")  # registers to spare
     report = analyze_source(twin, "twin.cu", Options(grid=(1, 1, 1), block=(256, 1, 1), resources="ptxas"))
