@@ -198,3 +198,14 @@ def test_strict_mode_raises_where_the_default_skips():
     assert analyze_source(code, "t.cu", Options(resources="estimate")).kernels
     with pytest.raises(UnhandledSyntax, match="lambda_expression"):
         analyze_source(code, "t.cu", Options(resources="estimate", strict=True))
+
+
+def test_two_dimensional_patterns_wait_for_a_known_block_shape():
+    code = ("__global__ void k(float* out) { __shared__ float t[32][32]; t[threadIdx.y][threadIdx.x] = 1.f;"
+            " __syncthreads(); out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y]; }")
+
+    def conflicts(options):
+        return lint_file(analyze_source(code, "t.cu", options), select(["bank-conflict"]), code)
+
+    assert not conflicts(Options(resources="estimate"))  # which threads share a warp is a guess
+    assert conflicts(Options(resources="estimate", block=(32, 32, 1), grid=(1, 1, 1)))

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 from ..analysis.ir import Access, Branch, Compute, walk
+from ..analysis.symbolic import free_symbols
 from .rules import Rule, rule
 
 COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
 BANK_CONFLICT_WAYS = 1.5  # wavefronts over the conflict-free minimum
 LOW_OCCUPANCY = 0.5  # theoretical occupancy below which the limiter is reported
+
+
+def _warps_unknown(report, access) -> bool:
+    """Which threads share a warp depends on blockDim.x once the address reads threadIdx.y or .z:
+    under a guessed block that is a guess too, so the access's pattern is not reported."""
+    return "block" in report.launch.guessed and bool({"tid.y", "tid.z"} & free_symbols(access.offset))
+
+
+def _assumed(report, access) -> str:
+    """The argument values the pattern rests on that were defaulted, not given or found at a launch."""
+    assumed = [name[4:] for name in sorted(free_symbols(access.offset)) if name.startswith("arg:")
+               and report.launch.arg_sources.get(name[4:]) == "default"]
+    return f" (assuming {', '.join(f'{n} = {report.launch.args[n]:g}' for n in assumed)})" if assumed else ""
 
 
 @rule
@@ -23,13 +37,15 @@ class UncoalescedAccess(Rule):
     def check(self, report):
         for a in report.accesses:
             c = a.coalescing
-            if c is None or c.sectors is None or not c.requests or a.pattern not in ("strided", "misaligned"):
+            if c is None or c.sectors is None or not c.requests or a.pattern not in ("strided", "misaligned") \
+                    or _warps_unknown(report, a.access):
                 continue
             efficiency = c.ideal_sectors / c.sectors if c.sectors else 1.0
             if efficiency < COALESCING_EFFICIENCY:
                 yield (a.access.line, a.access.column,
                        f"{a.access.kind} of `{a.access.array}` is {a.pattern}: {c.sectors_per_request:.1f} sectors "
-                       f"per request where {c.ideal_sectors / c.requests:.1f} would do ({efficiency:.0%} useful)")
+                       f"per request where {c.ideal_sectors / c.requests:.1f} would do ({efficiency:.0%} useful)"
+                       + _assumed(report, a.access))
 
 
 @rule
@@ -44,12 +60,12 @@ class BankConflict(Rule):
     def check(self, report):
         for a in report.accesses:
             b = a.banks
-            if b is None or not b.wavefronts or not b.ideal_wavefronts:
+            if b is None or not b.wavefronts or not b.ideal_wavefronts or _warps_unknown(report, a.access):
                 continue
             if b.ways is not None and b.ways >= BANK_CONFLICT_WAYS:
                 yield (a.access.line, a.access.column,
                        f"shared {a.access.kind} of `{a.access.array}`: {b.ways:.1f}-way bank conflict "
-                       f"({b.wavefronts_per_request:.1f} wavefronts per request)")
+                       f"({b.wavefronts_per_request:.1f} wavefronts per request)" + _assumed(report, a.access))
 
 
 @rule
