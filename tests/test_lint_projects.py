@@ -88,7 +88,7 @@ def test_launch_dependent_findings_say_when_the_launch_was_guessed():
 
     guessed = races(Options(resources="estimate"))
     given = races(Options(resources="estimate", block=(256, 1, 1), grid=(4, 1, 1)))
-    assert guessed and all("guessed launch: grid 4096x1x1 and block 256x1x1" in f.message for f in guessed)
+    assert guessed and all("guessed launch: block 256x1x1 is a default" in f.message for f in guessed)
     assert given and not any("guessed" in f.message for f in given)
 
 

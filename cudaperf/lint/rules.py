@@ -45,26 +45,29 @@ class Rule:
         raise NotImplementedError
 
     def findings(self, path: str, report: KernelReport) -> Iterator[Finding]:
-        caveat = guessed_launch(report) if self.name in LAUNCH_DEPENDENT else ""
+        caveat = guessed_launch(report, LAUNCH_DEPENDENT.get(self.name, ()))
         for line, column, message in self.check(report):
             yield Finding(path, line, column, self.code, self.name, report.kernel.name, self.severity,
                           message + caveat, self.fix)
 
 
-# Rules whose verdict changes with the block or grid shape: which lanes share a warp or a block,
-# whether a condition on threadIdx splits a block, how many blocks fit on an SM.
-LAUNCH_DEPENDENT = {"shared-race", "global-race", "implicit-warp-sync", "barrier-divergence", "divergent-full-mask",
-                    "low-occupancy"}
+# Rules whose verdict changes with the launch shape, and the parts it depends on: which lanes share
+# a warp or a block and whether a threadIdx condition splits a block (block), how many blocks fit
+# on an SM (block), whether two blocks touch one address (grid too).
+LAUNCH_DEPENDENT = {"shared-race": ("block",), "implicit-warp-sync": ("block",), "barrier-divergence": ("block",),
+                    "divergent-full-mask": ("block",), "low-occupancy": ("block",), "global-race": ("grid", "block")}
 
 
-def guessed_launch(report: KernelReport) -> str:
-    """A message suffix when the launch shape was a default rather than given or found in host code."""
+def guessed_launch(report: KernelReport, parts: tuple[str, ...]) -> str:
+    """A message suffix naming the launch parts, among `parts`, that are defaults rather than given
+    or found in host code."""
     launch = report.launch
-    parts = [f"{part} {'x'.join(map(str, getattr(launch, part)))}" for part in launch.guessed]
-    if not parts:
+    guessed = [part for part in parts if part in launch.guessed]
+    if not guessed:
         return ""
-    return (f" (under a guessed launch: {' and '.join(parts)}, no launch of `{report.kernel.name}` found; "
-            "give --block/--grid)")
+    spelled = " and ".join(f"{part} {'x'.join(map(str, getattr(launch, part)))}" for part in guessed)
+    return (f" (under a guessed launch: {spelled} is a default, no launch of `{report.kernel.name}` gave it; "
+            f"give {'/'.join('--' + part for part in guessed)})")
 
 
 REGISTRY: dict[str, Rule] = {}
