@@ -209,3 +209,12 @@ def test_two_dimensional_patterns_wait_for_a_known_block_shape():
 
     assert not conflicts(Options(resources="estimate"))  # which threads share a warp is a guess
     assert conflicts(Options(resources="estimate", block=(32, 32, 1), grid=(1, 1, 1)))
+
+
+def test_a_launch_in_a_file_that_does_not_include_the_kernel_is_not_borrowed(tmp_path):
+    # a flat folder of unrelated programs (a benchmark suite's kernels) reuses kernel names
+    (tmp_path / "a.cu").write_text("__global__ void k(float* a) { a[threadIdx.x] = 0.f; }\n")
+    (tmp_path / "b.cu").write_text("__global__ void k(float* a) { a[threadIdx.x] = 1.f; }\n"
+                                   "int main() { k<<<1, 64>>>(0); }\n")
+    launch = analyze_file(tmp_path / "a.cu", Options(resources="estimate")).kernels[0].launch
+    assert launch.guessed == ("grid", "block")

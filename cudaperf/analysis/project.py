@@ -2,8 +2,9 @@
 
 HeCBench and cuda-samples keep kernels in `kernels.cuh` or `foo_kernel.cu` and launch them from
 `main.cu`/`foo.cpp`; a header's kernel analysed alone would get the default launch.  The files
-beside the analysed one and in the directory above it (a project's `src/` or `include/`) are
-searched for `<<<...>>>` launches of its kernels, and resolved with their own host code.
+beside the analysed one and in the directory above it (a project's `src/` or `include/`) that
+include it (directly or through other local headers) are searched for `<<<...>>>` launches of its
+kernels, and resolved with their own host code.
 """
 
 from __future__ import annotations
@@ -103,5 +104,12 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
     numbers = tuple(sorted((k, float(v)) for k, v in args.items() if isinstance(v, (int, float))))
     found: list[HostLaunch] = []
     for other in neighbours(here):
+        if here not in _includes(other):
+            continue  # only files that see the kernel: a flat folder of unrelated programs shares names
         found += [h for h in file_launches(other, numbers, tuple(sorted(defines.items()))) if h.kernel in kernels]
     return found
+
+
+@cache
+def _includes(path: Path) -> frozenset[Path]:
+    return frozenset(local_includes(path))
