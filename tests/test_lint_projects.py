@@ -218,3 +218,9 @@ def test_a_launch_in_a_file_that_does_not_include_the_kernel_is_not_borrowed(tmp
                                    "int main() { k<<<1, 64>>>(0); }\n")
     launch = analyze_file(tmp_path / "a.cu", Options(resources="estimate")).kernels[0].launch
     assert launch.guessed == ("grid", "block")
+
+
+def test_launch_bounds_with_an_unresolved_thread_count_give_no_block_size():
+    code = "template <int W> __global__ __launch_bounds__(W * 32, 2) void k(float* a) { a[threadIdx.x] = 0; }"
+    kernel = analyze_source(code, "t.cu", Options(resources="estimate")).kernels[0]
+    assert kernel.kernel.launch_bounds == () and kernel.launch.block == (256, 1, 1)  # not 2, the minimum blocks

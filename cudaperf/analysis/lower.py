@@ -197,6 +197,8 @@ class Lowerer:
                 extra = [int(a) for off, n, args in self.scope.source.attributes
                          if n == "__launch_bounds__" and child.start_byte <= off <= child.end_byte
                          for a in args[2:3] if a.isdigit()]
+                if not values or values[0] is None:
+                    return ()  # an unresolved thread count: the minimum-blocks argument is no block size
                 return tuple(v for v in values if v is not None) + tuple(extra)
         return ()
 
