@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 KERNEL_BUDGET_S = 10.0
-CHECK_EVERY = 32
+CHECK_EVERY = 64  # a power of two
 _state = threading.local()
+_calls = 0
 
 
 class BudgetExceeded(Exception):
@@ -36,11 +37,12 @@ def kernel_budget(seconds: float | None = KERNEL_BUDGET_S) -> Iterator[None]:
 
 
 def check() -> None:
-    """Raise BudgetExceeded once the current deadline has passed (the clock is read every
-    CHECK_EVERY calls: reading a thread's CPU clock is a system call)."""
-    deadline = getattr(_state, "deadline", None)
-    if deadline is None:
+    """Raise BudgetExceeded once the current deadline has passed.  Called per statement, so it
+    is cheap: the deadline and the thread's CPU clock (a system call) are read every 64th call."""
+    global _calls
+    _calls += 1
+    if _calls & (CHECK_EVERY - 1):
         return
-    _state.calls = getattr(_state, "calls", 0) + 1
-    if _state.calls % CHECK_EVERY == 0 and time.thread_time() > deadline:
+    deadline = getattr(_state, "deadline", None)
+    if deadline is not None and time.thread_time() > deadline:
         raise BudgetExceeded

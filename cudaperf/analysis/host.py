@@ -97,6 +97,8 @@ class HostResolver:
         if assignment is None or assignment.type != "assignment_expression" or text(assignment.child(1)) != "=":
             return False
         left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+        if left is None or right is None:
+            return False
         if left.type == "field_expression":
             name, axis = text(left.child_by_field_name("argument")), text(left.child_by_field_name("field"))
             if name not in dims or axis not in ("x", "y", "z"):
