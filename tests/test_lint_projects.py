@@ -224,3 +224,17 @@ def test_launch_bounds_with_an_unresolved_thread_count_give_no_block_size():
     code = "template <int W> __global__ __launch_bounds__(W * 32, 2) void k(float* a) { a[threadIdx.x] = 0; }"
     kernel = analyze_source(code, "t.cu", Options(resources="estimate")).kernels[0]
     assert kernel.kernel.launch_bounds == () and kernel.launch.block == (256, 1, 1)  # not 2, the minimum blocks
+
+
+def test_launches_reach_kernels_through_the_translation_unit_or_the_declaring_header(tmp_path):
+    # seam-carving: main.cu includes kernels.h and then wrappers.h, which launches without including
+    (tmp_path / "kernels.h").write_text("__global__ void a(float* p) { p[threadIdx.x] = 0.f; }\n")
+    (tmp_path / "wrappers.h").write_text("void run(float* p) { a<<<4, 96>>>(p); }\n")
+    (tmp_path / "main.cu").write_text('#include "kernels.h"\n#include "wrappers.h"\nint main() { run(0); }\n')
+    # eikonal: kernel.cu defines, kernel.h declares, fim.cu includes the header and launches
+    (tmp_path / "kernel.cu").write_text("__global__ void b(float* p) { p[threadIdx.x] = 0.f; }\n")
+    (tmp_path / "kernel.h").write_text("__global__ void b(float* p);\n")
+    (tmp_path / "fim.cu").write_text('#include "kernel.h"\nvoid go(float* p) { b<<<2, 160>>>(p); }\n')
+    blocks = {k.kernel.name: k.launch.block for name in ("kernels.h", "kernel.cu")
+              for k in analyze_file(tmp_path / name, Options(resources="estimate")).kernels}
+    assert blocks == {"a": (96, 1, 1), "b": (160, 1, 1)}

@@ -3,8 +3,9 @@
 HeCBench and cuda-samples keep kernels in `kernels.cuh` or `foo_kernel.cu` and launch them from
 `main.cu`/`foo.cpp`; a header's kernel analysed alone would get the default launch.  The files
 beside the analysed one and in the directory above it (a project's `src/` or `include/`) that
-include it (directly or through other local headers) are searched for `<<<...>>>` launches of its
-kernels, and resolved with their own host code.
+are compiled with it (one translation unit through local `#include`s, or through the header
+declaring its kernels) are searched for `<<<...>>>` launches of its kernels, and resolved with
+their own host code.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .scope import FileScope, collect
 from .source import SourceError, SourceFile, local_includes, read
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".inl")
+HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
 MAX_PROJECT_FILES = 64  # per directory searched, so a flat tree of thousands of files stays cheap
 MAX_HOST_FILE_BYTES = 1024 * 1024
 
@@ -97,15 +99,22 @@ def neighbours(path: Path) -> list[Path]:
 
 
 def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str, str]) -> list[HostLaunch]:
-    """Launches of `kernels` found in the other files of `path`'s program."""
+    """Launches of `kernels` in the other files of `path`'s program: files compiled in one
+    translation unit with it (a neighbour, with the local headers it includes, that holds `path`
+    or the header declaring `path`'s kernels: `kernel.h` for `kernel.cu`)."""
     here = Path(path).resolve()
     if not here.is_file() or not kernels:
         return []
+    seen_as = {here} | ({here.with_suffix(s) for s in HEADER_SUFFIXES} if here.suffix not in HEADER_SUFFIXES
+                        else set())
+    candidates: list[Path] = []
+    for unit in neighbours(here):
+        files = [unit, *_includes(unit)]
+        if seen_as & set(files):  # a flat folder of unrelated programs shares kernel names: only units that see it
+            candidates += [f for f in files if f != here and f not in candidates]
     numbers = tuple(sorted((k, float(v)) for k, v in args.items() if isinstance(v, (int, float))))
     found: list[HostLaunch] = []
-    for other in neighbours(here):
-        if here not in _includes(other):
-            continue  # only files that see the kernel: a flat folder of unrelated programs shares names
+    for other in candidates:
         found += [h for h in file_launches(other, numbers, tuple(sorted(defines.items()))) if h.kernel in kernels]
     return found
 
