@@ -228,8 +228,10 @@ def test_launch_bounds_with_an_unresolved_thread_count_give_no_block_size():
 
 def test_launches_reach_kernels_through_the_translation_unit_or_the_declaring_header(tmp_path):
     # seam-carving: main.cu includes kernels.h and then wrappers.h, which launches without including
-    (tmp_path / "kernels.h").write_text("__global__ void a(float* p) { p[threadIdx.x] = 0.f; }\n")
-    (tmp_path / "wrappers.h").write_text("void run(float* p) { a<<<4, 96>>>(p); }\n")
+    # (with the block size a constant of kernels.h)
+    (tmp_path / "kernels.h").write_text("const int THREADS = 96;\n"
+                                        "__global__ void a(float* p) { p[threadIdx.x] = 0.f; }\n")
+    (tmp_path / "wrappers.h").write_text("void run(float* p) { a<<<4, THREADS>>>(p); }\n")
     (tmp_path / "main.cu").write_text('#include "kernels.h"\n#include "wrappers.h"\nint main() { run(0); }\n')
     # eikonal: kernel.cu defines, kernel.h declares, fim.cu includes the header and launches
     (tmp_path / "kernel.cu").write_text("__global__ void b(float* p) { p[threadIdx.x] = 0.f; }\n")

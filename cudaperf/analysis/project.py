@@ -41,16 +41,22 @@ def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
 
 
 @cache
-def file_launches(path: Path, args: tuple[tuple[str, float], ...], defines: tuple[tuple[str, str], ...]) \
-        -> tuple[HostLaunch, ...]:
-    """Every launch in one file, resolved with that file's constants and macros (cached per process)."""
+def file_launches(path: Path, args: tuple[tuple[str, float], ...], defines: tuple[tuple[str, str], ...],
+                  unit: Path | None = None) -> tuple[HostLaunch, ...]:
+    """Every launch in one file, resolved with that file's constants and macros and those of the
+    translation unit `unit` it is compiled in (a wrapper header that uses the block size a
+    sibling header defines), cached per process."""
     try:
         if path.stat().st_size > MAX_HOST_FILE_BYTES or b"<<<" not in path.read_bytes():
             return ()
         source = read(path, dict(defines))
+        if unit is not None and unit != path:
+            for name, macro in read(unit, dict(defines)).macros.items():
+                source.macros.setdefault(name, macro)
     except (OSError, SourceError):
         return ()
     tree, scope = scoped(source)
+    add_included(scope, str(path if unit is None else unit), dict(defines))
     found = find_host_launches(tree.root_node, HostResolver(scope, dict(args)))
     for launch in found:
         launch.path = str(path)
@@ -107,15 +113,18 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
         return []
     seen_as = {here} | ({here.with_suffix(s) for s in HEADER_SUFFIXES} if here.suffix not in HEADER_SUFFIXES
                         else set())
-    candidates: list[Path] = []
+    candidates: dict[Path, Path] = {}  # a file holding launches -> the unit it is compiled in
     for unit in neighbours(here):
         files = [unit, *_includes(unit)]
         if seen_as & set(files):  # a flat folder of unrelated programs shares kernel names: only units that see it
-            candidates += [f for f in files if f != here and f not in candidates]
+            for f in files:
+                if f != here:
+                    candidates.setdefault(f, unit)
     numbers = tuple(sorted((k, float(v)) for k, v in args.items() if isinstance(v, (int, float))))
     found: list[HostLaunch] = []
-    for other in candidates:
-        found += [h for h in file_launches(other, numbers, tuple(sorted(defines.items()))) if h.kernel in kernels]
+    for other, unit in candidates.items():
+        found += [h for h in file_launches(other, numbers, tuple(sorted(defines.items())), unit)
+                  if h.kernel in kernels]
     return found
 
 
