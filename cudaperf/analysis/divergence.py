@@ -19,9 +19,11 @@ import numpy as np
 
 from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
-from .symbolic import Expr, Load, Op, Opaque, Sym, free_symbols, op
+from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, op
 
 LEVELS = ("grid", "block", "warp", "thread")
+# results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
+_UNIFORM_OVER = {"warp_uniform": 2, "block_uniform": 1}
 
 
 @dataclass
@@ -70,9 +72,14 @@ class Dependence:
             result = self.level(access.offset, depth + 1, unknown) if access is not None else unknown
         elif isinstance(expr, Opaque):
             result = unknown
+        elif isinstance(expr, Op) and expr.name == "shfl_idx":  # every lane reads one lane's value
+            value, source, width = expr.args
+            whole_warp = isinstance(width, Const) and width.value >= 32
+            result = min(2, self.level(value, depth + 1, unknown)) \
+                if whole_warp and self.level(source, depth + 1, unknown) < 3 else 3
         elif isinstance(expr, Op):
-            result = 3 if expr.name == "shfl" else max((self.level(a, depth + 1, unknown) for a in expr.args),
-                                                       default=0)
+            widest = max((self.level(a, depth + 1, unknown) for a in expr.args), default=0)
+            result = 3 if expr.name == "shfl" else min(widest, _UNIFORM_OVER.get(expr.name, 3))
         else:
             result = 0
         self._memo[(expr, unknown)] = result

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from . import parse
 from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
-from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, Param, SharedArray, Stmt, walk
+from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, Param, SharedArray, Stmt, walk
 from .macros import substitute
 from .parse import Node, text
 from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name
@@ -27,6 +27,14 @@ _BUILTIN_VECTORS = {"threadIdx": "tid", "blockIdx": "bid", "blockDim": "bdim", "
 _ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
 _BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
                    "__barrier_sync"}
+_BLOCK_VOTES = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}  # same result in every thread
+_WARP_VOTES = re.compile(r"^__(ballot|all|any|uni|match_all|reduce_\w+)_sync$")  # same result in every lane
+_GROUP_SYNCS = {"sync", "wait", "wait_prior"}  # cg::sync(g); cg::wait(g) syncs g after its memcpy_async
+# inline PTX: block barriers (`bar.sync 1, 64` names a thread count), warp barriers, memory it touches
+_PTX_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.(?:sync|red|arrive)(?:\.aligned)?\s+([^;\"]*)")
+_PTX_WARP_BARRIER = re.compile(r"\bbar\.warp\.sync\b")
+_PTX_MEMORY = {"shared": re.compile(r"\b(?:cp\.async|ldmatrix|stmatrix|wgmma|mbarrier|[a-z]+\.shared)\b"),
+               "global": re.compile(r"\b(?:cp\.async|[a-z]+\.global)\b")}
 DOUBLE = BUILTIN_TYPES["double"]
 _WARP_COLLECTIVES = re.compile(r"^__(shfl(_up|_down|_xor)?|ballot|all|any|uni|match_any|match_all|reduce_\w+)_sync$")
 _FULL_MASKS = (0xFFFFFFFF, -1.0)
@@ -258,6 +266,9 @@ class Lowerer:
         line, column = self._pos(if_node)
         cond_node = if_node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
+        if isinstance(cond, Const) and math.isfinite(cond.value):  # the exit always or never happens
+            self.statements_of([if_node.child_by_field_name("consequence")] if cond.value else rest, env)
+            return
         branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond, exits=True)
         self._sides(branch, lambda: self.statement(if_node.child_by_field_name("consequence"), env.copy()),
                     lambda: self.statements_of(rest, env))
@@ -374,9 +385,14 @@ class Lowerer:
         line, column = self._pos(node)
         cond_node = node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
+        alternative = node.child_by_field_name("alternative")
+        if isinstance(cond, Const) and math.isfinite(cond.value):  # `if constexpr`, a resolved template test
+            live = [node.child_by_field_name("consequence")] if cond.value else \
+                (alternative.named_children if alternative else [])
+            self.statements_of(live, env)
+            return
         branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond)
         then_env, else_env = env.copy(), env.copy()
-        alternative = node.child_by_field_name("alternative")
         self._sides(branch, lambda: self.statement(node.child_by_field_name("consequence"), then_env),
                     lambda: [self.statement(c, else_env) for c in (alternative.named_children if alternative else [])])
         self._merge(env, cond, then_env, else_env)
@@ -932,16 +948,18 @@ class Lowerer:
     def _method(self, method: str, group: Val, values: list[Val], node: Node) -> Val:
         """Cooperative-groups methods on a thread block or a tile; other methods are opaque."""
         if not isinstance(group, Group):
+            if method == "arrive_and_wait":  # cuda::barrier: its thread count is the caller's choice
+                self._barrier(node, "block", f"{method}()", removable=False, counted=True)
             return _opaque(f"method {method}")
+        if method in ("sync", "barrier_wait", "arrive_and_wait"):
+            return self._group_sync(group, node, f"{method}()")
+        if group.grid:
+            return _opaque(f"grid {method}")
         block_threads = op("*", op("*", Sym("bdim.x"), Sym("bdim.y")), Sym("bdim.z"))
         size = group.size if group.size is not None else block_threads
         rank = self._linear_tid()
-        if method in ("sync", "barrier_wait", "arrive_and_wait"):
-            warp_level = isinstance(group.size, Const) and group.size.value <= 32
-            self._barrier(node, "grid" if group.grid else "warp" if warp_level else "block", f"{method}()")
-            return Scalar(ZERO)
-        if group.grid:
-            return _opaque(f"grid {method}")
+        if method == "shfl" and len(values) == 2 and all(isinstance(v, Scalar) for v in values):
+            return Scalar(op("shfl_idx", values[0].expr, values[1].expr, size), values[0].type)
         if method == "thread_rank":
             return Scalar(op("%", rank, size) if group.size is not None else rank)
         if method in ("size", "num_threads"):
@@ -957,17 +975,52 @@ class Lowerer:
         row = op("+", Sym("tid.y"), op("*", Sym("bdim.y"), Sym("tid.z")))
         return op("+", Sym("tid.x"), op("*", Sym("bdim.x"), row))
 
-    def _barrier(self, node: Node, scope: str, name: str, full_mask: bool | None = None) -> None:
+    def _group_sync(self, group: Group, node: Node, name: str) -> Val:
+        warp_level = isinstance(group.size, Const) and group.size.value <= 32
+        self._barrier(node, "grid" if group.grid else "warp" if warp_level else "block", name)
+        return Scalar(ZERO)
+
+    def _barrier(self, node: Node, scope: str, name: str, full_mask: bool | None = None, removable: bool = True,
+                 counted: bool = False) -> None:
         line, column = self._pos(node)
-        self.emit(Barrier(self._id(), line, column, name, scope, full_mask))
+        self.emit(Barrier(self._id(), line, column, name, scope, full_mask, removable and not self.inline_stack,
+                          counted))
         self._clobber()
+
+    def _opaque_memory(self, node: Node, spaces, name: str) -> None:
+        for space in sorted(set(spaces)):
+            self.emit(OpaqueMemory(self._id(), *self._pos(node), space, name))
+            self._clobber()
+
+    def _asm(self, node: Node, env: Env, record: bool) -> Val:
+        """Inline PTX: barriers and the memory its instructions touch; outputs become unknown values."""
+        code = " ".join(text(c) for c in node.children if c.type in ("string_literal", "concatenated_string"))
+        for operands in node.named_children:
+            for operand in operands.named_children if operands.type.endswith("operand_list") else []:
+                value = operand.named_children[-1] if operand.named_children else None
+                if operands.type == "gnu_asm_input_operand_list":
+                    self.rvalue(value, env, record)
+                elif value is not None and value.type == "identifier" and env.lookup(text(value)) is not None:
+                    env.assign(text(value), _opaque("asm output"))
+        if record:
+            self._opaque_memory(node, [space for space, pattern in _PTX_MEMORY.items() if pattern.search(code)], "asm")
+        for m in _PTX_BARRIER.finditer(code):
+            counted = "," in m.group(1)
+            self._barrier(node, "block", "bar.sync", removable=False, counted=counted)
+        if _PTX_WARP_BARRIER.search(code):
+            self._barrier(node, "warp", "bar.warp.sync", removable=False)
+        return _opaque("asm")
 
     def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val:
         if name in _BLOCK_BARRIERS:
-            for a in arg_nodes:
-                self.rvalue(a, env, record)
-            self._barrier(node, "block", name)
-            return Scalar(Opaque(name))
+            votes = [self.rvalue(a, env, record) for a in arg_nodes]
+            self._barrier(node, "block", name, removable=name not in _BLOCK_VOTES)
+            exprs = tuple(v.expr for v in votes if isinstance(v, Scalar))
+            return Scalar(op("block_uniform", *exprs) if exprs else Opaque(name))
+        if name in _GROUP_SYNCS and arg_nodes:
+            group = self.expr(arg_nodes[0], env, record)
+            if isinstance(group, Group):
+                return self._group_sync(group, node, f"{name}()")
         if name == "__syncwarp":
             mask = self.rvalue(arg_nodes[0], env, record) if arg_nodes else None
             self._barrier(node, "warp", name, True if mask is None else _full_mask(mask))
@@ -1002,6 +1055,11 @@ class Lowerer:
         values = [self.rvalue(a, env, record) for a in arg_nodes]
         if record and values and _WARP_COLLECTIVES.match(name):
             self.emit(Collective(self._id(), *self._pos(node), name, _full_mask(values[0])))
+        if _WARP_VOTES.match(name) and len(values) >= 2 and isinstance(values[1], Scalar):
+            return Scalar(op("warp_uniform", values[1].expr), INT if name != "__ballot_sync" else UNKNOWN)
+        if name == "__shfl_sync" and len(values) >= 3 and all(isinstance(v, Scalar) for v in values[1:]):
+            width = values[3].expr if len(values) > 3 else Const(32.0)
+            return Scalar(op("shfl_idx", values[1].expr, values[2].expr, width), values[1].type)
         if name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH:
             return self._inline(name, node, values)
         macro = self.scope.source.macros.get(name) if self.expand_macros else None
@@ -1013,6 +1071,9 @@ class Lowerer:
             return Scalar(op("abs", values[0].expr), values[0].type)
         if name.startswith("make_") and name[5:] in BUILTIN_TYPES:
             return Scalar(Opaque(name), BUILTIN_TYPES[name[5:]])
+        if record:  # a callee it cannot see (wmma, memcpy_async, a library) may touch what it is given
+            self._opaque_memory(node, [v.space for v in values if isinstance(v, Ptr) and v.space in
+                                       ("shared", "global")], name)
         exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
         is_float = any(isinstance(v, Scalar) and v.type.is_float for v in values) or name.endswith("f")
         self.work.call(name, precision(*(v.type for v in values if isinstance(v, Scalar))) or
@@ -1254,4 +1315,5 @@ _EXPRESSIONS = {
     "call_expression": Lowerer._call,
     "initializer_list": Lowerer._initializer,
     "compound_literal_expression": Lowerer._initializer,
+    "gnu_asm_expression": Lowerer._asm,
 }

@@ -36,6 +36,19 @@ MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-gen
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
 
 
+@dataclass(frozen=True)
+class Member:
+    """An access in an epoch, with where it stands in the wrap-round epochs of barrier loops:
+    ``(loop id, part)`` for part ``pre`` (before the loop), ``tail`` (after the body's last
+    barrier, iteration i) or ``head`` (before the body's first barrier, iteration i + 1)."""
+
+    access: Access
+    parts: tuple[tuple[int, str], ...] = ()
+
+    def marked(self, loop: Loop, part: str) -> Member:
+        return Member(self.access, self.parts + ((loop.id, part),))
+
+
 def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done: list) -> list:
     """Group the accesses to one memory space into barrier-separated epochs (appended to `done`);
     returns the epoch still open at the end of `stmts`."""
@@ -44,7 +57,7 @@ def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done
             done.append(current)
             current = []
         elif isinstance(s, Access) and s.space == space:
-            current.append(s)
+            current.append(Member(s))
         elif isinstance(s, Branch):
             current = _epochs(s.then, space, orders, current, done)
             current = _epochs(s.orelse, space, orders, current, done)
@@ -52,7 +65,8 @@ def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done
             inner: list = []
             tail = _epochs(s.body, space, orders, [], inner)
             if inner:  # the body's last epoch meets its first on the next iteration
-                done.append(current + tail + inner[0])
+                done.append([m.marked(s, "pre") for m in current] + [m.marked(s, "tail") for m in tail] +
+                            [m.marked(s, "head") for m in inner[0]])
                 done.extend(inner[1:])
                 current = []
             else:
@@ -60,11 +74,26 @@ def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done
     return current
 
 
-def epochs(kernel: Kernel, space: str, orders: frozenset[str]) -> list[list[Access]]:
+def epochs(kernel: Kernel, space: str, orders: frozenset[str]) -> list[list[Member]]:
     """Accesses to `space` grouped between barriers of the scopes in `orders`."""
     done: list = []
     done.append(_epochs(kernel.body, space, orders, [], done))
     return done
+
+
+def _alignment(a: Member, b: Member) -> dict[int, tuple[int, int]] | None:
+    """How the iterations of two members of one wrap-round epoch meet: per loop, the shift to
+    subtract from each side's iteration number (a `head` runs one iteration after the `tail` it
+    meets); None when a barrier of the loop orders them (before the loop vs after its first barrier)."""
+    parts_a, parts_b = dict(a.parts), dict(b.parts)
+    shifts = {}
+    for loop in parts_a.keys() | parts_b.keys():
+        pair = {parts_a.get(loop), parts_b.get(loop)}
+        if pair == {"pre", "tail"}:
+            return None
+        if pair == {"head", "tail"}:
+            shifts[loop] = (int(parts_a[loop] == "head"), int(parts_b[loop] == "head"))
+    return shifts
 
 
 @dataclass
@@ -102,7 +131,7 @@ class LaneTable:
     def __init__(self, kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = ()):
         self.graph, self.sampler = graph, sampler
         self.extents = {s.name: s.type.size for s in kernel.shared if not s.dynamic}
-        self.copies = copies  # grid axes whose blocks are copies of block 0 (see races())
+        self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
         self.cache: dict[tuple, Lanes | None] = {}
 
     def get(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
@@ -124,8 +153,8 @@ class LaneTable:
         extent = self.extents.get(access.array) if access.space == "shared" else None
         if extent:  # lanes past the end of a shared array are another bug (or a wrongly guessed block)
             active &= address + access.size <= extent
-        for axis in self.copies:
-            active &= np.broadcast_to(batch.env[f"bid.{axis}"], active.shape) == 0
+        for symbol in self.copies:
+            active &= np.broadcast_to(batch.env[symbol], active.shape) == 0
         block, thread = _linear_ids(batch)
         studied = np.unique(block[:, 0][active.any(axis=1)])[:BLOCKS]
         active &= np.isin(block[:, 0], studied)[:, None]
@@ -177,9 +206,9 @@ def _clash(a: np.ndarray, b: np.ndarray) -> bool:
     return bool((np.diff(keys) == 0).any())  # sorted: a repeated key has two different `who`s
 
 
-def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str) -> np.ndarray:
+def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np.ndarray) -> np.ndarray:
     rows, units = lanes.words(granule)
-    columns = [lanes.when[rows]] if "when" in key else []
+    columns = [lanes.when[rows] - shift] if "when" in key else []
     columns += [getattr(lanes, k)[rows][:, None] for k in key if k != "when"]
     return np.concatenate([*columns, units[:, None], getattr(lanes, who)[rows][:, None]], axis=1)
 
@@ -207,14 +236,14 @@ GLOBAL_IN_BLOCK = _Kind("global-race", "global", BLOCK, ("block", "when"), "thre
 GLOBAL_ACROSS_BLOCKS = _Kind("global-race", "global", GRID, ("when",), "block")
 
 
-def _pairs(groups: list[list[Access]]) -> Iterator[tuple[Access, Access]]:
+def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
     count = 0
     for group in groups:
-        for w in (a for a in group if a.kind == "store"):
+        for w in (m for m in group if m.access.kind == "store"):
             for other in group:
-                if other.array != w.array or other.kind == "atomic":
+                if other.access.array != w.access.array or other.access.kind == "atomic":
                     continue
-                if other.kind == "store" and other.id < w.id:
+                if other.access.kind == "store" and other.access.id < w.access.id:
                     continue
                 count += 1
                 if count > MAX_PAIRS:
@@ -222,18 +251,22 @@ def _pairs(groups: list[list[Access]]) -> Iterator[tuple[Access, Access]]:
                 yield w, other
 
 
-def _found(kind: _Kind, groups: list[list[Access]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
+def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
     """The first clashing partner of every write of `kind` not reported yet (one finding per write)."""
-    for w, other in _pairs(groups):
-        if w.id in reported:
+    for mw, mo in _pairs(groups):
+        w, other = mw.access, mo.access
+        shifts = _alignment(mw, mo)
+        if w.id in reported or shifts is None:
             continue
-        loops = _separating_loops(graph, w, kind.orders)
+        loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
+                                    _separating_loops(graph, other, kind.orders)))
         a, b = table.get(w, loops), table.get(other, loops)
         if a is None or b is None:
             continue
         granule = min(w.size, other.size)
-        table_a = _table(a, granule, kind.key, kind.who)
-        if _clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who)):
+        shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
+        table_a = _table(a, granule, kind.key, kind.who, shift_a)
+        if _clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who, shift_b)):
             reported.add(w.id)
             yield w, other
 
@@ -283,8 +316,9 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
 
 def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
           copies: tuple[str, ...] = ()) -> Iterator[tuple[str, int, int, str]]:
-    """(kind, line, column, message) for every write that races.  Blocks along the grid axes in
-    `copies` are taken as copies of block 0 (a guessed grid the kernel never indexes) and left out."""
+    """(kind, line, column, message) for every write that races.  Lanes whose index along one of
+    `copies` (``tid.y``, ``bid.z``, ...) is not 0 are left out: under a guessed launch, threads or
+    blocks along an axis the kernel never reads only repeat index 0's work."""
     table = LaneTable(kernel, graph, sampler, copies)
     shared: set[int] = set()
     for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..analysis.ir import Access, Branch, Compute, walk
+from ..analysis.ir import Access, Branch, Compute, OpaqueMemory, walk
+from ..analysis.predication import predicated
 from .rules import Rule, rule
 
 COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
@@ -88,27 +89,30 @@ class RegisterSpill(Rule):
 
 
 def _does_work(stmts) -> bool:
-    return any(isinstance(s, (Access, Compute)) for s, _ in walk(stmts))
+    return any(isinstance(s, (Access, OpaqueMemory, Compute)) for s, _ in walk(stmts))
 
 
 @rule
 class DivergentBranch(Rule):
     code, name, severity = "CP301", "divergent-branch", "warning"
-    summary = "A branch whose condition differs between lanes of a warp, with work on both sides."
+    summary = ("A branch whose condition differs between lanes of a warp, compiled to a jump, with work on both "
+               "sides.")
     why = ("A warp executes both sides one after the other, with the other side's lanes idle: both paths "
-           "cost their full time.")
+           "cost their full time.  Short sides that nvcc turns into predicated instructions, early exits and "
+           "conditions whose thread dependence the analysis only assumes (an opaque call, an unresolved "
+           "template parameter) are left alone.")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
 
     def check(self, report):
         by_line = {}
         for stmt, _ in walk(report.kernel.body):
-            if isinstance(stmt, Branch) and stmt.kind == "if" and not stmt.exits \
+            if isinstance(stmt, Branch) and stmt.kind == "if" and not predicated(stmt) \
                     and _does_work(stmt.then) and _does_work(stmt.orelse):
                 by_line[stmt.line] = stmt
         for b in report.branches:
             stmt = by_line.get(b.line)
-            if stmt is not None and b.result.uniformity == "thread":
+            if stmt is not None and b.result.uniformity == "thread" and b.result.evident:
                 share = b.result.divergent_fraction
                 measured = f" ({share:.0%} of warps under this launch)" if share else ""
                 yield stmt.line, stmt.column, f"`{b.condition}` splits warps{measured}"

@@ -45,9 +45,14 @@ class Rule:
         raise NotImplementedError
 
     def findings(self, path: str, report: KernelReport) -> Iterator[Finding]:
+        """One finding per source location: inlined helpers, macros and recursion put one line at
+        many places of the IR."""
+        seen: set[tuple[int, int]] = set()
         for line, column, message in self.check(report):
-            yield Finding(path, line, column, self.code, self.name, report.kernel.name, self.severity, message,
-                          self.fix)
+            if (line, column) not in seen:
+                seen.add((line, column))
+                yield Finding(path, line, column, self.code, self.name, report.kernel.name, self.severity, message,
+                              self.fix)
 
 
 REGISTRY: dict[str, Rule] = {}
