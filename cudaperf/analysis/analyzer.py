@@ -38,7 +38,7 @@ from .predication import issue_context, predicated, tail_branches
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
-from .scope import FileScope, collect, kernel_name
+from .scope import FileScope, collect, kernel_name, template_params
 from .source import Diagnostic, SourceError, SourceFile, load, read
 from .sync import hazards
 from .vectorize import vectorised
@@ -81,26 +81,6 @@ def _size_evaluator(holder: dict):
         lowerer = holder.get("lowerer")
         return lowerer.const_int(node) if lowerer is not None and node is not None else None
     return evaluate
-
-
-def _template_params(definition: Node) -> tuple[list[str], list[str], dict[str, str]]:
-    parent = definition.parent
-    names, kinds, defaults = [], [], {}
-    if parent is None or parent.type != "template_declaration":
-        return names, kinds, defaults
-    plist = parent.child_by_field_name("parameters")
-    for p in plist.named_children if plist is not None else []:
-        is_type = p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
-                             "variadic_type_parameter_declaration")
-        name_node = p.child_by_field_name("name") or p.child_by_field_name("declarator") or \
-            next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
-        name = text(name_node)
-        names.append(name)
-        kinds.append("type" if is_type else "value")
-        default = p.child_by_field_name("default_type") or p.child_by_field_name("default_value")
-        if default is not None:
-            defaults[name] = text(default)
-    return names, kinds, defaults
 
 
 class FileAnalysis:
@@ -175,7 +155,7 @@ class FileAnalysis:
 
     def kernel(self, definition: Node) -> KernelReport:
         name = kernel_name(definition, self.source.macros)
-        names, kinds, defaults = _template_params(definition)
+        names, kinds, defaults = template_params(definition)
         host = next((h for h in self.launches() if h.kernel == name), None)
         given = [defaults.get(n, "") for n in names]
         if host and host.template_args:

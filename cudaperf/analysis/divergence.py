@@ -103,16 +103,57 @@ def _argument_dependent(expr: Expr, arguments: frozenset[str]) -> bool:
     return bool(free_symbols(expr) & arguments)
 
 
+def _multiple_of_warp(expr: Expr) -> bool:
+    """Is `expr` a multiple of 32 whatever the arguments (`(n + 31) / 32 * 32`, `n & ~31`, `k << 5`)?"""
+    if isinstance(expr, Const):
+        return expr.value % 32 == 0
+    if not isinstance(expr, Op):
+        return False
+    args = expr.args
+    if expr.name == "*":
+        return any(_multiple_of_warp(a) for a in args) and all(a.is_int for a in args)
+    if expr.name in ("+", "-", "min", "max"):
+        return all(_multiple_of_warp(a) for a in args)
+    if expr.name == "?:":
+        return all(_multiple_of_warp(a) for a in args[1:])
+    if expr.name == "<<":
+        return (isinstance(args[1], Const) and args[1].value >= 5) or _multiple_of_warp(args[0])
+    if expr.name == "&":
+        return any(isinstance(a, Const) and int(a.value) % 32 == 0 for a in args)
+    return False
+
+
+# `below < bound` and `bound <= below` with a bound that is a multiple of 32: lanes agree when
+# they share floor(below / 32), whatever the bound
+_WARP_ALIGNED = {"<": (0, 1), ">=": (0, 1), ">": (1, 0), "<=": (1, 0)}  # relation: (thread side, bound side)
+
+
+def _aligned_bound(expr: Op, arguments: frozenset[str]) -> Expr | None:
+    """The thread side of a comparison against a warp-aligned, argument-dependent bound."""
+    sides = _WARP_ALIGNED.get(expr.name)
+    if sides is None:
+        return None
+    below, bound = (expr.args[i] for i in sides)
+    if _argument_dependent(below, arguments) or not _multiple_of_warp(bound):
+        return None
+    return below
+
+
 def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray:
     """Per row: can lanes of this warp disagree on `expr` for some values of the arguments?
 
     A comparison against an argument-dependent threshold (``i < n``) splits a warp for some
-    argument value exactly when the difference of its sides varies across the warp's lanes."""
+    argument value exactly when the difference of its sides varies across the warp's lanes; a
+    threshold rounded to a multiple of 32 only when the lanes lie in different 32-aligned groups."""
     if isinstance(expr, Op) and expr.name in _LOGICAL:
         out = np.zeros(batch.rows, dtype=bool)
         for a in expr.args:
             out |= may_split(a, batch, arguments)
         return out
+    below = _aligned_bound(expr, arguments) if isinstance(expr, Op) and _argument_dependent(expr, arguments) \
+        else None
+    if below is not None:
+        return _disagrees(evaluate_on(op(">>", below, Const(5.0)), batch), batch.active)
     if isinstance(expr, Op) and expr.name in _RELATIONS and _argument_dependent(expr, arguments):
         difference = op("-", expr.args[0], expr.args[1], is_int=False)
         return _disagrees(evaluate_on(difference, batch), batch.active)

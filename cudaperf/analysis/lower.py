@@ -19,7 +19,7 @@ from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
 from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, Param, SharedArray, Stmt, walk
 from .macros import substitute
 from .parse import Node, text
-from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name
+from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name, template_params
 from .source import Macro
 from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
 
@@ -937,7 +937,8 @@ class Lowerer:
             if name == "tiled_partition" and targs is not None and targs.named_children:
                 size = self.rvalue(targs.named_children[0], env, record=False)
                 return Group(size.expr if isinstance(size, Scalar) else None)
-            return self._call_named(name, node, arg_nodes, env, record)
+            explicit = [self.rvalue(t, env, record=False) for t in (targs.named_children if targs else [])]
+            return self._call_named(name, node, arg_nodes, env, record, explicit)
         if callee is not None and callee.type == "field_expression":
             group = self.expr(callee.child_by_field_name("argument"), env, record)
             values = [self.rvalue(a, env, record) for a in arg_nodes]
@@ -1011,7 +1012,8 @@ class Lowerer:
             self._barrier(node, "warp", "bar.warp.sync", removable=False)
         return _opaque("asm")
 
-    def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val:
+    def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool,
+                    template_values: list[Val] = ()) -> Val:
         if name in _BLOCK_BARRIERS:
             votes = [self.rvalue(a, env, record) for a in arg_nodes]
             self._barrier(node, "block", name, removable=name not in _BLOCK_VOTES)
@@ -1061,7 +1063,7 @@ class Lowerer:
             width = values[3].expr if len(values) > 3 else Const(32.0)
             return Scalar(op("shfl_idx", values[1].expr, values[2].expr, width), values[1].type)
         if name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH:
-            return self._inline(name, node, values)
+            return self._inline(name, node, values, template_values)
         macro = self.scope.source.macros.get(name) if self.expand_macros else None
         if macro is not None and macro.params is not None and self.macro_depth < 8:
             return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node)
@@ -1084,10 +1086,14 @@ class Lowerer:
         return Scalar(op(name, *exprs, is_int=not is_float) if exprs else Opaque(name),
                       FLOAT if is_float else UNKNOWN)
 
-    def _inline(self, name: str, node: Node, values: list[Val]) -> Val:
+    def _inline(self, name: str, node: Node, values: list[Val], template_values: list[Val] = ()) -> Val:
         candidates = self.scope.device_functions[name]
         definition = next((d for d in candidates if _arity(d) == len(values)), candidates[0])
         frame = Env()
+        names, kinds, _ = template_params(definition)  # `f<32>(v)`: the value parameters are known
+        for tname, kind, value in zip(names, kinds, template_values):
+            if kind == "value" and isinstance(value, Scalar):
+                frame.declare(tname, value)
         declarator = function_declarator(definition)
         plist = declarator.child_by_field_name("parameters") if declarator is not None else None
         params = [p for p in plist.named_children if p.type in ("parameter_declaration",
