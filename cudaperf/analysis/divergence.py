@@ -103,40 +103,42 @@ def _argument_dependent(expr: Expr, arguments: frozenset[str]) -> bool:
     return bool(free_symbols(expr) & arguments)
 
 
-def _multiple_of_warp(expr: Expr) -> bool:
-    """Is `expr` a multiple of 32 whatever the arguments (`(n + 31) / 32 * 32`, `n & ~31`, `k << 5`)?"""
+def _periods(expr: Expr) -> set[Expr]:
+    """Values `expr` is a multiple of whatever the arguments: 32 for `(n + 31) / 32 * 32`,
+    `n & ~31` or `k << 5`; `blockDim.x` for `(n + blockDim.x - 1) / blockDim.x * blockDim.x`."""
     if isinstance(expr, Const):
-        return expr.value % 32 == 0
-    if not isinstance(expr, Op):
-        return False
+        return {Const(32.0)} if expr.value % 32 == 0 else set()
+    if not isinstance(expr, Op) or not expr.is_int:
+        return {expr} if isinstance(expr, Sym) else set()
     args = expr.args
     if expr.name == "*":
-        return any(_multiple_of_warp(a) for a in args) and all(a.is_int for a in args)
-    if expr.name in ("+", "-", "min", "max"):
-        return all(_multiple_of_warp(a) for a in args)
-    if expr.name == "?:":
-        return all(_multiple_of_warp(a) for a in args[1:])
-    if expr.name == "<<":
-        return (isinstance(args[1], Const) and args[1].value >= 5) or _multiple_of_warp(args[0])
-    if expr.name == "&":
-        return any(isinstance(a, Const) and int(a.value) % 32 == 0 for a in args)
-    return False
+        return set().union(*(_periods(a) | ({a} if not isinstance(a, Const) else set()) for a in args))
+    if expr.name in ("+", "-", "min", "max", "?:"):
+        sides = [_periods(a) for a in (args[1:] if expr.name == "?:" else args)]
+        return set.intersection(*sides)
+    if expr.name == "<<" and isinstance(args[1], Const):
+        return {Const(32.0)} if args[1].value >= 5 else set()
+    if expr.name == "&" and any(isinstance(a, Const) and int(a.value) % 32 == 0 for a in args):
+        return {Const(32.0)}
+    return set()
 
 
-# `below < bound` and `bound <= below` with a bound that is a multiple of 32: lanes agree when
-# they share floor(below / 32), whatever the bound
-_WARP_ALIGNED = {"<": (0, 1), ">=": (0, 1), ">": (1, 0), "<=": (1, 0)}  # relation: (thread side, bound side)
+# `below < bound` and `bound <= below` with a bound that is a multiple of a period p: lanes agree
+# when they share floor(below / p), whatever the bound
+_ALIGNED = {"<": (0, 1), ">=": (0, 1), ">": (1, 0), "<=": (1, 0)}  # relation: (thread side, bound side)
 
 
-def _aligned_bound(expr: Op, arguments: frozenset[str]) -> Expr | None:
-    """The thread side of a comparison against a warp-aligned, argument-dependent bound."""
-    sides = _WARP_ALIGNED.get(expr.name)
+def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str]) -> np.ndarray | None:
+    """Per row, for a comparison against an argument-dependent bound with a known period: do
+    the lanes fall into different periods?  None when the comparison has no such form."""
+    sides = _ALIGNED.get(expr.name)
     if sides is None:
         return None
     below, bound = (expr.args[i] for i in sides)
-    if _argument_dependent(below, arguments) or not _multiple_of_warp(bound):
-        return None
-    return below
+    periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
+    splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active)
+              for period in periods if not _argument_dependent(period, arguments)]
+    return np.logical_and.reduce(splits) if splits else None
 
 
 def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray:
@@ -150,14 +152,33 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray
         for a in expr.args:
             out |= may_split(a, batch, arguments)
         return out
-    below = _aligned_bound(expr, arguments) if isinstance(expr, Op) and _argument_dependent(expr, arguments) \
-        else None
-    if below is not None:
-        return _disagrees(evaluate_on(op(">>", below, Const(5.0)), batch), batch.active)
+    aligned = _aligned_split(expr, batch, arguments) if isinstance(expr, Op) and \
+        _argument_dependent(expr, arguments) else None
+    if aligned is not None:
+        return aligned
     if isinstance(expr, Op) and expr.name in _RELATIONS and _argument_dependent(expr, arguments):
         difference = op("-", expr.args[0], expr.args[1], is_int=False)
         return _disagrees(evaluate_on(difference, batch), batch.active)
     return _disagrees(evaluate_on(expr, batch), batch.active)
+
+
+_UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
+
+
+def _name_uniform_unknowns(expr: Expr, dependence: Dependence, named: dict[str, float]) -> Expr:
+    """`expr` with every value that cannot be evaluated but is the same in all lanes of a warp (a
+    load from a warp-uniform address, a vote, a broadcast shuffle) replaced by a symbol, recorded
+    in `named` with an arbitrary value: a comparison against it splits a warp exactly when a
+    comparison against an argument would."""
+    unknown = isinstance(expr, Load) or (isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM)
+    if unknown and dependence.level(expr) < 3:
+        name = f"arg:uniform{len(named)}"
+        named[name] = 1.0
+        return Sym(name, expr.is_int)
+    if isinstance(expr, Op):
+        args = tuple(_name_uniform_unknowns(a, dependence, named) for a in expr.args)
+        return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
+    return expr
 
 
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
@@ -178,5 +199,9 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     if not executed.any():  # never reached under this launch: judge every lane of the sampled warps
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
-    divergent_rows = may_split(condition, batch, frozenset(arguments))
+    named: dict[str, float] = {}
+    condition = _name_uniform_unknowns(condition, dependence, named)
+    if named:  # values no lane of a warp disagrees on, unknown like arguments are
+        batch = Batch({**batch.env, **named}, batch.active, batch.weight)
+    divergent_rows = may_split(condition, batch, frozenset(arguments) | frozenset(named))
     return BranchUniformity("thread" if divergent_rows[executed].any() else "warp", fraction, evident)

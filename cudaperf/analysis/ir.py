@@ -28,6 +28,7 @@ class Access:
     size: int  # bytes moved per thread
     type_name: str
     text: str
+    value: Expr | None = None  # what a plain store writes (None: a read-modify-write, a struct, unknown)
 
 
 @dataclass(eq=False)

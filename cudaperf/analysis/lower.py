@@ -624,16 +624,17 @@ class Lowerer:
         self.cse[key] = load
         return Scalar(load, loc.type)
 
-    def _access(self, loc: Loc, kind: str, node: Node) -> Access:
+    def _access(self, loc: Loc, kind: str, node: Node, value: Expr | None = None) -> Access:
         line, column = self._pos(node)
         access = Access(self._id(), line, column, loc.space, kind, loc.array, loc.offset, loc.type.size,
-                        loc.type.name, text(node)[:80])
+                        loc.type.name, text(node)[:80], value)
         self.emit(access)
         return access
 
-    def _write(self, loc: Loc, node: Node, kind: str = "store") -> None:
-        for piece in _pieces(loc):
-            self._access(piece, kind, node)
+    def _write(self, loc: Loc, node: Node, kind: str = "store", value: Expr | None = None) -> None:
+        pieces = _pieces(loc)
+        for piece in pieces:
+            self._access(piece, kind, node, value if len(pieces) == 1 else None)
         self._clobber()
 
     def expr(self, node: Node | None, env: Env, record: bool = True) -> Val:
@@ -894,7 +895,8 @@ class Lowerer:
                 current = self._read(target, left_node, record)
                 right = self._combine(current, operator[:-1], right)
             if record:
-                self._write(target, left_node)
+                self._write(target, left_node, value=right.expr if operator == "=" and isinstance(right, Scalar)
+                            else None)
             return right
         if operator != "=" and isinstance(target, Scalar):  # a member of a local struct: `p.x += v`
             return self._combine(target, operator[:-1], right)

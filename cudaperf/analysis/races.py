@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
+from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
 from .symbolic import free_symbols, has_opaque, loads_in
@@ -132,6 +133,7 @@ class LaneTable:
         self.graph, self.sampler = graph, sampler
         self.extents = {s.name: s.type.size for s in kernel.shared if not s.dynamic}
         self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
+        self.dependence = Dependence(kernel)
         self.cache: dict[tuple, Lanes | None] = {}
 
     def get(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
@@ -227,13 +229,22 @@ class _Kind:
     orders: frozenset[str]  # barrier scopes that order the accesses
     key: tuple[str, ...]  # lanes must agree on these (and the address) to clash ...
     who: str  # ... and differ on this (one instruction may race with itself: lanes of a warp too)
+    same_for: int  # dependence level (divergence.Dependence) of a value every `who` that clashes shares
 
 
 BLOCK, WARP_OR_BLOCK, GRID = frozenset({"block", "grid"}), frozenset({"warp", "block", "grid"}), frozenset({"grid"})
-SHARED = _Kind("shared-race", "shared", BLOCK, ("block", "when"), "warp")
-WARP = _Kind("implicit-warp-sync", "shared", WARP_OR_BLOCK, ("block", "warp", "when"), "thread")
-GLOBAL_IN_BLOCK = _Kind("global-race", "global", BLOCK, ("block", "when"), "thread")
-GLOBAL_ACROSS_BLOCKS = _Kind("global-race", "global", GRID, ("when",), "block")
+SHARED = _Kind("shared-race", "shared", BLOCK, ("block", "when"), "warp", 1)
+WARP = _Kind("implicit-warp-sync", "shared", WARP_OR_BLOCK, ("block", "warp", "when"), "thread", 2)
+GLOBAL_IN_BLOCK = _Kind("global-race", "global", BLOCK, ("block", "when"), "thread", 1)
+GLOBAL_ACROSS_BLOCKS = _Kind("global-race", "global", GRID, ("when",), "block", 0)
+
+
+def _same_value(kind: _Kind, w: Access, other: Access, dependence: Dependence) -> bool:
+    """Two plain stores of one value that every clashing thread computes alike (`bias = b[blockIdx.z]`
+    by every thread of the block; `*flag = __syncthreads_and(c)`): whichever lands last, the word
+    holds that value."""
+    return other.kind == "store" and w.value is not None and other.value is not None and \
+        str(w.value) == str(other.value) and dependence.level(w.value) <= kind.same_for
 
 
 def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
@@ -256,7 +267,7 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
     for mw, mo in _pairs(groups):
         w, other = mw.access, mo.access
         shifts = _alignment(mw, mo)
-        if w.id in reported or shifts is None:
+        if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence):
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
                                     _separating_loops(graph, other, kind.orders)))
