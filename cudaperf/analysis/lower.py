@@ -32,6 +32,7 @@ _WARP_VOTES = re.compile(r"^__(ballot|all|any|uni|match_all|reduce_\w+)_sync$") 
 _GROUP_SYNCS = {"sync", "wait", "wait_prior"}  # cg::sync(g); cg::wait(g) syncs g after its memcpy_async
 # inline PTX: block barriers (`bar.sync 1, 64` names a thread count), warp barriers, memory it touches
 _PTX_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.(?:sync|red|arrive)(?:\.aligned)?\s+([^;\"]*)")
+_UNSEEN_SYNC = re.compile(r"sync|barrier", re.IGNORECASE)
 _PTX_WARP_BARRIER = re.compile(r"\bbar\.warp\.sync\b")
 _PTX_MEMORY = {"shared": re.compile(r"\b(?:cp\.async|ldmatrix|stmatrix|wgmma|mbarrier|[a-z]+\.shared)\b"),
                "global": re.compile(r"\b(?:cp\.async|[a-z]+\.global)\b")}
@@ -323,7 +324,20 @@ class Lowerer:
 
     def _expression_statement(self, node: Node, env: Env) -> None:
         for child in node.named_children:
-            self.rvalue(child, env)
+            if self._unseen_sync(child, env):  # `SYNC;` from a header that includes this file
+                self._barrier(child, "block", text(child), removable=False, counted=True)
+            else:
+                self.rvalue(child, env)
+
+    def _unseen_sync(self, node: Node, env: Env) -> bool:
+        """A statement naming something this file never defines that says it synchronises: it
+        may be a barrier, so it orders what is around it (and is not judged for divergence)."""
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else node
+        if callee is None or callee.type != "identifier":
+            return False
+        name = text(callee)
+        return bool(_UNSEEN_SYNC.search(name)) and not name.startswith("__") and env.lookup(name) is None and \
+            name not in self.scope.source.macros and name not in self.scope.device_functions
 
     def _declaration(self, node: Node, env: Env) -> None:
         quals = {text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}

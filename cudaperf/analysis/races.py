@@ -34,6 +34,7 @@ from .sampling import Sampler, evaluate_on
 from .symbolic import free_symbols, has_opaque, loads_in
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
+EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
 
 
@@ -148,7 +149,7 @@ class LaneTable:
         context = self.graph.nodes[access.id]["context"]
         batch = self.sampler.batch(context)
         address = evaluate_on(access.offset, batch)
-        active = batch.active & np.isfinite(address)
+        active = batch.active & (np.abs(address) < EXACT)  # also drops NaN: an address the lanes cannot know
         for item in context:  # lanes that only may take a data-dependent branch prove nothing
             if not isinstance(item, Loop):
                 active &= ~np.isnan(evaluate_on(item[0].condition, batch))
@@ -304,8 +305,11 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
     as possibly taken: which lanes take them does not matter, only that more than one may."""
     statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
+    dependence = Dependence(kernel)
     for w in statements:
         if w.kind != "store" or w.id not in graph or _indexed_by(w.offset, "tid.", loops):
+            continue
+        if w.value is not None and dependence.level(w.value) == 0:  # `flag = 1`: every writer stores one value
             continue
         context = graph.nodes[w.id]["context"]
         guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..analysis.ir import Access, Branch, Compute, OpaqueMemory, walk
-from ..analysis.predication import predicated
+from ..analysis.predication import if_convertible
 from .rules import Rule, rule
 
 COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
@@ -88,17 +88,25 @@ class RegisterSpill(Rule):
                    f"({r.registers_per_thread} registers per thread)")
 
 
-def _does_work(stmts) -> bool:
-    return any(isinstance(s, (Access, OpaqueMemory, Compute)) for s, _ in walk(stmts))
+REAL_WORK_FLOPS = 32  # floating-point instructions that make a side worth its own pass without memory or loops
+
+
+def _real_work(stmts) -> bool:
+    """Does one side of a branch cost a warp real time on its own: more than nvcc would predicate
+    (a loop, several memory instructions), or many floating-point instructions?"""
+    flops = sum(sum(s.counts.values()) for s, _ in walk(stmts) if isinstance(s, Compute))
+    has_work = any(isinstance(s, (Access, OpaqueMemory, Compute)) for s, _ in walk(stmts))
+    return has_work and (not if_convertible(stmts) or flops >= REAL_WORK_FLOPS)
 
 
 @rule
 class DivergentBranch(Rule):
     code, name, severity = "CP301", "divergent-branch", "warning"
-    summary = ("A branch whose condition differs between lanes of a warp, compiled to a jump, with work on both "
-               "sides.")
+    summary = ("A branch whose condition differs between lanes of a warp, with real work on both sides (more than "
+               "nvcc would predicate).")
     why = ("A warp executes both sides one after the other, with the other side's lanes idle: both paths "
-           "cost their full time.  Short sides that nvcc turns into predicated instructions, early exits and "
+           "cost their full time.  A short side (nvcc predicates it: no loop, a few memory instructions, under "
+           f"{REAL_WORK_FLOPS} floating-point instructions) costs little, so early exits, short sides and "
            "conditions whose thread dependence the analysis only assumes (an opaque call, an unresolved "
            "template parameter) are left alone.")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
@@ -107,8 +115,8 @@ class DivergentBranch(Rule):
     def check(self, report):
         by_line = {}
         for stmt, _ in walk(report.kernel.body):
-            if isinstance(stmt, Branch) and stmt.kind == "if" and not predicated(stmt) \
-                    and _does_work(stmt.then) and _does_work(stmt.orelse):
+            if isinstance(stmt, Branch) and stmt.kind == "if" and not stmt.exits \
+                    and _real_work(stmt.then) and _real_work(stmt.orelse):
                 by_line[stmt.line] = stmt
         for b in report.branches:
             stmt = by_line.get(b.line)
