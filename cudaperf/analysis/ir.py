@@ -55,7 +55,7 @@ class OpaqueMemory:
     id: int
     line: int
     column: int
-    space: str
+    space: str  # shared | global | unknown (behind a pointer the lowering lost)
     name: str
 
 

@@ -772,6 +772,8 @@ class Lowerer:
             size = Opaque("extent") if pointee.is_array and pointee.length is None else lift(pointee.size)
             return Loc(base.space, base.array, op("+", base.offset, op("*", op("int", idx) if not idx.is_int else idx,
                                                                             size)), base.pointee)
+        if record:  # memory behind a pointer the lowering lost (`smem.getPointer()`, a cast it cannot follow)
+            self._opaque_memory(node, ["unknown"], "subscript")
         return _opaque("subscript")
 
     def _pointer(self, node: Node, env: Env, record: bool) -> Val:
@@ -782,7 +784,10 @@ class Lowerer:
             if isinstance(target, Loc):
                 return Ptr(target.space, target.array, target.offset, target.type)
             return _opaque("address")
-        return self._deref(self.rvalue(arg, env, record))
+        target = self._deref(self.rvalue(arg, env, record))
+        if record and not isinstance(target, Loc):
+            self._opaque_memory(node, ["unknown"], "dereference")
+        return target
 
     def _binary(self, node: Node, env: Env, record: bool) -> Val:
         operator = text(node.child_by_field_name("operator"))

@@ -78,7 +78,8 @@ def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity])
 
 
 def _orders_memory(stmts: list) -> bool:
-    return any(isinstance(s, Access | OpaqueMemory) and s.space in ("shared", "global") for s, _ in walk(stmts))
+    return any(isinstance(s, Access | OpaqueMemory) and s.space in ("shared", "global", "unknown")
+               for s, _ in walk(stmts))
 
 
 def _redundant_in(body: list, in_loop: bool, ends_kernel: bool) -> Iterator[tuple[Barrier, Hazard | None]]:
