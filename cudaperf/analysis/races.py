@@ -22,6 +22,7 @@ without a barrier between them; updates are lost.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -31,7 +32,7 @@ import numpy as np
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
-from .symbolic import free_symbols, has_opaque, loads_in
+from .symbolic import Expr, Load, Op, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
@@ -109,6 +110,7 @@ class Lanes:
     when: np.ndarray  # (n, loops)
     address: np.ndarray
     size: int
+    value: np.ndarray  # what a plain store writes, as a stand-in number (equal numbers, equal values); NaN: unknown
 
     def words(self, granule: int) -> tuple[np.ndarray, np.ndarray]:
         """(row index, granule index) for every `granule`-byte unit the access covers."""
@@ -135,6 +137,7 @@ class LaneTable:
         self.extents = {s.name: s.type.size for s in kernel.shared if not s.dynamic}
         self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
         self.dependence = Dependence(kernel)
+        self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
         self.cache: dict[tuple, Lanes | None] = {}
 
     def get(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
@@ -165,8 +168,10 @@ class LaneTable:
             return None
         when = np.stack([np.broadcast_to(batch.env.get(loop.iteration, 0.0), active.shape)[active] for loop in loops],
                         axis=1) if loops else np.zeros((int(active.sum()), 0))
+        value = _stand_in(access.value, batch, self.accesses) if access.value is not None else \
+            np.full(active.shape, np.nan)
         return Lanes(block[active], np.floor(thread[active] / 32), thread[active], when, address[active],
-                     access.size)
+                     access.size, np.broadcast_to(value, active.shape)[active])
 
 
 def _codes(columns: np.ndarray) -> np.ndarray:
@@ -190,6 +195,38 @@ def _codes(columns: np.ndarray) -> np.ndarray:
     return key
 
 
+def _stand_in(value: Expr, batch, accesses: dict[int, Access]) -> np.ndarray:
+    """Per lane, a number that is equal where the stored values are: loaded data stands for the
+    address it came from (two loads of one word give one value)."""
+    env: dict[str, np.ndarray] = {}
+
+    def named(expr: Expr) -> Expr:
+        if isinstance(expr, Load) and expr.access_id in accesses:
+            source = accesses[expr.access_id]
+            env[f"load{expr.access_id}"] = evaluate_on(source.offset, batch) * 4096 + zlib.crc32(source.array.encode())
+            return Sym(f"load{expr.access_id}", expr.is_int)
+        if isinstance(expr, Op):
+            return op(expr.name, *(named(a) for a in expr.args), is_int=expr.is_int)
+        return expr
+
+    return np.asarray(evaluate(named(value), {**batch.env, **env}), dtype=float)
+
+
+def _keys_with_several(key: np.ndarray, column: np.ndarray) -> np.ndarray:
+    pairs = np.unique(np.stack([key, column], axis=1), axis=0)
+    return pairs[1:, 0][np.diff(pairs[:, 0]) == 0]
+
+
+def _clash_of_values(a: np.ndarray, b: np.ndarray) -> bool:
+    """Rows are (key..., who, value), every value known.  Is there a key reached by two different
+    `who`s that store two different values (equal values leave the word the same whoever wins)?"""
+    both = np.concatenate([a, b]) if a is not b else a
+    key = _codes(both[:, :-2])
+    keep = np.ones(len(key), dtype=bool) if a is b else np.isin(key, np.intersect1d(key[:len(a)], key[len(a):]))
+    key, who, value = key[keep], both[keep, -2], both[keep, -1]
+    return bool(np.intersect1d(_keys_with_several(key, who), _keys_with_several(key, value)).size)
+
+
 def _clash(a: np.ndarray, b: np.ndarray) -> bool:
     """Rows are (key..., who).  Is there a key both sides reach from two different `who`s?"""
     both = np.concatenate([a, b]) if a is not b else a
@@ -209,11 +246,13 @@ def _clash(a: np.ndarray, b: np.ndarray) -> bool:
     return bool((np.diff(keys) == 0).any())  # sorted: a repeated key has two different `who`s
 
 
-def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np.ndarray) -> np.ndarray:
+def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np.ndarray,
+           values: bool = False) -> np.ndarray:
     rows, units = lanes.words(granule)
     columns = [lanes.when[rows] - shift] if "when" in key else []
     columns += [getattr(lanes, k)[rows][:, None] for k in key if k != "when"]
-    return np.concatenate([*columns, units[:, None], getattr(lanes, who)[rows][:, None]], axis=1)
+    columns += [units[:, None], getattr(lanes, who)[rows][:, None]]
+    return np.concatenate(columns + ([lanes.value[rows][:, None]] if values else []), axis=1)
 
 
 def _separating_loops(graph: nx.DiGraph, access: Access, orders: frozenset[str]) -> tuple[Loop, ...]:
@@ -277,8 +316,10 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
             continue
         granule = min(w.size, other.size)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
-        table_a = _table(a, granule, kind.key, kind.who, shift_a)
-        if _clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who, shift_b)):
+        values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
+        clash = _clash_of_values if values else _clash
+        table_a = _table(a, granule, kind.key, kind.who, shift_a, values)
+        if clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who, shift_b, values)):
             reported.add(w.id)
             yield w, other
 

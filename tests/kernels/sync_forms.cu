@@ -301,3 +301,57 @@ __global__ void half_warp_test(const float* x, float* out) {
         out[blockIdx.x * 256 + threadIdx.x] = v;
     }
 }
+
+// expect: clean
+__global__ void every_warp_stores_the_bias(const float* bias, const float* in, float* out) {
+    __shared__ float b[32];
+    b[threadIdx.x % 32] = bias[threadIdx.x % 32];
+    __syncthreads();
+    out[blockIdx.x * 256 + threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x] + b[(threadIdx.x + 1) % 32];
+}
+
+// expect: shared-race
+__global__ void every_warp_stores_its_own(const float* bias, const float* in, float* out) {
+    __shared__ float b[32];
+    b[threadIdx.x % 32] = in[blockIdx.x * 256 + threadIdx.x];  // here
+    __syncthreads();
+    out[blockIdx.x * 256 + threadIdx.x] = bias[threadIdx.x] + b[(threadIdx.x + 1) % 32];
+}
+
+// expect: clean
+__global__ void any_lane_sets_the_flag(const float* in, int* out) {
+    __shared__ int found;
+    if (threadIdx.x == 0) found = 0;
+    __syncthreads();
+    if (!found && in[blockIdx.x * 256 + threadIdx.x] > 0.f) found = 1;
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = found;
+}
+
+// expect: shared-race
+__global__ void any_lane_counts(const float* in, int* out) {
+    __shared__ int found;
+    if (threadIdx.x == 0) found = 0;
+    __syncthreads();
+    if (in[blockIdx.x * 256 + threadIdx.x] > 0.f) found += 1;  // here
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = found;
+}
+
+struct Scratch {
+    __device__ float* get() {
+        extern __shared__ float dynamic[];
+        return dynamic;
+    }
+};
+
+// expect: clean
+__global__ void pointer_from_a_method(const float* in, float* out) {
+    Scratch scratch;
+    float* s = scratch.get();
+    s[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+    __syncthreads();
+    s[threadIdx.x] *= 2.f;
+    __syncthreads();
+    out[blockIdx.x * 256 + threadIdx.x] = s[255 - threadIdx.x];
+}
