@@ -39,6 +39,7 @@ class Rule:
     why: str  # why it matters
     example: str  # code that fires
     fix: str  # what to do
+    measured: str = ""  # precision judged on public code, and on what (rendered on the rule's page)
 
     def check(self, report: KernelReport) -> Iterator[tuple[int, int, str]]:
         """(line, column, message) for every occurrence in one kernel."""
