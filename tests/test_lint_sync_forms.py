@@ -8,7 +8,7 @@ import re
 
 from conftest import ROOT
 
-from cudaperf.analysis.analyzer import Options, analyze_file
+from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source
 from cudaperf.lint.rules import select
 from cudaperf.lint.run import lint_file
 
@@ -35,3 +35,26 @@ def test_sync_forms_of_real_code():
               not any(name == rule and line in marked for name, line in found.get(k, ()))]
     false_alarms = {k: found[k] for k, rule in expected.items() if rule == "clean" and found.get(k)}
     assert missed == [] and false_alarms == {}
+
+
+def test_thread_dependence_through_an_unknown_divisor_is_no_evidence():
+    """`warp = gid / WARP_SIZE` with WARP_SIZE defined on the compiler's command line: whether lanes
+    disagree rests on a value the analysis does not have, so neither rule claims divergence."""
+    source = """
+__global__ void k(const int* rows, const float* x, float* out) {
+    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
+    float v = 0.f;
+    if (rows[warp + 1] > rows[warp] + 1) {
+        for (int j = rows[warp]; j < rows[warp + 1]; ++j) v += x[j];
+    } else {
+        for (int j = 0; j < 8; ++j) v *= x[warp * 8 + j];
+    }
+    v += __shfl_down_sync(0xffffffff, v, 16);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+"""
+    report = analyze_source(source, "k.cu", Options(grid=(64, 1, 1), block=(256, 1, 1), resources="estimate"))
+    assert not lint_file(report, select(["divergent-branch", "CP4"]), source)
+    defined = "#define WARP_SIZE 1\n" + source  # one lane per row: the rows differ between lanes
+    report = analyze_source(defined, "k.cu", Options(grid=(64, 1, 1), block=(256, 1, 1), resources="estimate"))
+    assert {f.name for f in lint_file(report, select(["divergent-branch"]), defined)} == {"divergent-branch"}

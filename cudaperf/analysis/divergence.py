@@ -24,6 +24,7 @@ from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, op
 LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
 _UNIFORM_OVER = {"warp_uniform": 2, "block_uniform": 1}
+_CAN_ERASE = ("/", "%", ">>", "&", "*")  # with an unknown operand, these may remove a thread index's variation
 
 
 @dataclass
@@ -77,6 +78,8 @@ class Dependence:
             whole_warp = isinstance(width, Const) and width.value >= 32
             result = min(2, self.level(value, depth + 1, unknown)) \
                 if whole_warp and self.level(source, depth + 1, unknown) < 3 else 3
+        elif isinstance(expr, Op) and expr.name in _CAN_ERASE and any(isinstance(a, Opaque) for a in expr.args):
+            result = unknown  # `tid / WARP_SIZE` with WARP_SIZE unknown: may be the same in every lane
         elif isinstance(expr, Op):
             widest = max((self.level(a, depth + 1, unknown) for a in expr.args), default=0)
             result = 3 if expr.name == "shfl" else min(widest, _UNIFORM_OVER.get(expr.name, 3))
@@ -165,18 +168,28 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray
 _UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
 
 
-def _name_uniform_unknowns(expr: Expr, dependence: Dependence, named: dict[str, float]) -> Expr:
-    """`expr` with every value that cannot be evaluated but is the same in all lanes of a warp (a
-    load from a warp-uniform address, a vote, a broadcast shuffle) replaced by a symbol, recorded
-    in `named` with an arbitrary value: a comparison against it splits a warp exactly when a
-    comparison against an argument would."""
-    unknown = isinstance(expr, Load) or (isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM)
-    if unknown and dependence.level(expr) < 3:
+def _name_unknowns(expr: Expr, batch: Batch, dependence: Dependence, named: dict) -> Expr:
+    """`expr` with the values it cannot evaluate replaced by symbols recorded in `named`, like
+    arguments: loaded data by a stand-in for the address it comes from (lanes that load one word
+    see one value, lanes that load different words may not), and votes, broadcasts and loads
+    from addresses the dependence analysis calls uniform by one value for every lane."""
+    if isinstance(expr, Load) and expr.access_id in dependence.accesses:
+        name = f"arg:load{len(named)}"
+        if dependence.level(expr) < 3:
+            named[name] = 1.0
+        else:
+            address = evaluate_on(dependence.accesses[expr.access_id].offset, batch)
+            if not np.isfinite(address[batch.active]).all():
+                named.pop(name, None)
+                return expr
+            named[name] = np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6)  # one word, one value
+        return Sym(name, expr.is_int)
+    if isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3:
         name = f"arg:uniform{len(named)}"
         named[name] = 1.0
         return Sym(name, expr.is_int)
     if isinstance(expr, Op):
-        args = tuple(_name_uniform_unknowns(a, dependence, named) for a in expr.args)
+        args = tuple(_name_unknowns(a, batch, dependence, named) for a in expr.args)
         return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
     return expr
 
@@ -199,9 +212,9 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     if not executed.any():  # never reached under this launch: judge every lane of the sampled warps
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
-    named: dict[str, float] = {}
-    condition = _name_uniform_unknowns(condition, dependence, named)
-    if named:  # values no lane of a warp disagrees on, unknown like arguments are
+    named: dict = {}
+    condition = _name_unknowns(condition, batch, dependence, named)
+    if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
     divergent_rows = may_split(condition, batch, frozenset(arguments) | frozenset(named))
     return BranchUniformity("thread" if divergent_rows[executed].any() else "warp", fraction, evident)
