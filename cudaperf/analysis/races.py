@@ -132,10 +132,12 @@ def _linear_ids(batch) -> tuple[np.ndarray, np.ndarray]:
 class LaneTable:
     """Sampled lanes per access, memoised: several pairs share each side."""
 
-    def __init__(self, kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = ()):
+    def __init__(self, kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = (),
+                 guessed: frozenset[str] = frozenset()):
         self.graph, self.sampler = graph, sampler
         self.extents = {s.name: s.type.size for s in kernel.shared if not s.dynamic}
         self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
+        self.guessed = guessed  # arguments whose values were made up: addresses built from them prove nothing
         self.dependence = Dependence(kernel)
         self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
         self.cache: dict[tuple, Lanes | None] = {}
@@ -307,7 +309,8 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
     for mw, mo in _pairs(groups):
         w, other = mw.access, mo.access
         shifts = _alignment(mw, mo)
-        if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence):
+        if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence) or \
+                table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
                                     _separating_loops(graph, other, kind.orders)))
@@ -370,12 +373,13 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
             yield w
 
 
-def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
-          copies: tuple[str, ...] = ()) -> Iterator[tuple[str, int, int, str]]:
+def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = (),
+          guessed: frozenset[str] = frozenset()) -> Iterator[tuple[str, int, int, str]]:
     """(kind, line, column, message) for every write that races.  Lanes whose index along one of
     `copies` (``tid.y``, ``bid.z``, ...) is not 0 are left out: under a guessed launch, threads or
-    blocks along an axis the kernel never reads only repeat index 0's work."""
-    table = LaneTable(kernel, graph, sampler, copies)
+    blocks along an axis the kernel never reads only repeat index 0's work.  Pairs whose addresses
+    use an argument in `guessed` (a made-up value: a pitch, a stride) are left out."""
+    table = LaneTable(kernel, graph, sampler, copies, guessed)
     shared: set[int] = set()
     for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):
         what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"

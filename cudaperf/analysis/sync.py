@@ -140,11 +140,17 @@ def _copied_axes(kernel: Kernel, launch: Launch) -> tuple[str, ...]:
                  if f"{index}.{a}" not in kernel.uses and f"{size}.{a}" not in kernel.uses)
 
 
+def _guessed_arguments(launch: Launch) -> frozenset[str]:
+    """Scalar arguments whose values neither the user nor the host code gave."""
+    return frozenset(f"arg:{name}" for name, source in launch.arg_sources.items() if source == "default")
+
+
 def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
             uniformity: dict[int, BranchUniformity], broadcast_lanes: dict[int, float]) -> list[Hazard]:
     """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
     `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request."""
     found = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity),
              *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel),
-             *(Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch)))]
+             *(Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch),
+                                               _guessed_arguments(launch)))]
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))
