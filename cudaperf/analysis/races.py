@@ -91,7 +91,9 @@ def _alignment(a: Member, b: Member) -> dict[int, tuple[int, int]] | None:
     parts_a, parts_b = dict(a.parts), dict(b.parts)
     shifts = {}
     for loop in parts_a.keys() | parts_b.keys():
-        pair = {parts_a.get(loop), parts_b.get(loop)}
+        # a member outside the loop met its wrap-round epoch through an enclosing loop's: it runs
+        # before the loop starts or after it ends, on the far side of the loop's barrier either way
+        pair = {parts_a.get(loop, "pre"), parts_b.get(loop, "pre")}
         if pair == {"pre", "tail"}:
             return None
         if pair == {"head", "tail"}:

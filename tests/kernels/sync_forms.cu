@@ -355,3 +355,34 @@ __global__ void pointer_from_a_method(const float* in, float* out) {
     __syncthreads();
     out[blockIdx.x * 256 + threadIdx.x] = s[255 - threadIdx.x];
 }
+
+// expect: clean
+__global__ void barrier_at_inner_loop_top(const float* in, float* out, int rounds) {
+    __shared__ float s[256];
+    s[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+    for (int r = 0; r < rounds; ++r) {
+        for (int stride = 128; stride > 0; stride >>= 1) {
+            __syncthreads();
+            float v = s[threadIdx.x ^ stride];
+            __syncthreads();
+            s[threadIdx.x] += v;
+        }
+    }
+    __syncthreads();
+    out[blockIdx.x * 256 + threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// expect: shared-race
+__global__ void no_barrier_at_inner_loop_top(const float* in, float* out, int rounds) {
+    __shared__ float s[256];
+    s[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];  // here
+    for (int r = 0; r < rounds; ++r) {
+        for (int stride = 128; stride > 0; stride >>= 1) {
+            float v = s[threadIdx.x ^ stride];
+            __syncthreads();
+            s[threadIdx.x] += v;  // here
+        }
+    }
+    __syncthreads();
+    out[blockIdx.x * 256 + threadIdx.x] = s[255 - threadIdx.x];
+}
