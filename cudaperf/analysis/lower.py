@@ -963,6 +963,10 @@ class Lowerer:
         if callee is not None and callee.type == "field_expression":
             group = self.expr(callee.child_by_field_name("argument"), env, record)
             values = [self.rvalue(a, env, record) for a in arg_nodes]
+            space = group.space if isinstance(group, Ptr | Loc) else "unknown"
+            if record and not isinstance(group, Group) and space != "local":
+                # `s_vector->push(v)`: a method of an object in memory, or behind a pointer the lowering lost
+                self._opaque_memory(node, [space], "method")
             return self._method(text(callee.child_by_field_name("field")), group, values, node)
         name = text(callee).rsplit("::", 1)[-1]
         return self._call_named(name, node, arg_nodes, env, record)
