@@ -24,7 +24,7 @@ from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, op
 LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
 _UNIFORM_OVER = {"warp_uniform": 2, "block_uniform": 1}
-_CAN_ERASE = ("/", "%", ">>", "&", "*")  # with an unknown operand, these may remove a thread index's variation
+_CAN_ERASE = ("/", ">>")  # by an unknown amount, these may remove a thread index's variation (tid / WARP_SIZE)
 
 
 @dataclass
