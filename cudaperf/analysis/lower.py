@@ -979,9 +979,13 @@ class Lowerer:
             return _opaque(f"method {method}")
         if method in ("sync", "barrier_wait", "arrive_and_wait"):
             return self._group_sync(group, node, f"{method}()")
-        if group.grid:
-            return _opaque(f"grid {method}")
         block_threads = op("*", op("*", Sym("bdim.x"), Sym("bdim.y")), Sym("bdim.z"))
+        if group.grid:  # the rank in the grid: blocks in x, y, z order, threads within each
+            blocks = op("+", Sym("bid.x"), op("*", Sym("gdim.x"), op("+", Sym("bid.y"), op("*", Sym("gdim.y"),
+                                                                                             Sym("bid.z")))))
+            self.uses.update(("bid.x", "bid.y", "bid.z"))
+            grid_rank = op("+", op("*", blocks, block_threads), self._linear_tid())
+            return Scalar(grid_rank) if method == "thread_rank" else _opaque(f"grid {method}")
         size = group.size if group.size is not None else block_threads
         rank = self._linear_tid()
         if method == "shfl" and len(values) == 2 and all(isinstance(v, Scalar) for v in values):

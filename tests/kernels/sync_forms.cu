@@ -386,3 +386,21 @@ __global__ void no_barrier_at_inner_loop_top(const float* in, float* out, int ro
     __syncthreads();
     out[blockIdx.x * 256 + threadIdx.x] = s[255 - threadIdx.x];
 }
+
+// expect: clean
+__global__ void grid_rank_zero_totals(const float* in, float* partial) {
+    cg::grid_group grid = cg::this_grid();
+    if (threadIdx.x == 0) partial[blockIdx.x] = in[blockIdx.x];
+    grid.sync();
+    if (grid.thread_rank() == 0)
+        for (int b = 1; b < gridDim.x; ++b) partial[0] += partial[b];
+}
+
+// expect: global-race
+__global__ void block_leaders_total(const float* in, float* partial) {
+    cg::grid_group grid = cg::this_grid();
+    if (threadIdx.x == 0) partial[blockIdx.x] = in[blockIdx.x];
+    grid.sync();
+    if (threadIdx.x == 0)
+        for (int b = 1; b < gridDim.x; ++b) partial[0] += partial[b];  // here
+}
