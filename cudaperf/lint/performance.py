@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..analysis.ir import Access, Branch, Compute, OpaqueMemory, walk
 from ..analysis.predication import if_convertible
-from .rules import Rule, rule
+from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
 
 COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
 BANK_CONFLICT_WAYS = 1.5  # wavefronts over the conflict-free minimum
@@ -111,6 +111,10 @@ class DivergentBranch(Rule):
            "template parameter) are left alone.")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
+    measured = ('8 of 9 findings true (the false one compares threadIdx.y with an unresolved template'
+                ' constant).  On the first 100 files: 2 of 2, against 2 of 7 before (predicated '
+                'one-store sides, a constant template condition). '
+                + JUDGED_ON_PUBLIC_CODE)
 
     def check(self, report):
         by_line = {}
