@@ -25,11 +25,13 @@ PAIRS = {  # rule name: (smelly kernel, clean twin), both analysed with a 256-th
         " __syncthreads(); out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y]; }",
         "__global__ void k(float* out) { __shared__ float t[32][33]; t[threadIdx.y][threadIdx.x] = 1.f;"
         " __syncthreads(); out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y]; }"),
-    "divergent-branch": (
-        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
-        " if (threadIdx.x % 2) out[i] = in[i] * 2.f; else out[i] = in[i] + 1.f; }",
-        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
-        " if ((threadIdx.x / 32) % 2) out[i] = in[i] * 2.f; else out[i] = in[i] + 1.f; }"),
+    "divergent-branch": (  # loops on both sides: more than nvcc predicates
+        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; float a = 0;"
+        " if (threadIdx.x % 2) { for (int k = 0; k < 8; ++k) a += in[i + k]; }"
+        " else { for (int k = 0; k < 8; ++k) a *= in[i + k]; } out[i] = a; }",
+        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; float a = 0;"
+        " if ((threadIdx.x / 32) % 2) { for (int k = 0; k < 8; ++k) a += in[i + k]; }"
+        " else { for (int k = 0; k < 8; ++k) a *= in[i + k]; } out[i] = a; }"),
 }
 
 

@@ -40,7 +40,7 @@ from .project import SOURCE_SUFFIXES, add_included, project_launches, scoped
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
-from .scope import kernel_name
+from .scope import kernel_name, template_params
 from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load, read
 from .sync import hazards
 from .vectorize import vectorised
@@ -87,26 +87,6 @@ def find_sources(paths: Iterable[str | Path]) -> Iterator[Path]:
                         yield path
         else:
             yield p
-
-
-def _template_params(definition: Node) -> tuple[list[str], list[str], dict[str, str]]:
-    parent = definition.parent
-    names, kinds, defaults = [], [], {}
-    if parent is None or parent.type != "template_declaration":
-        return names, kinds, defaults
-    plist = parent.child_by_field_name("parameters")
-    for p in plist.named_children if plist is not None else []:
-        is_type = p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
-                             "variadic_type_parameter_declaration")
-        name_node = p.child_by_field_name("name") or p.child_by_field_name("declarator") or \
-            next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
-        name = text(name_node)
-        names.append(name)
-        kinds.append("type" if is_type else "value")
-        default = p.child_by_field_name("default_type") or p.child_by_field_name("default_value")
-        if default is not None:
-            defaults[name] = text(default)
-    return names, kinds, defaults
 
 
 class FileAnalysis:
@@ -198,7 +178,7 @@ class FileAnalysis:
 
     def kernel(self, definition: Node) -> KernelReport:
         name = kernel_name(definition, self.source.macros)
-        names, kinds, defaults = _template_params(definition)
+        names, kinds, defaults = template_params(definition)
         host = self.host_launch(name)
         given = [defaults.get(n, "") for n in names]
         if host and host.template_args:

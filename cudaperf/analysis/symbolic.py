@@ -256,9 +256,12 @@ def _bitwise(fn, a: Value, b: Value) -> Value:
 
 
 def _shift(a: Value, b: Value, left: bool) -> Value:
+    """A shift by a negative count or past 62 bits, or one that overflows, is undefined: unknown."""
     ai, bi = _int(np.asarray(a, dtype=float)), np.clip(_int(np.asarray(b, dtype=float)), 0, 62)
     out = (np.left_shift(ai, bi) if left else np.right_shift(ai, bi)).astype(float)
-    return _nan_where(out, a, b)
+    count = np.asarray(b, dtype=float)
+    undefined = (count < 0) | (count > 62) | (left & (np.abs(np.asarray(a, dtype=float)) * 2.0 ** bi >= 2.0 ** 62))
+    return _nan_where(np.where(undefined, np.nan, out), a, b)
 
 
 def _truth(x: Value) -> Value:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ..analysis.ir import Access, Branch, Compute, walk
+from ..analysis.ir import Access, Branch, Compute, OpaqueMemory, walk
+from ..analysis.predication import if_convertible
 from ..analysis.symbolic import free_symbols
-from .rules import Rule, rule
+from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
 
 COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
 BANK_CONFLICT_WAYS = 1.5  # wavefronts over the conflict-free minimum
@@ -114,28 +115,43 @@ class RegisterSpill(Rule):
                    f"({r.registers_per_thread} registers per thread)")
 
 
-def _does_work(stmts) -> bool:
-    return any(isinstance(s, (Access, Compute)) for s, _ in walk(stmts))
+REAL_WORK_FLOPS = 32  # floating-point instructions that make a side worth its own pass without memory or loops
+
+
+def _real_work(stmts) -> bool:
+    """Does one side of a branch cost a warp real time on its own: more than nvcc would predicate
+    (a loop, several memory instructions), or many floating-point instructions?"""
+    flops = sum(sum(s.counts.values()) for s, _ in walk(stmts) if isinstance(s, Compute))
+    has_work = any(isinstance(s, (Access, OpaqueMemory, Compute)) for s, _ in walk(stmts))
+    return has_work and (not if_convertible(stmts) or flops >= REAL_WORK_FLOPS)
 
 
 @rule
 class DivergentBranch(Rule):
     code, name, severity = "CP301", "divergent-branch", "warning"
-    summary = "A branch whose condition differs between lanes of a warp, with work on both sides."
+    summary = ("A branch whose condition differs between lanes of a warp, with real work on both sides (more than "
+               "nvcc would predicate).")
     why = ("A warp executes both sides one after the other, with the other side's lanes idle: both paths "
-           "cost their full time.")
+           "cost their full time.  A short side (nvcc predicates it: no loop, a few memory instructions, under "
+           f"{REAL_WORK_FLOPS} floating-point instructions) costs little, so early exits, short sides and "
+           "conditions whose thread dependence the analysis only assumes (an opaque call, an unresolved "
+           "template parameter) are left alone.")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
+    measured = ('8 of 9 findings true (the false one compares threadIdx.y with an unresolved template'
+                ' constant).  On the first 100 files: 2 of 2, against 2 of 7 before (predicated '
+                'one-store sides, a constant template condition). '
+                + JUDGED_ON_PUBLIC_CODE)
 
     def check(self, report):
         by_line = {}
         for stmt, _ in walk(report.kernel.body):
             if isinstance(stmt, Branch) and stmt.kind == "if" and not stmt.exits \
-                    and _does_work(stmt.then) and _does_work(stmt.orelse):
+                    and _real_work(stmt.then) and _real_work(stmt.orelse):
                 by_line[stmt.line] = stmt
         for b in report.branches:
             stmt = by_line.get(b.line)
-            if stmt is not None and b.result.uniformity == "thread":
+            if stmt is not None and b.result.uniformity == "thread" and b.result.evident:
                 share = b.result.divergent_fraction
                 measured = f" ({share:.0%} of warps under this launch)" if share else ""
                 yield stmt.line, stmt.column, f"`{b.condition}` splits warps{measured}"
