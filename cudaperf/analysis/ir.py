@@ -140,7 +140,9 @@ class Kernel:
     shared: list[SharedArray]
     body: list[Stmt]
     launch_bounds: tuple[int, ...] = ()
-    uses: frozenset[str] = frozenset()  # launch symbols the kernel reads (tid.y, gdim.x, ...)
+    # launch symbols the kernel reads (tid.y, gdim.x, ...); tid.linear / bid.linear: a rank over
+    # every axis (thread_rank()), which reads them all but says nothing of how many the launch has
+    uses: frozenset[str] = frozenset()
     notes: list[str] = field(default_factory=list)
 
 

@@ -1003,7 +1003,7 @@ class Lowerer:
         if group.grid:  # the rank in the grid: blocks in x, y, z order, threads within each
             blocks = op("+", Sym("bid.x"), op("*", Sym("gdim.x"), op("+", Sym("bid.y"), op("*", Sym("gdim.y"),
                                                                                              Sym("bid.z")))))
-            self.uses.update(("bid.x", "bid.y", "bid.z"))
+            self.uses.update(("bid.x", "bid.linear"))  # every axis, but no evidence of a 3-D grid
             grid_rank = op("+", op("*", blocks, block_threads), self._linear_tid())
             return Scalar(grid_rank) if method == "thread_rank" else _opaque(f"grid {method}")
         size = group.size if group.size is not None else block_threads
@@ -1021,7 +1021,7 @@ class Lowerer:
                       values[0].type if values and isinstance(values[0], Scalar) else UNKNOWN)
 
     def _linear_tid(self) -> Expr:
-        self.uses.update(("tid.x", "tid.y", "tid.z"))
+        self.uses.update(("tid.x", "tid.linear"))  # every axis, but no evidence of a 3-D block
         row = op("+", Sym("tid.y"), op("*", Sym("bdim.y"), Sym("tid.z")))
         return op("+", Sym("tid.x"), op("*", Sym("bdim.x"), row))
 

@@ -137,7 +137,7 @@ def _copied_axes(kernel: Kernel, launch: Launch) -> tuple[str, ...]:
     if launch.source == "cli":
         return ()
     return tuple(f"{index}.{a}" for index, size in (("tid", "bdim"), ("bid", "gdim")) for a in "xyz"
-                 if f"{index}.{a}" not in kernel.uses and f"{size}.{a}" not in kernel.uses)
+                 if not {f"{index}.{a}", f"{size}.{a}", f"{index}.linear"} & kernel.uses)
 
 
 def _guessed_arguments(launch: Launch) -> frozenset[str]:
