@@ -240,3 +240,12 @@ def test_launches_reach_kernels_through_the_translation_unit_or_the_declaring_he
     blocks = {k.kernel.name: k.launch.block for name in ("kernels.h", "kernel.cu")
               for k in analyze_file(tmp_path / name, Options(resources="estimate")).kernels}
     assert blocks == {"a": (96, 1, 1), "b": (160, 1, 1)}
+
+
+def test_preprocessor_lines_inside_a_launch_do_not_shift_its_arguments():
+    # cuda-samples' Sobel launch: `#ifndef`/`#endif` among the arguments parse as ERROR nodes
+    code = ("__global__ void k(float* a, int m,\n#ifndef FIXED\n int pitch,\n#endif\n int n) {"
+            " a[threadIdx.x * pitch] = n + m; }\nconst int M = 3, PITCH = 2, N = 7;\n"
+            "void run(float* a) {\n    k<<<1, 128>>>(a, M,\n#ifndef FIXED\n        PITCH,\n#endif\n        N);\n}\n")
+    launch = analyze_source(code, "t.cu", Options(resources="estimate")).kernels[0].launch
+    assert launch.args == {"m": 3, "pitch": 2, "n": 7}
