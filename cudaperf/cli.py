@@ -105,7 +105,7 @@ def _launch_options(p: argparse.ArgumentParser) -> None:
                    help="C++ standard for the compiler (default c++17)")
     p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)")
     p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
-                   help="how registers and static shared memory are obtained (default auto)")
+                   help="how registers and static shared memory are obtained (default auto; lint: estimate)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -137,7 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     lint = sub.add_parser("lint", help="report performance smells as path:line:col: CODE [name] message",
                           description="Lint CUDA files or directories.  Exit 0: clean (notes only), "
-                                      "1: warnings or errors found, 2: usage error or unreadable input.")
+                                      "1: warnings or errors found, 2: usage error or unreadable input.  "
+                                      "Registers are estimated unless --resources auto or ptxas asks for ptxas "
+                                      "(register-spill needs it).")
     lint.add_argument("paths", nargs="+", metavar="PATH")
     lint.add_argument("--select", action="append", default=[], metavar="CODE|NAME",
                       help="only these rules (codes, code prefixes or names; repeatable, comma-separated)")
@@ -293,13 +295,13 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="also write the JSON document to FILE")
 
 
-def options_from(ns: argparse.Namespace) -> Options:
+def options_from(ns: argparse.Namespace, default_resources: str = "auto") -> Options:
     try:
         project = config.load()
     except config.ConfigError as exc:
         raise UsageError(str(exc)) from None
     ns.arch = ns.arch or project.get("arch", "sm_90")
-    ns.resources = ns.resources or project.get("resources", "auto")
+    ns.resources = ns.resources or project.get("resources", default_resources)
     ns.config = project
     if ns.resources not in ("auto", "ptxas", "estimate"):
         raise UsageError(f"tool.cudaperf.resources must be auto, ptxas or estimate, got {ns.resources!r}")
@@ -396,7 +398,7 @@ def cmd_lint(ns: argparse.Namespace) -> int:
 
     if ns.statistics and ns.format not in ("text", "json"):
         raise UsageError("--statistics prints text or json")
-    options = options_from(ns)
+    options = options_from(ns, "estimate")  # ptxas on request: compiling every file of a project is slow
     try:
         rules = select(_tokens(ns.select) or ns.config.get("select"),
                        _tokens(ns.ignore) + ns.config.get("ignore", []))
@@ -406,7 +408,18 @@ def cmd_lint(ns: argparse.Namespace) -> int:
     for p in missing:
         print(f"cudaperf: error: {p}: no such file or directory", file=sys.stderr)
     jobs = ns.jobs if ns.jobs > 0 else (os.cpu_count() or 1)
-    linted, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules, jobs)
+
+    streamed = None if ns.statistics else {"text": formats.text, "github": formats.github}.get(ns.format)
+
+    def emit(result) -> None:  # line formats and budget notes stream out file by file
+        for note in result[3]:
+            print(note, file=sys.stderr)
+        if streamed is not None:
+            sys.stdout.write(streamed(result[1]))
+            sys.stdout.flush()
+
+    linted, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules, jobs,
+                                          emit=emit)
     for e in errors:
         print(f"cudaperf: error: {e}", file=sys.stderr)
     if ns.statistics:
@@ -421,8 +434,8 @@ def cmd_lint(ns: argparse.Namespace) -> int:
 
         json.dump(sarif(findings, rules), sys.stdout, indent=2)
         sys.stdout.write("\n")
-    else:
-        sys.stdout.write(formats.github(findings) if ns.format == "github" else formats.text(findings))
+    elif ns.format == "text":
+        sys.stdout.write(formats.summary(findings))
     if missing or errors or not linted:
         return EXIT_USAGE
     if ns.exit_zero:

@@ -25,11 +25,13 @@ PAIRS = {  # rule name: (smelly kernel, clean twin), both analysed with a 256-th
         " __syncthreads(); out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y]; }",
         "__global__ void k(float* out) { __shared__ float t[32][33]; t[threadIdx.y][threadIdx.x] = 1.f;"
         " __syncthreads(); out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y]; }"),
-    "divergent-branch": (
-        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
-        " if (threadIdx.x % 2) out[i] = in[i] * 2.f; else out[i] = in[i] + 1.f; }",
-        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
-        " if ((threadIdx.x / 32) % 2) out[i] = in[i] * 2.f; else out[i] = in[i] + 1.f; }"),
+    "divergent-branch": (  # loops on both sides: more than nvcc predicates
+        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; float a = 0;"
+        " if (threadIdx.x % 2) { for (int k = 0; k < 8; ++k) a += in[i + k]; }"
+        " else { for (int k = 0; k < 8; ++k) a *= in[i + k]; } out[i] = a; }",
+        "__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; float a = 0;"
+        " if ((threadIdx.x / 32) % 2) { for (int k = 0; k < 8; ++k) a += in[i + k]; }"
+        " else { for (int k = 0; k < 8; ++k) a *= in[i + k]; } out[i] = a; }"),
 }
 
 
@@ -102,7 +104,7 @@ def test_cli_formats_and_exit_codes(tmp_path):
 @pytest.mark.skipif(nvcc() is None, reason="needs nvcc for ptxas")
 def test_register_spill_is_reported_from_ptxas():
     path = ROOT / "tests" / "kernels" / "register_spill.cu"  # 48 live floats under a 32-register cap
-    proc = run("lint", str(path), "--grid", "1", "--block", "1024", "--select", "register-spill")
+    proc = run("lint", str(path), "--grid", "1", "--block", "1024", "--select", "register-spill", "--resources", "auto")
     assert proc.returncode == 1 and "CP202 [register-spill]" in proc.stdout and "spill stores" in proc.stdout
     twin = path.read_text().replace("__launch_bounds__(1024, 2)", "__launch_bounds__(256)")  # registers to spare
     report = analyze_source(twin, "twin.cu", Options(grid=(1, 1, 1), block=(256, 1, 1), resources="ptxas"))

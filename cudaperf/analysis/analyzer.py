@@ -14,6 +14,7 @@ from . import arch as arch_table
 from . import graph as access_graph
 from . import islands, parse
 from .banks import bank_conflicts
+from .budget import KERNEL_BUDGET_S, BudgetExceeded, check, kernel_budget
 from .coalescing import coalescing
 from .divergence import BranchUniformity, Dependence, uniformity
 from .dram import ArrayTraffic, dram_fetch_bytes, traffic
@@ -31,16 +32,17 @@ from .launch import (
     template_bindings,
     validate,
 )
-from .lower import Lowerer, LoweringError, Scalar
+from .lower import Lowerer, LoweringError, Scalar, UnhandledSyntax
 from .memory import executions
 from .occupancy import occupancy
 from .parse import Node, text
 from .predication import issue_context, predicated, tail_branches
+from .project import SOURCE_SUFFIXES, add_included, project_launches, scoped
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
-from .scope import FileScope, collect, kernel_name
-from .source import Diagnostic, SourceError, SourceFile, load, read
+from .scope import kernel_name, template_params
+from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load, read
 from .sync import hazards
 from .vectorize import vectorised
 from .work import work
@@ -69,48 +71,33 @@ class Options:
     system_include_dirs: tuple[str, ...] = ()  # -isystem
     std: str = "c++17"
 
+    budget: float | None = KERNEL_BUDGET_S  # CPU seconds per kernel; None: unbounded
+    strict: bool = False  # raise UnhandledSyntax on constructs the lowering would skip (for test corpora)
+
     def compile_flags(self) -> CompileFlags:
         return CompileFlags(self.include_dirs, self.system_include_dirs, self.std)
 
 
+def _holds_kernels(path: Path) -> bool:
+    try:
+        return path.stat().st_size <= MAX_FILE_BYTES and b"__global__" in path.read_bytes()
+    except OSError:
+        return False
+
+
 def find_sources(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files as given, directories searched recursively for .cu/.cuh (sorted, hidden dirs skipped)."""
+    """Files as given; directories searched recursively (sorted, hidden dirs skipped) for .cu/.cuh
+    files, and C++ sources and headers (.h, .hpp, .cpp ...) that define kernels."""
     for p in map(Path, paths):
         if p.is_dir():
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for f in sorted(files):
-                    if f.endswith(CUDA_SUFFIXES):
-                        yield Path(root) / f
+                    path = Path(root) / f
+                    if f.endswith(CUDA_SUFFIXES) or (path.suffix in SOURCE_SUFFIXES and _holds_kernels(path)):
+                        yield path
         else:
             yield p
-
-
-def _size_evaluator(holder: dict):
-    def evaluate(node: Node | None) -> int | None:
-        lowerer = holder.get("lowerer")
-        return lowerer.const_int(node) if lowerer is not None and node is not None else None
-    return evaluate
-
-
-def _template_params(definition: Node) -> tuple[list[str], list[str], dict[str, str]]:
-    parent = definition.parent
-    names, kinds, defaults = [], [], {}
-    if parent is None or parent.type != "template_declaration":
-        return names, kinds, defaults
-    plist = parent.child_by_field_name("parameters")
-    for p in plist.named_children if plist is not None else []:
-        is_type = p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
-                             "variadic_type_parameter_declaration")
-        name_node = p.child_by_field_name("name") or p.child_by_field_name("declarator") or \
-            next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
-        name = text(name_node)
-        names.append(name)
-        kinds.append("type" if is_type else "value")
-        default = p.child_by_field_name("default_type") or p.child_by_field_name("default_value")
-        if default is not None:
-            defaults[name] = text(default)
-    return names, kinds, defaults
 
 
 class FileAnalysis:
@@ -119,10 +106,8 @@ class FileAnalysis:
     def __init__(self, source: SourceFile, options: Options):
         self.source = source
         self.options = options
-        self.tree = parse.parse(source.data)
-        holder: dict = {}
-        self.scope: FileScope = collect(source, self.tree.root_node, _size_evaluator(holder))
-        holder["lowerer"] = Lowerer(self.scope)
+        self.tree, self.scope = scoped(source)
+        add_included(self.scope, source.path, options.defines)
         self.host_launches: list[HostLaunch] | None = None
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
         self.lost_bodies: list[Diagnostic] = []
@@ -131,9 +116,20 @@ class FileAnalysis:
         self._template_names: set[str] | None = None
 
     def launches(self) -> list[HostLaunch]:
+        """Launches in this file, then in the other files of its program (project.py) for kernels
+        this file does not launch itself."""
         if self.host_launches is None:
             self.host_launches = find_host_launches(self.tree.root_node, HostResolver(self.scope, self.options.args))
+            launched = {h.kernel for h in self.host_launches}
+            unlaunched = {kernel_name(k, self.source.macros) for k in self.scope.kernels} - launched
+            self.host_launches += project_launches(self.source.path, unlaunched, self.options.args,
+                                                   self.options.defines)
         return self.host_launches
+
+    def host_launch(self, name: str) -> HostLaunch | None:
+        """The launch the kernel is analysed under: the first whose block size is known, else the first."""
+        found = [h for h in self.launches() if h.kernel == name]
+        return next((h for h in found if h.block is not None), found[0] if found else None)
 
     def report(self) -> FileReport:
         diagnostics = list(self.source.diagnostics)
@@ -153,9 +149,17 @@ class FileAnalysis:
                 continue
             line, column = parse.position(definition)
             try:
-                kernels.append(self.kernel(definition))
-            except LaunchError:
+                with kernel_budget(self.options.budget):
+                    kernels.append(self.kernel(definition))
+                if kernels[-1].incomplete:
+                    diagnostics.append(Diagnostic(line, column, "note", f"kernel {name}: analysis stopped at the "
+                                                  f"{self.options.budget:g} s budget during {kernels[-1].incomplete}; "
+                                                  "later analyses skipped, findings may be missing"))
+            except (LaunchError, UnhandledSyntax):
                 raise
+            except BudgetExceeded:
+                diagnostics.append(Diagnostic(line, column, "note", f"kernel {name}: not analysed, lowering ran "
+                                              f"past the {self.options.budget:g} s budget"))
             except (LoweringError, RecursionError) as exc:
                 diagnostics.append(Diagnostic(line, column, "error", f"kernel {name}: {exc or 'too deeply nested'}"))
             except Exception as exc:  # a bug must cost one kernel, not the file (and never a traceback)
@@ -188,8 +192,8 @@ class FileAnalysis:
 
     def kernel(self, definition: Node) -> KernelReport:
         name = kernel_name(definition, self.source.macros)
-        names, kinds, defaults = _template_params(definition)
-        host = next((h for h in self.launches() if h.kernel == name), None)
+        names, kinds, defaults = template_params(definition)
+        host = self.host_launch(name)
         given = [defaults.get(n, "") for n in names]
         if host and host.template_args:
             given = host.template_args
@@ -208,6 +212,7 @@ class FileAnalysis:
                 bound[n] = _const(value)
         template_args = {k: (Scalar(v) if not hasattr(v, "size") else v) for k, v in bound.items()}
         lowerer = Lowerer(self.scope, template_args)
+        lowerer.strict = self.options.strict
         kernel = lowerer.lower_kernel(definition)
         self.lowering_warnings += [Diagnostic(line, column, "warning", f"kernel {name}: {message}")
                                    for line, column, message in lowerer.warnings]
@@ -260,6 +265,7 @@ class FileAnalysis:
                 block, source = host.block, "inferred" if source == "default" else source
             if grid is None and host.grid is not None:
                 grid, source = host.grid, "inferred" if source == "default" else source
+        guessed = tuple(part for part, value in (("grid", grid), ("block", block)) if value is None)
         if block is None:
             block = (kernel.launch_bounds[0], 1, 1) if kernel.launch_bounds and dims == 1 else DEFAULT_BLOCKS[dims]
         if grid is None:
@@ -267,7 +273,7 @@ class FileAnalysis:
         validate(grid, block)
         smem = o.dynamic_smem if o.dynamic_smem is not None else \
             (host.dynamic_smem if host is not None and host.dynamic_smem is not None else 0)
-        launch = Launch(tuple(grid), tuple(block), smem, source)
+        launch = Launch(tuple(grid), tuple(block), smem, source, guessed=guessed)
         scalars = [p for p in kernel.params]
         for param in scalars:
             if param.name in o.args and isinstance(o.args[param.name], (int, float)):
@@ -326,7 +332,9 @@ def _const(value: float):
 
 
 def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, arch: str = "sm_90") -> KernelReport:
-    """All analyses of one lowered kernel under one launch."""
+    """All analyses of one lowered kernel under one launch.  Past the kernel's time budget
+    (budget.kernel_budget) the phase running stops, later ones are skipped, and the report
+    says which (`KernelReport.incomplete`)."""
     g = access_graph.build(kernel)
     sampler = Sampler(launch)
     total_threads = launch.threads_per_block * launch.blocks
@@ -334,47 +342,72 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     loads: dict[str, ArrayTraffic] = {}
     stores: dict[str, ArrayTraffic] = {}
     counters = {loop.counter: loop for loop, _ in access_graph.loops(g)}
-    access_reports = []
-    for access, context in access_graph.accesses(g):
-        batch = sampler.batch(context)
-        # shared instruction counters include predicated-off issues; global request counters don't
-        issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
-        issued, per_instruction = vectorised(access, context, batch)
-        ex = executions(issued, batch, issuing, counters, per_instruction)
-        report = AccessReport.of(access, ex, total_threads, per_instruction)
-        if access.space == "global":
-            report.coalescing = coalescing(ex)
-            sides = {"load": (loads,), "store": (stores,)}.get(access.kind, (loads, stores))  # atomics: both
-            for side in sides:
-                _account(side, access.array, ex, report.coalescing)
-        elif access.space == "shared":
-            report.banks = bank_conflicts(ex)
-        access_reports.append(report)
-    divergence_sampler = Sampler(launch, all_warps=True)
-    dependence = Dependence(kernel)
-    arguments = [f"arg:{name}" for name in launch.args]
+    access_reports: list[AccessReport] = []
+    branch_reports: list[BranchReport] = []
     uniform: dict[int, BranchUniformity] = {}
-    branch_reports = []
-    for b, ctx in access_graph.branches(g):
-        uniform[b.id] = uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments)
-        jump = b.kind == "case" or not (b.exits or b.id in tails or predicated(b))  # switches branch
-        branch_reports.append(BranchReport(b.line, b.kind, b.text, uniform[b.id], jump))
-    for loop, ctx in access_graph.loops(g):
-        uniform[loop.id] = uniformity(loop.condition, divergence_sampler.exits(ctx, loop), dependence, arguments,
-                                      loop.update)
-        branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniform[loop.id]))
-    branch_reports.sort(key=lambda b: b.line)
+    sync: list = []
+    measured = None
     resources = resources or estimate(kernel, arch_table.get(arch))
     fits = occupancy(arch, launch.threads_per_block, resources.registers_per_thread,
                      resources.static_smem, launch.dynamic_smem, barriers=resources.barriers,
                      max_dynamic_smem=launch.dynamic_smem if resources.static_smem + launch.dynamic_smem >
                      arch_table.get(arch).shared_memory_per_block else None)
-    broadcast = {a.access.id: a.thread_executions / a.requests for a in access_reports
-                 if a.pattern == "broadcast" and a.requests}
-    sync = hazards(kernel, g, sampler, launch, uniform, broadcast)
+
+    def memory() -> None:
+        for access, context in access_graph.accesses(g):
+            check()
+            batch = sampler.batch(context)
+            # shared instruction counters include predicated-off issues; global request counters don't
+            issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
+            issued, per_instruction = vectorised(access, context, batch)
+            ex = executions(issued, batch, issuing, counters, per_instruction)
+            report = AccessReport.of(access, ex, total_threads, per_instruction)
+            if access.space == "global":
+                report.coalescing = coalescing(ex)
+                sides = {"load": (loads,), "store": (stores,)}.get(access.kind, (loads, stores))  # atomics: both
+                for side in sides:
+                    _account(side, access.array, ex, report.coalescing)
+            elif access.space == "shared":
+                report.banks = bank_conflicts(ex)
+            access_reports.append(report)
+
+    def branches() -> None:
+        divergence_sampler = Sampler(launch, all_warps=True)
+        dependence = Dependence(kernel)
+        arguments = [f"arg:{name}" for name in launch.args]
+        for b, ctx in access_graph.branches(g):
+            check()
+            uniform[b.id] = uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments)
+            jump = b.kind == "case" or not (b.exits or b.id in tails or predicated(b))  # switches branch
+            branch_reports.append(BranchReport(b.line, b.kind, b.text, uniform[b.id], jump))
+        for loop, ctx in access_graph.loops(g):
+            check()
+            uniform[loop.id] = uniformity(loop.condition, divergence_sampler.exits(ctx, loop), dependence,
+                                          arguments, loop.update)
+            branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniform[loop.id]))
+        branch_reports.sort(key=lambda b: b.line)
+
+    def synchronisation() -> None:
+        broadcast = {a.access.id: a.thread_executions / a.requests for a in access_reports
+                     if a.pattern == "broadcast" and a.requests}
+        sync.extend(hazards(kernel, g, sampler, launch, uniform, broadcast))
+
+    def compute() -> None:
+        nonlocal measured
+        measured = work(g, sampler)
+
+    incomplete = None
+    for phase, run in (("memory accesses", memory), ("branches", branches), ("synchronisation", synchronisation),
+                       ("work", compute)):
+        try:
+            run()
+        except BudgetExceeded:
+            incomplete = phase
+            break
     return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips, sync=sync,
-                        resources=resources, occupancy=fits, work=work(g, sampler),
-                        dram=traffic(loads, stores, arch_table.get(arch).l2_bytes), arch=arch_table.get(arch))
+                        resources=resources, occupancy=fits, work=measured,
+                        dram=traffic(loads, stores, arch_table.get(arch).l2_bytes) if incomplete is None else None,
+                        arch=arch_table.get(arch), incomplete=incomplete)
 
 
 def _account(arrays: dict[str, ArrayTraffic], array: str, ex, coalesced) -> None:
@@ -437,4 +470,5 @@ def analyze_file(path: str | Path, options: Options | None = None) -> FileReport
     return _with_deep_stack(lambda: FileAnalysis(read(path, options.defines, include_dirs), options).report())
 
 
-__all__ = ["LaunchError", "Options", "SourceError", "analyze_file", "analyze_source", "find_sources"]
+__all__ = ["LaunchError", "Options", "SourceError", "UnhandledSyntax", "analyze_file", "analyze_source",
+           "find_sources"]

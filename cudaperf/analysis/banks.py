@@ -4,7 +4,8 @@ Shared memory has 32 banks of 4-byte words.  A request is served in wavefronts; 
 serves at most one distinct word per bank, and lanes reading the same word share it
 (broadcast).  8- and 16-byte accesses are processed per half-warp, so a conflict-free ``float2``
 request costs 2 wavefronts, ``float4`` 4 (each half-warp moves 256 bytes: two words per bank),
-and a ``float4`` every lane reads from one address 2 (measured on the H200: 4.1 and 2.0).  This is what
+and a ``float4`` every lane reads from one address 2 (measured on the H200: 4.1 and 2.0).  Those
+are the ideals a conflict is measured against: a phase's distinct words served 32 per wavefront.  This is what
 ``l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum`` over
 ``smsp__inst_executed_op_shared_{ld,st}.sum`` measures.
 """
@@ -71,6 +72,9 @@ def bank_conflicts(ex: Executions) -> BankConflicts:
     per_bank = np.bincount(rows * phases * BANKS + slot, minlength=nrows * phases * BANKS)
     per_phase = per_bank.reshape(nrows, phases, BANKS).max(axis=2)
     wavefronts = per_phase.sum(axis=1)
-    ideal = (per_phase > 0).sum(axis=1)
+    # the ideal serves each phase's distinct words 32 at a time: a contiguous float4 half-warp
+    # (64 words, two per bank) needs two wavefronts and is conflict-free
+    words = np.bincount(rows * phases + slot // BANKS, minlength=nrows * phases).reshape(nrows, phases)
+    ideal = (-(-words // BANKS)).sum(axis=1)
     w = ex.weight[executed]
     return BankConflicts(float((wavefronts * w).sum()), float((ideal * w).sum()), requests)

@@ -19,9 +19,12 @@ import numpy as np
 
 from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
-from .symbolic import Expr, Load, Op, Opaque, Sym, free_symbols, op
+from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, op
 
 LEVELS = ("grid", "block", "warp", "thread")
+# results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
+_UNIFORM_OVER = {"warp_uniform": 2, "block_uniform": 1}
+_CAN_ERASE = ("/", ">>")  # by an unknown amount, these may remove a thread index's variation (tid / WARP_SIZE)
 
 
 @dataclass
@@ -70,9 +73,16 @@ class Dependence:
             result = self.level(access.offset, depth + 1, unknown) if access is not None else unknown
         elif isinstance(expr, Opaque):
             result = unknown
+        elif isinstance(expr, Op) and expr.name == "shfl_idx":  # every lane reads one lane's value
+            value, source, width = expr.args
+            whole_warp = isinstance(width, Const) and width.value >= 32
+            result = min(2, self.level(value, depth + 1, unknown)) \
+                if whole_warp and self.level(source, depth + 1, unknown) < 3 else 3
+        elif isinstance(expr, Op) and expr.name in _CAN_ERASE and any(isinstance(a, Opaque) for a in expr.args):
+            result = unknown  # `tid / WARP_SIZE` with WARP_SIZE unknown: may be the same in every lane
         elif isinstance(expr, Op):
-            result = 3 if expr.name == "shfl" else max((self.level(a, depth + 1, unknown) for a in expr.args),
-                                                       default=0)
+            widest = max((self.level(a, depth + 1, unknown) for a in expr.args), default=0)
+            result = 3 if expr.name == "shfl" else min(widest, _UNIFORM_OVER.get(expr.name, 3))
         else:
             result = 0
         self._memo[(expr, unknown)] = result
@@ -96,20 +106,92 @@ def _argument_dependent(expr: Expr, arguments: frozenset[str]) -> bool:
     return bool(free_symbols(expr) & arguments)
 
 
+def _periods(expr: Expr) -> set[Expr]:
+    """Values `expr` is a multiple of whatever the arguments: 32 for `(n + 31) / 32 * 32`,
+    `n & ~31` or `k << 5`; `blockDim.x` for `(n + blockDim.x - 1) / blockDim.x * blockDim.x`."""
+    if isinstance(expr, Const):
+        return {Const(32.0)} if expr.value % 32 == 0 else set()
+    if not isinstance(expr, Op) or not expr.is_int:
+        return {expr} if isinstance(expr, Sym) else set()
+    args = expr.args
+    if expr.name == "*":
+        return set().union(*(_periods(a) | ({a} if not isinstance(a, Const) else set()) for a in args))
+    if expr.name in ("+", "-", "min", "max", "?:"):
+        sides = [_periods(a) for a in (args[1:] if expr.name == "?:" else args)]
+        return set.intersection(*sides)
+    if expr.name == "<<" and isinstance(args[1], Const):
+        return {Const(32.0)} if args[1].value >= 5 else set()
+    if expr.name == "&" and any(isinstance(a, Const) and int(a.value) % 32 == 0 for a in args):
+        return {Const(32.0)}
+    return set()
+
+
+# `below < bound` and `bound <= below` with a bound that is a multiple of a period p: lanes agree
+# when they share floor(below / p), whatever the bound
+_ALIGNED = {"<": (0, 1), ">=": (0, 1), ">": (1, 0), "<=": (1, 0)}  # relation: (thread side, bound side)
+
+
+def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str]) -> np.ndarray | None:
+    """Per row, for a comparison against an argument-dependent bound with a known period: do
+    the lanes fall into different periods?  None when the comparison has no such form."""
+    sides = _ALIGNED.get(expr.name)
+    if sides is None:
+        return None
+    below, bound = (expr.args[i] for i in sides)
+    periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
+    splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active)
+              for period in periods if not _argument_dependent(period, arguments)]
+    return np.logical_and.reduce(splits) if splits else None
+
+
 def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray:
     """Per row: can lanes of this warp disagree on `expr` for some values of the arguments?
 
     A comparison against an argument-dependent threshold (``i < n``) splits a warp for some
-    argument value exactly when the difference of its sides varies across the warp's lanes."""
+    argument value exactly when the difference of its sides varies across the warp's lanes; a
+    threshold rounded to a multiple of 32 only when the lanes lie in different 32-aligned groups."""
     if isinstance(expr, Op) and expr.name in _LOGICAL:
         out = np.zeros(batch.rows, dtype=bool)
         for a in expr.args:
             out |= may_split(a, batch, arguments)
         return out
+    aligned = _aligned_split(expr, batch, arguments) if isinstance(expr, Op) and \
+        _argument_dependent(expr, arguments) else None
+    if aligned is not None:
+        return aligned
     if isinstance(expr, Op) and expr.name in _RELATIONS and _argument_dependent(expr, arguments):
         difference = op("-", expr.args[0], expr.args[1], is_int=False)
         return _disagrees(evaluate_on(difference, batch), batch.active)
     return _disagrees(evaluate_on(expr, batch), batch.active)
+
+
+_UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
+
+
+def _name_unknowns(expr: Expr, batch: Batch, dependence: Dependence, named: dict) -> Expr:
+    """`expr` with the values it cannot evaluate replaced by symbols recorded in `named`, like
+    arguments: loaded data by a stand-in for the address it comes from (lanes that load one word
+    see one value, lanes that load different words may not), and votes, broadcasts and loads
+    from addresses the dependence analysis calls uniform by one value for every lane."""
+    if isinstance(expr, Load) and expr.access_id in dependence.accesses:
+        name = f"arg:load{len(named)}"
+        if dependence.level(expr) < 3:
+            named[name] = 1.0
+        else:
+            address = evaluate_on(dependence.accesses[expr.access_id].offset, batch)
+            if not np.isfinite(address[batch.active]).all():
+                named.pop(name, None)
+                return expr
+            named[name] = np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6)  # one word, one value
+        return Sym(name, expr.is_int)
+    if isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3:
+        name = f"arg:uniform{len(named)}"
+        named[name] = 1.0
+        return Sym(name, expr.is_int)
+    if isinstance(expr, Op):
+        args = tuple(_name_unknowns(a, batch, dependence, named) for a in expr.args)
+        return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
+    return expr
 
 
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
@@ -130,5 +212,9 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     if not executed.any():  # never reached under this launch: judge every lane of the sampled warps
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
-    divergent_rows = may_split(condition, batch, frozenset(arguments))
+    named: dict = {}
+    condition = _name_unknowns(condition, batch, dependence, named)
+    if named:  # loaded data and uniform results, unknown like arguments are
+        batch = Batch({**batch.env, **named}, batch.active, batch.weight)
+    divergent_rows = may_split(condition, batch, frozenset(arguments) | frozenset(named))
     return BranchUniformity("thread" if divergent_rows[executed].any() else "warp", fraction, evident)

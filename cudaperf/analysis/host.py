@@ -62,6 +62,8 @@ class HostResolver:
                             if value is not None:
                                 env.declare(f"{name}.{axis}", Scalar(Const(float(value))))
                 continue
+            if self._dim3_assignment(node, dims, env, lowerer):
+                continue
             try:
                 lowerer.statement(node, env)
             except RecursionError:
@@ -88,6 +90,35 @@ class HostResolver:
             params = declarator.child_by_field_name("parameters")
             return name, self._values(params.named_children if params else [], env, lowerer)
         return text(declarator), [1, 1, 1]
+
+    def _dim3_assignment(self, node: Node, dims: dict[str, list[int | None]], env: Env, lowerer: Lowerer) -> bool:
+        """`block.x = 256;` or `grid = dim3(n / 256, 4);` after `dim3 grid, block;`: update the dims."""
+        assignment = node.named_children[0] if node.type == "expression_statement" and node.named_children else None
+        if assignment is None or assignment.type != "assignment_expression" or text(assignment.child(1)) != "=":
+            return False
+        left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+        if left is None or right is None:
+            return False
+        if left.type == "field_expression":
+            name, axis = text(left.child_by_field_name("argument")), text(left.child_by_field_name("field"))
+            if name not in dims or axis not in ("x", "y", "z"):
+                return False
+            dims[name]["xyz".index(axis)] = self._int(right, env, lowerer)
+        elif left.type == "identifier" and text(left) in dims:
+            name = text(left)
+            if right.type == "call_expression" and text(right.child_by_field_name("function")) == "dim3":
+                args = right.child_by_field_name("arguments")
+                dims[name] = self._values(args.named_children if args else [], env, lowerer)
+            elif right.type == "initializer_list":
+                dims[name] = self._values(right.named_children, env, lowerer)
+            else:
+                dims[name] = [self._int(right, env, lowerer), 1, 1]
+        else:
+            return False
+        for axis, value in zip("xyz", dims[name]):
+            if value is not None:
+                env.declare(f"{name}.{axis}", Scalar(Const(float(value))))
+        return True
 
     def _values(self, nodes: list[Node], env: Env, lowerer: Lowerer) -> list[int | None]:
         values = [self._int(n, env, lowerer) for n in nodes[:3]]

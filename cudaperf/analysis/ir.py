@@ -28,6 +28,7 @@ class Access:
     size: int  # bytes moved per thread
     type_name: str
     text: str
+    value: Expr | None = None  # what a plain store writes (None: a read-modify-write, a struct, unknown)
 
 
 @dataclass(eq=False)
@@ -38,6 +39,24 @@ class Barrier:
     name: str  # __syncthreads, __syncwarp, block.sync(), bar.sync, ...
     scope: str  # grid | block | warp (a grid barrier orders the block too)
     full_mask: bool | None = None  # __syncwarp: names every lane (None: mask unknown or not a warp barrier)
+    # what removing it could break beyond the accesses around it: `bar.sync 1, 64` waits for a
+    # subset of threads by design; __syncthreads_count/and/or return a vote; a barrier in an
+    # inlined helper serves every caller
+    removable: bool = True
+    counted: bool = False  # a named barrier for a thread count (`bar.sync id, n`): skipping it is the design
+
+
+@dataclass(eq=False)
+class OpaqueMemory:
+    """A memory operation whose addresses the lowering cannot follow: wmma fragments, cp.async,
+    memcpy_async, library block primitives (cub), a callee it cannot see given a pointer.  It
+    counts as an access for the barriers around it and joins no race."""
+
+    id: int
+    line: int
+    column: int
+    space: str  # shared | global | unknown (behind a pointer the lowering lost)
+    name: str
 
 
 @dataclass(eq=False)
@@ -92,7 +111,7 @@ class Compute:
     counts: dict[str, int]
 
 
-Stmt = Access | Barrier | Collective | Loop | Branch | Compute
+Stmt = Access | OpaqueMemory | Barrier | Collective | Loop | Branch | Compute
 
 
 @dataclass
@@ -121,7 +140,9 @@ class Kernel:
     shared: list[SharedArray]
     body: list[Stmt]
     launch_bounds: tuple[int, ...] = ()
-    uses: frozenset[str] = frozenset()  # launch symbols the kernel reads (tid.y, gdim.x, ...)
+    # launch symbols the kernel reads (tid.y, gdim.x, ...); tid.linear / bid.linear: a rank over
+    # every axis (thread_rank()), which reads them all but says nothing of how many the launch has
+    uses: frozenset[str] = frozenset()
     notes: list[str] = field(default_factory=list)
 
 

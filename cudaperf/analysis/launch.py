@@ -35,6 +35,7 @@ class Launch:
     source: str = "default"  # cli | inferred | default
     args: dict[str, float] = field(default_factory=dict)
     arg_sources: dict[str, str] = field(default_factory=dict)
+    guessed: tuple[str, ...] = ()  # "grid", "block": parts neither given nor found in host code (defaults)
 
     @property
     def threads_per_block(self) -> int:
@@ -84,6 +85,14 @@ class HostLaunch:
     dynamic_smem: int | None
     template_args: list[str]
     args: list[float | None]
+    path: str | None = None  # the file holding the launch, when not the analysed one
+
+
+def _written(arguments: Node) -> list[Node]:
+    """Argument nodes, without the `#ifndef`/`#endif` lines the grammar leaves among them as
+    ERROR nodes (cuda-samples' Sobel launch), which would shift every later argument."""
+    return [c for c in arguments.named_children if not c.is_error and c.type != "comment"
+            and not c.type.startswith("preproc")]
 
 
 def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
@@ -97,12 +106,12 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
             template_args = [text(a) for a in targs.named_children] if targs is not None else []
             callee = callee.child_by_field_name("name")
         name = text(callee).rsplit("::", 1)[-1]
-        config = [c for c in m["config"][0].named_children]
+        config = _written(m["config"][0])
         launch_node = m["launch"][0]
         grid = resolve(config[0], launch_node, dim3=True) if config else None
         block = resolve(config[1], launch_node, dim3=True) if len(config) > 1 else None
         smem = resolve(config[2], launch_node, dim3=False) if len(config) > 2 else [0]
-        args = [resolve(a, launch_node, dim3=False) for a in m["arguments"][0].named_children]
+        args = [resolve(a, launch_node, dim3=False) for a in _written(m["arguments"][0])]
         launches.append(HostLaunch(
             name, parse.position(launch_node)[0],
             tuple(grid) if grid else None, tuple(block) if block else None,

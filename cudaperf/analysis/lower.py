@@ -14,13 +14,13 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from . import parse
+from . import budget, parse
 from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
-from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, Param, SharedArray, Stmt, walk
+from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, Param, SharedArray, Stmt, walk
 from .macros import substitute
 from .parse import Node, text
-from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name
+from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name, template_params
 from .source import Macro
 from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
 
@@ -28,6 +28,15 @@ _BUILTIN_VECTORS = {"threadIdx": "tid", "blockIdx": "bid", "blockDim": "bdim", "
 _ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
 _BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
                    "__barrier_sync"}
+_BLOCK_VOTES = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}  # same result in every thread
+_WARP_VOTES = re.compile(r"^__(ballot|all|any|uni|match_all|reduce_\w+)_sync$")  # same result in every lane
+_GROUP_SYNCS = {"sync", "wait", "wait_prior"}  # cg::sync(g); cg::wait(g) syncs g after its memcpy_async
+# inline PTX: block barriers (`bar.sync 1, 64` names a thread count), warp barriers, memory it touches
+_PTX_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.(?:sync|red|arrive)(?:\.aligned)?\s+([^;\"]*)")
+_UNSEEN_SYNC = re.compile(r"sync|barrier", re.IGNORECASE)
+_PTX_WARP_BARRIER = re.compile(r"\bbar\.warp\.sync\b")
+_PTX_MEMORY = {"shared": re.compile(r"\b(?:cp\.async|ldmatrix|stmatrix|wgmma|mbarrier|[a-z]+\.shared)\b"),
+               "global": re.compile(r"\b(?:cp\.async|[a-z]+\.global)\b")}
 DOUBLE = BUILTIN_TYPES["double"]
 _WARP_COLLECTIVES = re.compile(r"^__(shfl(_up|_down|_xor)?|ballot|all|any|uni|match_any|match_all|reduce_\w+)_sync$")
 _FULL_MASKS = (0xFFFFFFFF, -1.0)
@@ -116,8 +125,21 @@ class LoweringError(Exception):
     pass
 
 
+class UnhandledSyntax(LoweringError):
+    """Strict mode only: a construct the lowering would otherwise skip or make opaque."""
+
+
+# statements with nothing to lower (control transfer the IR models elsewhere, declarations of names only)
+_NOTHING_TO_LOWER = {"break_statement", "continue_statement", "comment", "type_definition", "alias_declaration",
+                     "using_declaration", "static_assert_declaration", "namespace_alias_definition", "goto_statement",
+                     "preproc_def", "preproc_function_def", "preproc_include", "preproc_undef", "template_declaration",
+                     "struct_specifier", "class_specifier", "enum_specifier", "union_specifier", ";", "{", "}"}
+
+
 class Lowerer:
     """Lowers one kernel instance (one set of template arguments)."""
+
+    strict = False  # raise UnhandledSyntax instead of skipping what the lowering does not know
 
     def __init__(self, scope: FileScope, template_args: dict[str, Val | CType] | None = None,
                  expand_macros: bool = True):
@@ -186,6 +208,8 @@ class Lowerer:
                 extra = [int(a) for off, n, args in self.scope.source.attributes
                          if n == "__launch_bounds__" and child.start_byte <= off <= child.end_byte
                          for a in args[2:3] if a.isdigit()]
+                if not values or values[0] is None:
+                    return ()  # an unresolved thread count: the minimum-blocks argument is no block size
                 return tuple(v for v in values if v is not None) + tuple(extra)
         return ()
 
@@ -260,6 +284,9 @@ class Lowerer:
         line, column = self._pos(if_node)
         cond_node = if_node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
+        if isinstance(cond, Const) and math.isfinite(cond.value):  # the exit always or never happens
+            self.statements_of([if_node.child_by_field_name("consequence")] if cond.value else rest, env)
+            return
         branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond, exits=True)
         self._sides(branch, lambda: self.statement(if_node.child_by_field_name("consequence"), env.copy()),
                     lambda: self.statements_of(rest, env))
@@ -284,6 +311,7 @@ class Lowerer:
         if node is None:
             return
         self.statements += 1
+        budget.check()
         if self.statements > _MAX_STATEMENTS:
             raise LoweringError("kernel too large to lower (statement limit)")
         kind = node.type
@@ -302,6 +330,8 @@ class Lowerer:
             self.statements_of(arm, env)
         elif kind == "labeled_statement":
             self.statements_of([c for c in node.named_children if c.type != "statement_identifier"], env)
+        elif self.strict and kind not in _NOTHING_TO_LOWER and not node.is_error:  # syntax errors are diagnosed
+            raise UnhandledSyntax(f"line {node.start_point[0] + 1}: unhandled statement `{kind}`")
 
     def _flush_work(self, node: Node) -> None:
         """Emit the floating-point work of the statement just lowered, in program order."""
@@ -314,7 +344,20 @@ class Lowerer:
 
     def _expression_statement(self, node: Node, env: Env) -> None:
         for child in node.named_children:
-            self.rvalue(child, env)
+            if self._unseen_sync(child, env):  # `SYNC;` from a header that includes this file
+                self._barrier(child, "block", text(child), removable=False, counted=True)
+            else:
+                self.rvalue(child, env)
+
+    def _unseen_sync(self, node: Node, env: Env) -> bool:
+        """A statement naming something this file never defines that says it synchronises: it
+        may be a barrier, so it orders what is around it (and is not judged for divergence)."""
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else node
+        if callee is None or callee.type != "identifier":
+            return False
+        name = text(callee)
+        return bool(_UNSEEN_SYNC.search(name)) and not name.startswith("__") and env.lookup(name) is None and \
+            name not in self.scope.source.macros and name not in self.scope.device_functions
 
     def _declaration(self, node: Node, env: Env) -> None:
         quals = {text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
@@ -396,9 +439,14 @@ class Lowerer:
         line, column = self._pos(node)
         cond_node = node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
+        alternative = node.child_by_field_name("alternative")
+        if isinstance(cond, Const) and math.isfinite(cond.value):  # `if constexpr`, a resolved template test
+            live = [node.child_by_field_name("consequence")] if cond.value else \
+                (alternative.named_children if alternative else [])
+            self.statements_of(live, env)
+            return
         branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond)
         then_env, else_env = env.copy(), env.copy()
-        alternative = node.child_by_field_name("alternative")
         self._sides(branch, lambda: self.statement(node.child_by_field_name("consequence"), then_env),
                     lambda: [self.statement(c, else_env) for c in (alternative.named_children if alternative else [])])
         self._merge(env, cond, then_env, else_env)
@@ -630,16 +678,17 @@ class Lowerer:
         self.cse[key] = load
         return Scalar(load, loc.type)
 
-    def _access(self, loc: Loc, kind: str, node: Node) -> Access:
+    def _access(self, loc: Loc, kind: str, node: Node, value: Expr | None = None) -> Access:
         line, column = self._pos(node)
         access = Access(self._id(), line, column, loc.space, kind, loc.array, loc.offset, loc.type.size,
-                        loc.type.name, text(node)[:80])
+                        loc.type.name, text(node)[:80], value)
         self.emit(access)
         return access
 
-    def _write(self, loc: Loc, node: Node, kind: str = "store") -> None:
-        for piece in _pieces(loc):
-            self._access(piece, kind, node)
+    def _write(self, loc: Loc, node: Node, kind: str = "store", value: Expr | None = None) -> None:
+        pieces = _pieces(loc)
+        for piece in pieces:
+            self._access(piece, kind, node, value if len(pieces) == 1 else None)
         self._clobber()
 
     def expr(self, node: Node | None, env: Env, record: bool = True) -> Val:
@@ -649,6 +698,8 @@ class Lowerer:
         if handler is None:
             if node.type in ("ERROR",) or node.has_error:
                 return _opaque("syntax error")
+            if self.strict:
+                raise UnhandledSyntax(f"line {node.start_point[0] + 1}: unhandled expression `{node.type}`")
             for child in node.named_children:  # still record accesses inside unknown constructs
                 self.rvalue(child, env, record)
             return _opaque(node.type)
@@ -763,6 +814,8 @@ class Lowerer:
             size = Opaque("extent") if pointee.is_array and pointee.length is None else lift(pointee.size)
             return Loc(base.space, base.array, op("+", base.offset, op("*", op("int", idx) if not idx.is_int else idx,
                                                                             size)), base.pointee)
+        if record:  # memory behind a pointer the lowering lost (`smem.getPointer()`, a cast it cannot follow)
+            self._opaque_memory(node, ["unknown"], "subscript")
         return _opaque("subscript")
 
     def _pointer(self, node: Node, env: Env, record: bool) -> Val:
@@ -773,7 +826,10 @@ class Lowerer:
             if isinstance(target, Loc):
                 return Ptr(target.space, target.array, target.offset, target.type)
             return _opaque("address")
-        return self._deref(self.rvalue(arg, env, record))
+        target = self._deref(self.rvalue(arg, env, record))
+        if record and not isinstance(target, Loc):
+            self._opaque_memory(node, ["unknown"], "dereference")
+        return target
 
     def _binary(self, node: Node, env: Env, record: bool) -> Val:
         operator = text(node.child_by_field_name("operator"))
@@ -900,7 +956,8 @@ class Lowerer:
                 current = self._read(target, left_node, record)
                 right = self._combine(current, operator[:-1], right)
             if record:
-                self._write(target, left_node)
+                self._write(target, left_node, value=right.expr if operator == "=" and isinstance(right, Scalar)
+                            else None)
             return right
         if operator != "=" and isinstance(target, Scalar):  # a member of a local struct: `p.x += v`
             return self._combine(target, operator[:-1], right)
@@ -943,10 +1000,15 @@ class Lowerer:
             if name == "tiled_partition" and targs is not None and targs.named_children:
                 size = self.rvalue(targs.named_children[0], env, record=False)
                 return Group(size.expr if isinstance(size, Scalar) else None)
-            return self._call_named(name, node, arg_nodes, env, record)
+            explicit = [self.rvalue(t, env, record=False) for t in (targs.named_children if targs else [])]
+            return self._call_named(name, node, arg_nodes, env, record, explicit)
         if callee is not None and callee.type == "field_expression":
             group = self.expr(callee.child_by_field_name("argument"), env, record)
             values = [self.rvalue(a, env, record) for a in arg_nodes]
+            space = group.space if isinstance(group, Ptr | Loc) else "unknown"
+            if record and not isinstance(group, Group) and space != "local":
+                # `s_vector->push(v)`: a method of an object in memory, or behind a pointer the lowering lost
+                self._opaque_memory(node, [space], "method")
             return self._method(text(callee.child_by_field_name("field")), group, values, node)
         name = text(callee).rsplit("::", 1)[-1]
         return self._call_named(name, node, arg_nodes, env, record)
@@ -954,16 +1016,22 @@ class Lowerer:
     def _method(self, method: str, group: Val, values: list[Val], node: Node) -> Val:
         """Cooperative-groups methods on a thread block or a tile; other methods are opaque."""
         if not isinstance(group, Group):
+            if method == "arrive_and_wait":  # cuda::barrier: its thread count is the caller's choice
+                self._barrier(node, "block", f"{method}()", removable=False, counted=True)
             return _opaque(f"method {method}")
+        if method in ("sync", "barrier_wait", "arrive_and_wait"):
+            return self._group_sync(group, node, f"{method}()")
         block_threads = op("*", op("*", Sym("bdim.x"), Sym("bdim.y")), Sym("bdim.z"))
+        if group.grid:  # the rank in the grid: blocks in x, y, z order, threads within each
+            blocks = op("+", Sym("bid.x"), op("*", Sym("gdim.x"), op("+", Sym("bid.y"), op("*", Sym("gdim.y"),
+                                                                                             Sym("bid.z")))))
+            self.uses.update(("bid.x", "bid.linear"))  # every axis, but no evidence of a 3-D grid
+            grid_rank = op("+", op("*", blocks, block_threads), self._linear_tid())
+            return Scalar(grid_rank) if method == "thread_rank" else _opaque(f"grid {method}")
         size = group.size if group.size is not None else block_threads
         rank = self._linear_tid()
-        if method in ("sync", "barrier_wait", "arrive_and_wait"):
-            warp_level = isinstance(group.size, Const) and group.size.value <= 32
-            self._barrier(node, "grid" if group.grid else "warp" if warp_level else "block", f"{method}()")
-            return Scalar(ZERO)
-        if group.grid:
-            return _opaque(f"grid {method}")
+        if method == "shfl" and len(values) == 2 and all(isinstance(v, Scalar) for v in values):
+            return Scalar(op("shfl_idx", values[0].expr, values[1].expr, size), values[0].type)
         if method == "thread_rank":
             return Scalar(op("%", rank, size) if group.size is not None else rank)
         if method in ("size", "num_threads"):
@@ -975,21 +1043,57 @@ class Lowerer:
                       values[0].type if values and isinstance(values[0], Scalar) else UNKNOWN)
 
     def _linear_tid(self) -> Expr:
-        self.uses.update(("tid.x", "tid.y", "tid.z"))
+        self.uses.update(("tid.x", "tid.linear"))  # every axis, but no evidence of a 3-D block
         row = op("+", Sym("tid.y"), op("*", Sym("bdim.y"), Sym("tid.z")))
         return op("+", Sym("tid.x"), op("*", Sym("bdim.x"), row))
 
-    def _barrier(self, node: Node, scope: str, name: str, full_mask: bool | None = None) -> None:
+    def _group_sync(self, group: Group, node: Node, name: str) -> Val:
+        warp_level = isinstance(group.size, Const) and group.size.value <= 32
+        self._barrier(node, "grid" if group.grid else "warp" if warp_level else "block", name)
+        return Scalar(ZERO)
+
+    def _barrier(self, node: Node, scope: str, name: str, full_mask: bool | None = None, removable: bool = True,
+                 counted: bool = False) -> None:
         line, column = self._pos(node)
-        self.emit(Barrier(self._id(), line, column, name, scope, full_mask))
+        self.emit(Barrier(self._id(), line, column, name, scope, full_mask, removable and not self.inline_stack,
+                          counted))
         self._clobber()
 
-    def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val:
+    def _opaque_memory(self, node: Node, spaces, name: str) -> None:
+        for space in sorted(set(spaces)):
+            self.emit(OpaqueMemory(self._id(), *self._pos(node), space, name))
+            self._clobber()
+
+    def _asm(self, node: Node, env: Env, record: bool) -> Val:
+        """Inline PTX: barriers and the memory its instructions touch; outputs become unknown values."""
+        code = " ".join(text(c) for c in node.children if c.type in ("string_literal", "concatenated_string"))
+        for operands in node.named_children:
+            for operand in operands.named_children if operands.type.endswith("operand_list") else []:
+                value = operand.named_children[-1] if operand.named_children else None
+                if operands.type == "gnu_asm_input_operand_list":
+                    self.rvalue(value, env, record)
+                elif value is not None and value.type == "identifier" and env.lookup(text(value)) is not None:
+                    env.assign(text(value), _opaque("asm output"))
+        if record:
+            self._opaque_memory(node, [space for space, pattern in _PTX_MEMORY.items() if pattern.search(code)], "asm")
+        for m in _PTX_BARRIER.finditer(code):
+            counted = "," in m.group(1)
+            self._barrier(node, "block", "bar.sync", removable=False, counted=counted)
+        if _PTX_WARP_BARRIER.search(code):
+            self._barrier(node, "warp", "bar.warp.sync", removable=False)
+        return _opaque("asm")
+
+    def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool,
+                    template_values: list[Val] = ()) -> Val:
         if name in _BLOCK_BARRIERS:
-            for a in arg_nodes:
-                self.rvalue(a, env, record)
-            self._barrier(node, "block", name)
-            return Scalar(Opaque(name))
+            votes = [self.rvalue(a, env, record) for a in arg_nodes]
+            self._barrier(node, "block", name, removable=name not in _BLOCK_VOTES)
+            exprs = tuple(v.expr for v in votes if isinstance(v, Scalar))
+            return Scalar(op("block_uniform", *exprs) if exprs else Opaque(name))
+        if name in _GROUP_SYNCS and arg_nodes:
+            group = self.expr(arg_nodes[0], env, record)
+            if isinstance(group, Group):
+                return self._group_sync(group, node, f"{name}()")
         if name == "__syncwarp":
             mask = self.rvalue(arg_nodes[0], env, record) if arg_nodes else None
             self._barrier(node, "warp", name, True if mask is None else _full_mask(mask))
@@ -1024,8 +1128,13 @@ class Lowerer:
         values = [self.rvalue(a, env, record) for a in arg_nodes]
         if record and values and _WARP_COLLECTIVES.match(name):
             self.emit(Collective(self._id(), *self._pos(node), name, _full_mask(values[0])))
+        if _WARP_VOTES.match(name) and len(values) >= 2 and isinstance(values[1], Scalar):
+            return Scalar(op("warp_uniform", values[1].expr), INT if name != "__ballot_sync" else UNKNOWN)
+        if name == "__shfl_sync" and len(values) >= 3 and all(isinstance(v, Scalar) for v in values[1:]):
+            width = values[3].expr if len(values) > 3 else Const(32.0)
+            return Scalar(op("shfl_idx", values[1].expr, values[2].expr, width), values[1].type)
         if name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH:
-            return self._inline(name, node, values)
+            return self._inline(name, node, values, template_values)
         macro = self.scope.source.macros.get(name) if self.expand_macros else None
         if macro is not None and macro.params is not None and self.macro_depth < 8:
             return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node)
@@ -1035,6 +1144,9 @@ class Lowerer:
             return Scalar(op("abs", values[0].expr), values[0].type)
         if name.startswith("make_") and name[5:] in BUILTIN_TYPES:
             return Scalar(Opaque(name), BUILTIN_TYPES[name[5:]])
+        if record:  # a callee it cannot see (wmma, memcpy_async, a library) may touch what it is given
+            self._opaque_memory(node, [v.space for v in values if isinstance(v, Ptr) and v.space in
+                                       ("shared", "global")], name)
         exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
         is_float = any(isinstance(v, Scalar) and v.type.is_float for v in values) or name.endswith("f")
         self.work.call(name, precision(*(v.type for v in values if isinstance(v, Scalar))) or
@@ -1045,10 +1157,14 @@ class Lowerer:
         return Scalar(op(name, *exprs, is_int=not is_float) if exprs else Opaque(name),
                       FLOAT if is_float else UNKNOWN)
 
-    def _inline(self, name: str, node: Node, values: list[Val]) -> Val:
+    def _inline(self, name: str, node: Node, values: list[Val], template_values: list[Val] = ()) -> Val:
         candidates = self.scope.device_functions[name]
         definition = next((d for d in candidates if _arity(d) == len(values)), candidates[0])
         frame = Env()
+        names, kinds, _ = template_params(definition)  # `f<32>(v)`: the value parameters are known
+        for tname, kind, value in zip(names, kinds, template_values):
+            if kind == "value" and isinstance(value, Scalar):
+                frame.declare(tname, value)
         declarator = function_declarator(definition)
         plist = declarator.child_by_field_name("parameters") if declarator is not None else None
         params = [p for p in plist.named_children if p.type in ("parameter_declaration",
@@ -1274,7 +1390,20 @@ _STATEMENTS = {
     "function_definition": Lowerer._nested_definition,
 }
 
+def _condition_clause(self: Lowerer, node: Node, env: Env, record: bool) -> Val:
+    """`switch (x)` / `while (x)` wrap their condition; a declaration there (`if (int v = f())`) stays unhandled."""
+    value = node.child_by_field_name("value")
+    if value is None or value.type == "declaration":
+        if self.strict:
+            raise UnhandledSyntax(f"line {node.start_point[0] + 1}: declaration in a condition")
+        return _opaque("condition declaration")
+    return self.expr(value, env, record)
+
+
 _EXPRESSIONS = {
+    "condition_clause": _condition_clause,
+    "string_literal": lambda self, n, e, r: _opaque("string"),  # printf formats: no value to track
+    "concatenated_string": lambda self, n, e, r: _opaque("string"),
     "number_literal": Lowerer._number,
     "char_literal": lambda self, n, e, r: Scalar(Const(float(ord(text(n)[1:-1][:1] or "\0")))),
     "true": lambda self, n, e, r: Scalar(ONE),
@@ -1299,4 +1428,5 @@ _EXPRESSIONS = {
     "call_expression": Lowerer._call,
     "initializer_list": Lowerer._initializer,
     "compound_literal_expression": Lowerer._initializer,
+    "gnu_asm_expression": Lowerer._asm,
 }

@@ -30,10 +30,16 @@ def _small(stmts: list[Stmt]) -> tuple[bool, int]:
     return count <= MAX_PREDICATED_ACCESSES, count
 
 
+def if_convertible(stmts: list[Stmt]) -> bool:
+    """Could nvcc turn these statements into predicated instructions (no loop, no barrier, few
+    memory instructions)?"""
+    return _small(stmts)[0]
+
+
 def predicated(branch: Branch, tail: bool = False) -> bool:
     """Is this branch likely compiled to predicated instructions (no jump)?  A branch that ends
     the kernel (`tail`) becomes an early exit instead: warps with no lane left never issue."""
-    return not tail and not branch.exits and _small(branch.then + branch.orelse)[0]
+    return not tail and not branch.exits and if_convertible(branch.then + branch.orelse)
 
 
 def tail_branches(body: list[Stmt]) -> set[int]:

@@ -22,18 +22,34 @@ without a barrier between them; updates are lost.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
 
+from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
-from .symbolic import free_symbols, has_opaque, loads_in
+from .symbolic import Expr, Load, Op, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
+EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
+
+
+@dataclass(frozen=True)
+class Member:
+    """An access in an epoch, with where it stands in the wrap-round epochs of barrier loops:
+    ``(loop id, part)`` for part ``pre`` (before the loop), ``tail`` (after the body's last
+    barrier, iteration i) or ``head`` (before the body's first barrier, iteration i + 1)."""
+
+    access: Access
+    parts: tuple[tuple[int, str], ...] = ()
+
+    def marked(self, loop: Loop, part: str) -> Member:
+        return Member(self.access, self.parts + ((loop.id, part),))
 
 
 def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done: list) -> list:
@@ -44,7 +60,7 @@ def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done
             done.append(current)
             current = []
         elif isinstance(s, Access) and s.space == space:
-            current.append(s)
+            current.append(Member(s))
         elif isinstance(s, Branch):
             current = _epochs(s.then, space, orders, current, done)
             current = _epochs(s.orelse, space, orders, current, done)
@@ -52,7 +68,8 @@ def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done
             inner: list = []
             tail = _epochs(s.body, space, orders, [], inner)
             if inner:  # the body's last epoch meets its first on the next iteration
-                done.append(current + tail + inner[0])
+                done.append([m.marked(s, "pre") for m in current] + [m.marked(s, "tail") for m in tail] +
+                            [m.marked(s, "head") for m in inner[0]])
                 done.extend(inner[1:])
                 current = []
             else:
@@ -60,11 +77,28 @@ def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done
     return current
 
 
-def epochs(kernel: Kernel, space: str, orders: frozenset[str]) -> list[list[Access]]:
+def epochs(kernel: Kernel, space: str, orders: frozenset[str]) -> list[list[Member]]:
     """Accesses to `space` grouped between barriers of the scopes in `orders`."""
     done: list = []
     done.append(_epochs(kernel.body, space, orders, [], done))
     return done
+
+
+def _alignment(a: Member, b: Member) -> dict[int, tuple[int, int]] | None:
+    """How the iterations of two members of one wrap-round epoch meet: per loop, the shift to
+    subtract from each side's iteration number (a `head` runs one iteration after the `tail` it
+    meets); None when a barrier of the loop orders them (before the loop vs after its first barrier)."""
+    parts_a, parts_b = dict(a.parts), dict(b.parts)
+    shifts = {}
+    for loop in parts_a.keys() | parts_b.keys():
+        # a member outside the loop met its wrap-round epoch through an enclosing loop's: it runs
+        # before the loop starts or after it ends, on the far side of the loop's barrier either way
+        pair = {parts_a.get(loop, "pre"), parts_b.get(loop, "pre")}
+        if pair == {"pre", "tail"}:
+            return None
+        if pair == {"head", "tail"}:
+            shifts[loop] = (int(parts_a[loop] == "head"), int(parts_b[loop] == "head"))
+    return shifts
 
 
 @dataclass
@@ -78,6 +112,7 @@ class Lanes:
     when: np.ndarray  # (n, loops)
     address: np.ndarray
     size: int
+    value: np.ndarray  # what a plain store writes, as a stand-in number (equal numbers, equal values); NaN: unknown
 
     def words(self, granule: int) -> tuple[np.ndarray, np.ndarray]:
         """(row index, granule index) for every `granule`-byte unit the access covers."""
@@ -99,10 +134,14 @@ def _linear_ids(batch) -> tuple[np.ndarray, np.ndarray]:
 class LaneTable:
     """Sampled lanes per access, memoised: several pairs share each side."""
 
-    def __init__(self, kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = ()):
+    def __init__(self, kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = (),
+                 guessed: frozenset[str] = frozenset()):
         self.graph, self.sampler = graph, sampler
         self.extents = {s.name: s.type.size for s in kernel.shared if not s.dynamic}
-        self.copies = copies  # grid axes whose blocks are copies of block 0 (see races())
+        self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
+        self.guessed = guessed  # arguments whose values were made up: addresses built from them prove nothing
+        self.dependence = Dependence(kernel)
+        self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
         self.cache: dict[tuple, Lanes | None] = {}
 
     def get(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
@@ -117,15 +156,15 @@ class LaneTable:
         context = self.graph.nodes[access.id]["context"]
         batch = self.sampler.batch(context)
         address = evaluate_on(access.offset, batch)
-        active = batch.active & np.isfinite(address)
+        active = batch.active & (np.abs(address) < EXACT)  # also drops NaN: an address the lanes cannot know
         for item in context:  # lanes that only may take a data-dependent branch prove nothing
             if not isinstance(item, Loop):
                 active &= ~np.isnan(evaluate_on(item[0].condition, batch))
         extent = self.extents.get(access.array) if access.space == "shared" else None
         if extent:  # lanes past the end of a shared array are another bug (or a wrongly guessed block)
             active &= address + access.size <= extent
-        for axis in self.copies:
-            active &= np.broadcast_to(batch.env[f"bid.{axis}"], active.shape) == 0
+        for symbol in self.copies:
+            active &= np.broadcast_to(batch.env[symbol], active.shape) == 0
         block, thread = _linear_ids(batch)
         studied = np.unique(block[:, 0][active.any(axis=1)])[:BLOCKS]
         active &= np.isin(block[:, 0], studied)[:, None]
@@ -133,8 +172,10 @@ class LaneTable:
             return None
         when = np.stack([np.broadcast_to(batch.env.get(loop.iteration, 0.0), active.shape)[active] for loop in loops],
                         axis=1) if loops else np.zeros((int(active.sum()), 0))
+        value = _stand_in(access.value, batch, self.accesses) if access.value is not None else \
+            np.full(active.shape, np.nan)
         return Lanes(block[active], np.floor(thread[active] / 32), thread[active], when, address[active],
-                     access.size)
+                     access.size, np.broadcast_to(value, active.shape)[active])
 
 
 def _codes(columns: np.ndarray) -> np.ndarray:
@@ -158,6 +199,38 @@ def _codes(columns: np.ndarray) -> np.ndarray:
     return key
 
 
+def _stand_in(value: Expr, batch, accesses: dict[int, Access]) -> np.ndarray:
+    """Per lane, a number that is equal where the stored values are: loaded data stands for the
+    address it came from (two loads of one word give one value)."""
+    env: dict[str, np.ndarray] = {}
+
+    def named(expr: Expr) -> Expr:
+        if isinstance(expr, Load) and expr.access_id in accesses:
+            source = accesses[expr.access_id]
+            env[f"load{expr.access_id}"] = evaluate_on(source.offset, batch) * 4096 + zlib.crc32(source.array.encode())
+            return Sym(f"load{expr.access_id}", expr.is_int)
+        if isinstance(expr, Op):
+            return op(expr.name, *(named(a) for a in expr.args), is_int=expr.is_int)
+        return expr
+
+    return np.asarray(evaluate(named(value), {**batch.env, **env}), dtype=float)
+
+
+def _keys_with_several(key: np.ndarray, column: np.ndarray) -> np.ndarray:
+    pairs = np.unique(np.stack([key, column], axis=1), axis=0)
+    return pairs[1:, 0][np.diff(pairs[:, 0]) == 0]
+
+
+def _clash_of_values(a: np.ndarray, b: np.ndarray) -> bool:
+    """Rows are (key..., who, value), every value known.  Is there a key reached by two different
+    `who`s that store two different values (equal values leave the word the same whoever wins)?"""
+    both = np.concatenate([a, b]) if a is not b else a
+    key = _codes(both[:, :-2])
+    keep = np.ones(len(key), dtype=bool) if a is b else np.isin(key, np.intersect1d(key[:len(a)], key[len(a):]))
+    key, who, value = key[keep], both[keep, -2], both[keep, -1]
+    return bool(np.intersect1d(_keys_with_several(key, who), _keys_with_several(key, value)).size)
+
+
 def _clash(a: np.ndarray, b: np.ndarray) -> bool:
     """Rows are (key..., who).  Is there a key both sides reach from two different `who`s?"""
     both = np.concatenate([a, b]) if a is not b else a
@@ -177,11 +250,13 @@ def _clash(a: np.ndarray, b: np.ndarray) -> bool:
     return bool((np.diff(keys) == 0).any())  # sorted: a repeated key has two different `who`s
 
 
-def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str) -> np.ndarray:
+def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np.ndarray,
+           values: bool = False) -> np.ndarray:
     rows, units = lanes.words(granule)
-    columns = [lanes.when[rows]] if "when" in key else []
+    columns = [lanes.when[rows] - shift] if "when" in key else []
     columns += [getattr(lanes, k)[rows][:, None] for k in key if k != "when"]
-    return np.concatenate([*columns, units[:, None], getattr(lanes, who)[rows][:, None]], axis=1)
+    columns += [units[:, None], getattr(lanes, who)[rows][:, None]]
+    return np.concatenate(columns + ([lanes.value[rows][:, None]] if values else []), axis=1)
 
 
 def _separating_loops(graph: nx.DiGraph, access: Access, orders: frozenset[str]) -> tuple[Loop, ...]:
@@ -198,23 +273,32 @@ class _Kind:
     orders: frozenset[str]  # barrier scopes that order the accesses
     key: tuple[str, ...]  # lanes must agree on these (and the address) to clash ...
     who: str  # ... and differ on this (one instruction may race with itself: lanes of a warp too)
+    same_for: int  # dependence level (divergence.Dependence) of a value every `who` that clashes shares
 
 
 BLOCK, WARP_OR_BLOCK, GRID = frozenset({"block", "grid"}), frozenset({"warp", "block", "grid"}), frozenset({"grid"})
-SHARED = _Kind("shared-race", "shared", BLOCK, ("block", "when"), "warp")
-WARP = _Kind("implicit-warp-sync", "shared", WARP_OR_BLOCK, ("block", "warp", "when"), "thread")
-GLOBAL_IN_BLOCK = _Kind("global-race", "global", BLOCK, ("block", "when"), "thread")
-GLOBAL_ACROSS_BLOCKS = _Kind("global-race", "global", GRID, ("when",), "block")
+SHARED = _Kind("shared-race", "shared", BLOCK, ("block", "when"), "warp", 1)
+WARP = _Kind("implicit-warp-sync", "shared", WARP_OR_BLOCK, ("block", "warp", "when"), "thread", 2)
+GLOBAL_IN_BLOCK = _Kind("global-race", "global", BLOCK, ("block", "when"), "thread", 1)
+GLOBAL_ACROSS_BLOCKS = _Kind("global-race", "global", GRID, ("when",), "block", 0)
 
 
-def _pairs(groups: list[list[Access]]) -> Iterator[tuple[Access, Access]]:
+def _same_value(kind: _Kind, w: Access, other: Access, dependence: Dependence) -> bool:
+    """Two plain stores of one value that every clashing thread computes alike (`bias = b[blockIdx.z]`
+    by every thread of the block; `*flag = __syncthreads_and(c)`): whichever lands last, the word
+    holds that value."""
+    return other.kind == "store" and w.value is not None and other.value is not None and \
+        str(w.value) == str(other.value) and dependence.level(w.value) <= kind.same_for
+
+
+def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
     count = 0
     for group in groups:
-        for w in (a for a in group if a.kind == "store"):
+        for w in (m for m in group if m.access.kind == "store"):
             for other in group:
-                if other.array != w.array or other.kind == "atomic":
+                if other.access.array != w.access.array or other.access.kind == "atomic":
                     continue
-                if other.kind == "store" and other.id < w.id:
+                if other.access.kind == "store" and other.access.id < w.access.id:
                     continue
                 count += 1
                 if count > MAX_PAIRS:
@@ -222,18 +306,25 @@ def _pairs(groups: list[list[Access]]) -> Iterator[tuple[Access, Access]]:
                 yield w, other
 
 
-def _found(kind: _Kind, groups: list[list[Access]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
+def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
     """The first clashing partner of every write of `kind` not reported yet (one finding per write)."""
-    for w, other in _pairs(groups):
-        if w.id in reported:
+    for mw, mo in _pairs(groups):
+        w, other = mw.access, mo.access
+        shifts = _alignment(mw, mo)
+        if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence) or \
+                table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
             continue
-        loops = _separating_loops(graph, w, kind.orders)
+        loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
+                                    _separating_loops(graph, other, kind.orders)))
         a, b = table.get(w, loops), table.get(other, loops)
         if a is None or b is None:
             continue
         granule = min(w.size, other.size)
-        table_a = _table(a, granule, kind.key, kind.who)
-        if _clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who)):
+        shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
+        values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
+        clash = _clash_of_values if values else _clash
+        table_a = _table(a, granule, kind.key, kind.who, shift_a, values)
+        if clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who, shift_b, values)):
             reported.add(w.id)
             yield w, other
 
@@ -260,8 +351,11 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
     as possibly taken: which lanes take them does not matter, only that more than one may."""
     statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
+    dependence = Dependence(kernel)
     for w in statements:
         if w.kind != "store" or w.id not in graph or _indexed_by(w.offset, "tid.", loops):
+            continue
+        if w.value is not None and dependence.level(w.value) == 0:  # `flag = 1`: every writer stores one value
             continue
         context = graph.nodes[w.id]["context"]
         guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}
@@ -281,11 +375,13 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
             yield w
 
 
-def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
-          copies: tuple[str, ...] = ()) -> Iterator[tuple[str, int, int, str]]:
-    """(kind, line, column, message) for every write that races.  Blocks along the grid axes in
-    `copies` are taken as copies of block 0 (a guessed grid the kernel never indexes) and left out."""
-    table = LaneTable(kernel, graph, sampler, copies)
+def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = (),
+          guessed: frozenset[str] = frozenset()) -> Iterator[tuple[str, int, int, str]]:
+    """(kind, line, column, message) for every write that races.  Lanes whose index along one of
+    `copies` (``tid.y``, ``bid.z``, ...) is not 0 are left out: under a guessed launch, threads or
+    blocks along an axis the kernel never reads only repeat index 0's work.  Pairs whose addresses
+    use an argument in `guessed` (a made-up value: a pitch, a stride) are left out."""
+    table = LaneTable(kernel, graph, sampler, copies, guessed)
     shared: set[int] = set()
     for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):
         what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"

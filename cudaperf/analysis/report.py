@@ -112,6 +112,7 @@ class KernelReport:
     dram: Dram | None = None
     arch: Arch | None = None
     sync: list[Hazard] = field(default_factory=list)
+    incomplete: str | None = None  # the phase that ran past the time budget (later ones were skipped)
 
     def _global(self, kind: str) -> list[AccessReport]:
         return [a for a in self.accesses if a.access.space == "global" and a.access.kind == kind]

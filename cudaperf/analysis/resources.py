@@ -28,6 +28,7 @@ from .process import run_bounded
 COMPILE_TIMEOUT_S = 60
 _ENTRY = re.compile(r"Compiling entry function '([^']+)' for '(sm_\w+)'")
 _FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+_PROPERTIES = re.compile(r"Function properties for (\S+)")
 _USED = re.compile(r"Used (\d+) registers(?:, used (\d+) barriers)?(?:, (\d+) bytes smem)?")
 
 
@@ -104,15 +105,21 @@ def normalise_template_args(args: str) -> str:
 def parse_ptxas(log: str) -> dict[str, Resources]:
     """ptxas -v output -> resources per kernel key (see kernel_key)."""
     entries: list[tuple[str, dict]] = []
+    properties_of = None  # the function a "Function properties for" block describes
     for line in log.splitlines():
         m = _ENTRY.search(line)
         if m:
             entries.append((m.group(1), {}))
             continue
+        if (m := _PROPERTIES.search(line)) is not None:
+            properties_of = m.group(1)
+            continue
         if not entries:
             continue
         current = entries[-1][1]
         if (m := _FRAME.search(line)) is not None:
+            if properties_of != entries[-1][0]:
+                continue  # a non-inlined device function's frame and spills are its own, not the kernel's
             current.update(stack=int(m.group(1)), spill_stores=int(m.group(2)), spill_loads=int(m.group(3)))
         elif (m := _USED.search(line)) is not None:
             current.update(registers=int(m.group(1)), barriers=int(m.group(2) or 0), smem=int(m.group(3) or 0))

@@ -159,6 +159,7 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
         trips = np.zeros(shape)
         alive = batch.active.copy()
         step_env = dict(env)
+        steady = loop.iteration not in free_symbols(loop.condition)
         for k in range(MAX_ITERATE):
             step_env[loop.counter] = value
             step_env[loop.iteration] = float(k)
@@ -175,6 +176,9 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
             values.append(value)
             trips = trips + alive
             value = np.broadcast_to(evaluate(loop.update, step_env), shape).astype(float)
+            if steady and np.array_equal(value, values[-1], equal_nan=True):
+                known = False  # nothing the condition reads changes (`while (true)` left by a break)
+                break
         else:
             known = False
     else:

@@ -171,3 +171,24 @@ def _global_declaration(scope: FileScope, decl: Node, evaluate_size) -> None:
             for dim in reversed(dims):
                 ctype = array_of(ctype, evaluate_size(dim) if dim is not None else None)
             scope.arrays[name] = DeviceArray(name, space, ctype)
+
+
+def template_params(definition: Node) -> tuple[list[str], list[str], dict[str, str]]:
+    """(names, "type" | "value" per name, defaults) of the template a definition belongs to."""
+    parent = definition.parent
+    names, kinds, defaults = [], [], {}
+    if parent is None or parent.type != "template_declaration":
+        return names, kinds, defaults
+    plist = parent.child_by_field_name("parameters")
+    for p in plist.named_children if plist is not None else []:
+        is_type = p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
+                             "variadic_type_parameter_declaration")
+        name_node = p.child_by_field_name("name") or p.child_by_field_name("declarator") or \
+            next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
+        name = text(name_node)
+        names.append(name)
+        kinds.append("type" if is_type else "value")
+        default = p.child_by_field_name("default_type") or p.child_by_field_name("default_value")
+        if default is not None:
+            defaults[name] = text(default)
+    return names, kinds, defaults

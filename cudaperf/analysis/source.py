@@ -223,6 +223,26 @@ def _included_macros(data: bytes, directory: Path, include_dirs: tuple[Path, ...
     return table
 
 
+def local_includes(path: Path, include_dirs: tuple[Path, ...] = ()) -> list[Path]:
+    """The local headers a file includes, directly or through other local headers (nearest first)."""
+    found: list[Path] = []
+    queue, depth = [path.resolve()], 0
+    while queue and depth < INCLUDE_DEPTH:
+        following = []
+        for current in queue:
+            try:
+                data = current.read_bytes()[:MAX_FILE_BYTES]
+            except OSError:
+                continue
+            for m in _INCLUDE.finditer(data):
+                header = _resolve(m.group(1).decode(errors="replace"), current.parent, include_dirs)
+                if header is not None and header not in found and header != path.resolve():
+                    found.append(header)
+                    following.append(header)
+        queue, depth = following, depth + 1
+    return found
+
+
 def read(path: str | Path, defines: dict[str, str] | None = None,
          include_dirs: tuple[Path, ...] = ()) -> SourceFile:
     p = Path(path)

@@ -10,7 +10,7 @@ unknowns flow through arithmetic without special cases.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -90,11 +90,31 @@ class Opaque(Expr):
         return f"?{self.reason}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Op(Expr):
+    """An operation.  Lowered code shares subtrees (`x = c ? x : y` repeated by a sorting network
+    doubles the tree per step), so the hash and the tree size are computed once, at construction,
+    from the arguments' own: hashing, comparing or sizing never walks the whole tree."""
+
     name: str
     args: tuple[Expr, ...]
     is_int: bool = True
+    size: int = field(default=1, repr=False)  # nodes of the tree, shared subtrees counted per use
+    hashed: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", 1 + sum(a.size if isinstance(a, Op) else 1 for a in self.args))
+        object.__setattr__(self, "hashed", hash((self.name, self.args, self.is_int)))
+
+    def __hash__(self) -> int:
+        return self.hashed
+
+    def __reduce__(self):  # string hashes differ between processes: recompute on unpickling
+        return Op, (self.name, self.args, self.is_int)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Op) and self.hashed == other.hashed and self.name == other.name
+                                 and self.is_int == other.is_int and self.args == other.args)
 
     def __str__(self) -> str:
         a = self.args
@@ -118,6 +138,9 @@ def lift(x: Expr | int | float) -> Expr:
 
 
 ZERO = Const(0.0)
+# Larger trees (a value threaded through hundreds of data-dependent selects) become opaque: no
+# analysis reads an index or condition that size, and evaluating it on every batch would dominate.
+MAX_EXPR_NODES = 2048
 ONE = Const(1.0)
 
 _COMMUTATIVE = {"+", "*", "&", "|", "^", "==", "!="}
@@ -156,7 +179,8 @@ def op(name: str, *args: Expr, is_int: bool | None = None) -> Expr:
             return a
         if name in _COMMUTATIVE and isinstance(a, Const) and not isinstance(b, Const):
             args = (b, a)
-    return Op(name, tuple(args), is_int)
+    node = Op(name, tuple(args), is_int)
+    return node if node.size <= MAX_EXPR_NODES else Opaque("expression too large")
 
 
 def free_symbols(expr: Expr) -> frozenset[str]:
@@ -232,9 +256,12 @@ def _bitwise(fn, a: Value, b: Value) -> Value:
 
 
 def _shift(a: Value, b: Value, left: bool) -> Value:
+    """A shift by a negative count or past 62 bits, or one that overflows, is undefined: unknown."""
     ai, bi = _int(np.asarray(a, dtype=float)), np.clip(_int(np.asarray(b, dtype=float)), 0, 62)
     out = (np.left_shift(ai, bi) if left else np.right_shift(ai, bi)).astype(float)
-    return _nan_where(out, a, b)
+    count = np.asarray(b, dtype=float)
+    undefined = (count < 0) | (count > 62) | (left & (np.abs(np.asarray(a, dtype=float)) * 2.0 ** bi >= 2.0 ** 62))
+    return _nan_where(np.where(undefined, np.nan, out), a, b)
 
 
 def _truth(x: Value) -> Value:

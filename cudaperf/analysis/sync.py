@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from .divergence import BranchUniformity
-from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, walk
+from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
 from .launch import Launch
 from .races import races
 from .sampling import Sampler
@@ -58,7 +58,7 @@ def _where(guard: Branch | Loop, uniformity: dict[int, BranchUniformity]) -> str
 
 def barrier_divergence(kernel: Kernel, uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
     for stmt, context in walk(kernel.body):
-        if isinstance(stmt, Barrier) and stmt.scope in ("block", "grid"):
+        if isinstance(stmt, Barrier) and stmt.scope in ("block", "grid") and not stmt.counted:
             guard = _divergent_guard(context, uniformity, ("thread", "warp"))
             if guard is not None:
                 yield Hazard("barrier-divergence", stmt.line, stmt.column,
@@ -78,36 +78,46 @@ def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity])
 
 
 def _orders_memory(stmts: list) -> bool:
-    return any(isinstance(s, Access) and s.space in ("shared", "global") for s, _ in walk(stmts))
+    return any(isinstance(s, Access | OpaqueMemory) and s.space in ("shared", "global", "unknown")
+               for s, _ in walk(stmts))
 
 
-def _redundant_in(body: list, in_loop: bool, ends_kernel: bool) -> Iterator[Hazard]:
-    """Barriers of one statement list with no shared/global access since the previous barrier of
-    the list (wrapping round for loop bodies), or with none after them when the list ends the kernel."""
+def _redundant_in(body: list, in_loop: bool, ends_kernel: bool) -> Iterator[tuple[Barrier, Hazard | None]]:
+    """Each block barrier of one statement list, with a hazard when no shared/global access
+    happened since the previous barrier of the list (wrapping round for loop bodies), or none
+    follows it when the list ends the kernel."""
     barriers = [i for i, s in enumerate(body) if isinstance(s, Barrier) and s.scope == "block"]
     for n, i in enumerate(barriers):
         previous = barriers[n - 1] if n else None
         before = body[previous + 1:i] if previous is not None else body[:i]
         if previous is None and in_loop:
             before = body[barriers[-1] + 1:] + before
-        barrier = body[i]
+        barrier, hazard = body[i], None
         if not _orders_memory(before) and (previous is not None or in_loop):
-            yield Hazard("redundant-barrier", barrier.line, barrier.column,
-                         f"`{barrier.name}` orders no shared or global access since the previous barrier")
+            hazard = Hazard("redundant-barrier", barrier.line, barrier.column,
+                            f"`{barrier.name}` orders no shared or global access since the previous barrier")
         elif ends_kernel and not _orders_memory(body[i + 1:]):
-            yield Hazard("redundant-barrier", barrier.line, barrier.column,
-                         f"`{barrier.name}` ends the kernel: no access after it needs ordering")
+            hazard = Hazard("redundant-barrier", barrier.line, barrier.column,
+                            f"`{barrier.name}` ends the kernel: no access after it needs ordering")
+        yield barrier, hazard
 
 
 def redundant_barriers(kernel: Kernel) -> Iterator[Hazard]:
+    """Barriers that order nothing wherever their source line runs (a macro or an unrolled loop
+    puts one line at several places) and whose removal changes nothing else (Barrier.removable)."""
     lists = [(kernel.body, False, True)]
     for stmt, _ in walk(kernel.body):
         if isinstance(stmt, Loop):
             lists.append((stmt.body, True, False))
         elif isinstance(stmt, Branch):
             lists += [(stmt.then, False, False), (stmt.orelse, False, False)]
+    found: dict[tuple[int, int], Hazard | None] = {}
     for body, in_loop, ends_kernel in lists:
-        yield from _redundant_in(body, in_loop, ends_kernel)
+        for barrier, hazard in _redundant_in(body, in_loop, ends_kernel):
+            where = (barrier.line, barrier.column)
+            keep = hazard is None or not barrier.removable or barrier.counted
+            found[where] = None if keep or (where in found and found[where] is None) else hazard
+    yield from (h for h in found.values() if h is not None)
 
 
 def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel) -> Iterator[Hazard]:
@@ -121,12 +131,18 @@ def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel) -> Iter
 
 
 def _copied_axes(kernel: Kernel, launch: Launch) -> tuple[str, ...]:
-    """Grid axes the kernel never reads (no blockIdx or gridDim component), unless the user gave
-    the grid: blocks along them would all do the same work, so races between them would only
-    restate a guessed grid."""
+    """Thread and block indices along axes the kernel never reads (no threadIdx/blockDim or
+    blockIdx/gridDim component), unless the user gave the launch: threads or blocks along them
+    would all do the same work, so races between them would only restate a guessed launch."""
     if launch.source == "cli":
         return ()
-    return tuple(a for a in "xyz" if f"bid.{a}" not in kernel.uses and f"gdim.{a}" not in kernel.uses)
+    return tuple(f"{index}.{a}" for index, size in (("tid", "bdim"), ("bid", "gdim")) for a in "xyz"
+                 if not {f"{index}.{a}", f"{size}.{a}", f"{index}.linear"} & kernel.uses)
+
+
+def _guessed_arguments(launch: Launch) -> frozenset[str]:
+    """Scalar arguments whose values neither the user nor the host code gave."""
+    return frozenset(f"arg:{name}" for name, source in launch.arg_sources.items() if source == "default")
 
 
 def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
@@ -135,5 +151,6 @@ def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
     `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request."""
     found = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity),
              *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel),
-             *(Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch)))]
+             *(Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch),
+                                               _guessed_arguments(launch)))]
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))

@@ -12,7 +12,8 @@ from .rules import REGISTRY, Rule
 def page(r: Rule) -> str:
     return (f"# {r.code} `{r.name}` ({r.severity})\n\n"
             f"## What it does\n\n{r.summary}\n\n## Why it matters\n\n{r.why}\n\n"
-            f"## Example\n\n```cuda\n{r.example}\n```\n\n## Fix\n\n{r.fix}\n")
+            f"## Example\n\n```cuda\n{r.example}\n```\n\n## Fix\n\n{r.fix}\n" +
+            (f"\n## Measured\n\n{r.measured}\n" if r.measured else ""))
 
 
 def index() -> str:

@@ -10,10 +10,13 @@ _GITHUB_LEVEL = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def text(findings: list[Finding]) -> str:
-    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} [{f.name}] {f.message}\n    fix: {f.fix}" for f in findings]
-    if findings:
-        lines.append(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}.")
-    return "".join(line + "\n" for line in lines)
+    return "".join(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.name}] {f.message}\n    fix: {f.fix}\n"
+                   for f in findings)
+
+
+def summary(findings: list[Finding]) -> str:
+    """The closing line after the text findings (nothing when clean)."""
+    return f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}.\n" if findings else ""
 
 
 def _escape(value: str, property_value: bool = False) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -53,35 +54,44 @@ def lint_file(report: FileReport, rules: list[Rule], text: str) -> list[Finding]
     return sorted(found, key=lambda f: (f.line, f.column, f.code))
 
 
-def lint_one(path: str, options: Options, codes: list[str]) -> tuple[str, list[Finding], str | None]:
-    """Analyse and lint one file: (path, findings, error message or None).  Module-level so that
-    worker processes can run it."""
+Result = tuple[str, list[Finding], str | None, list[str]]
+
+
+def lint_one(path: str, options: Options, codes: list[str]) -> Result:
+    """Analyse and lint one file: (path, findings, error message or None, notes such as a kernel
+    that ran past the analysis budget).  Module-level so that worker processes can run it."""
     try:
         report = analyze_file(path, options)
     except SourceError as exc:
-        return path, [], str(exc)
-    return path, lint_file(report, [REGISTRY[c] for c in codes], Path(path).read_text(errors="replace")), None
+        return path, [], str(exc), []
+    notes = [f"{path}:{d.line}:{d.column}: note: {d.message}" for d in report.diagnostics if d.severity == "note"]
+    return path, lint_file(report, [REGISTRY[c] for c in codes], Path(path).read_text(errors="replace")), None, notes
 
 
 def lint_paths(paths: list[str], options: Options, rules: list[Rule], jobs: int = 1,
-               progress: Progress | None = None) -> tuple[list[str], list[Finding], list[str]]:
+               progress: Progress | None = None,
+               emit: Callable[[Result], None] | None = None) -> tuple[list[str], list[Finding], list[str]]:
     """Lint files and directory trees, `jobs` files at a time in worker processes: (files
-    linted, findings in file order, errors)."""
+    linted, findings in file order, errors).  `emit` sees each file's result as soon as it and
+    every file before it are done, so output streams in file order."""
     files = [str(p) for p in find_sources(paths)]
     codes = [r.code for r in rules]
     progress = progress or Progress(len(files), "lint")
+    results: list[Result] = []
+
+    def done(result: Result) -> None:
+        results.append(result)
+        progress.advance(result[0])
+        if emit is not None:
+            emit(result)
+
     if jobs > 1 and len(files) > 2:
         with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
-            futures = [pool.submit(lint_one, f, options, codes) for f in files]
-            results = []
-            for future in futures:
-                results.append(future.result())
-                progress.advance(results[-1][0])
+            for result in pool.map(lint_one, files, [options] * len(files), [codes] * len(files)):
+                done(result)
     else:
-        results = []
         for f in files:
-            results.append(lint_one(f, options, codes))
-            progress.advance(f)
+            done(lint_one(f, options, codes))
     progress.close()
-    linted = [path for path, _, error in results if error is None]
-    return linted, [f for _, found, _ in results for f in found], [e for _, _, e in results if e]
+    linted = [path for path, _, error, _ in results if error is None]
+    return linted, [f for _, found, _, _ in results for f in found], [e for _, _, e, _ in results if e]

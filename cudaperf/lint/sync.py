@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .rules import Rule, rule
+from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
 
 
 class SyncRule(Rule):
@@ -24,6 +24,10 @@ class BarrierDivergence(SyncRule):
            "took, the block hangs or silently misbehaves.")
     example = "if (threadIdx.x < 16) { s[threadIdx.x] = v; __syncthreads(); }"
     fix = "Move the barrier out of the divergent branch (guard the work, not the barrier)."
+    measured = ('16 of 16 findings true (barriers after an early `return`, under bounds checks, in '
+                'loops with data-dependent trip counts; 4 in moe-align are deliberate, relying on '
+                'sm_70+ barrier counting). '
+                + JUDGED_ON_PUBLIC_CODE)
 
 
 @rule
@@ -34,6 +38,9 @@ class RedundantBarrier(SyncRule):
     why = "Every barrier stalls the block until its slowest warp arrives; one that orders nothing only costs time."
     example = "s[t] = v; __syncthreads(); __syncthreads();   // the second orders nothing"
     fix = "Delete it."
+    measured = ('2 of 2 findings true (a `cg::sync` ending the kernel); before issue 14, 0 of 6 on '
+                'the same first 100 files (wmma and cp.async barriers). '
+                + JUDGED_ON_PUBLIC_CODE)
 
 
 @rule
@@ -54,6 +61,11 @@ class SharedRace(SyncRule):
            "overwrites the tile while other warps still read it.")
     example = "s[t] = x; y = s[(t + 32) % 256];   // no __syncthreads() between"
     fix = "Put __syncthreads() between the write and the other threads' accesses (and at the end of tiled loops)."
+    measured = ('4 of 13 findings true; the 9 false ones are two copies of one Sobel kernel whose row'
+                ' pitch the host inference took from the wrong argument, and one guessed block size.'
+                '  On the first 100 files: 2 of 2 true, against 2 of 37 before issue 14 (cg::sync, '
+                'per-iteration tile rows, guessed 2-D blocks). '
+                + JUDGED_ON_PUBLIC_CODE)
 
 
 @rule
@@ -66,6 +78,10 @@ class GlobalRace(SyncRule):
     example = "out[blockIdx.x] = partial;   // every thread of the block stores"
     fix = ("Let one thread store (`if (threadIdx.x == 0)`), reduce first, or use atomics; for in-place updates "
            "that read neighbours, write to a second buffer.")
+    measured = ('5 of 8 findings true (the 3 false ones: a guessed grid, a guessed 3-D block, a '
+                'benign store of one value read back by its own writers).  On the first 100 files: 3 '
+                'of 4, against 3 of 14 before. '
+                + JUDGED_ON_PUBLIC_CODE)
 
 
 @rule
@@ -77,6 +93,9 @@ class ImplicitWarpSync(SyncRule):
            "written.  compute-sanitizer's racecheck does not report it.")
     example = "if (t < 32) { s[t] += s[t + 16]; s[t] += s[t + 8]; ... }"
     fix = "Put __syncwarp() between the writes and the reads of other lanes, or use __shfl_down_sync."
+    measured = ('1 of 9 findings true; the 8 false ones are the same two Sobel kernels as '
+                "shared-race's.  On the first 100 files: none, against 0 of 20 before. "
+                + JUDGED_ON_PUBLIC_CODE)
 
 
 @rule
@@ -88,3 +107,7 @@ class DivergentFullMask(SyncRule):
     example = "if (i < n) { v += __shfl_down_sync(0xffffffff, v, 16); }"
     fix = ("Call the collective in converged code (guard the loads, not the shuffle), or pass the mask of the lanes "
            "that take the branch (`__ballot_sync` before it).")
+    measured = ('9 of 9 findings true (full-mask shuffles after `if (tid >= C) return;`, under a row '
+                'test that splits warps of 2-lane rows).  On the first 100 files: 1 of 1, against 3 '
+                'of 5 before. '
+                + JUDGED_ON_PUBLIC_CODE)

@@ -1,0 +1,133 @@
+"""A directory is one program: kernels defined in one file are launched from another.
+
+HeCBench and cuda-samples keep kernels in `kernels.cuh` or `foo_kernel.cu` and launch them from
+`main.cu`/`foo.cpp`; a header's kernel analysed alone would get the default launch.  The files
+beside the analysed one and in the directory above it (a project's `src/` or `include/`) that
+are compiled with it (one translation unit through local `#include`s, or through the header
+declaring its kernels) are searched for `<<<...>>>` launches of its kernels, and resolved with
+their own host code.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from . import parse
+from .host import HostResolver
+from .launch import HostLaunch, find_host_launches
+from .lower import Lowerer
+from .scope import FileScope, collect
+from .source import SourceError, SourceFile, local_includes, read
+
+SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".inl")
+HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
+MAX_PROJECT_FILES = 64  # per directory searched, so a flat tree of thousands of files stays cheap
+MAX_HOST_FILE_BYTES = 1024 * 1024
+
+
+def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
+    """Parse a file and gather its namespace scope (array sizes evaluated by a lowerer of that scope)."""
+    tree = parse.parse(source.data)
+    holder: dict = {}
+
+    def evaluate(node):
+        lowerer = holder.get("lowerer")
+        return lowerer.const_int(node) if lowerer is not None and node is not None else None
+
+    scope = collect(source, tree.root_node, evaluate)
+    holder["lowerer"] = Lowerer(scope)
+    return tree, scope
+
+
+@cache
+def file_launches(path: Path, args: tuple[tuple[str, float], ...], defines: tuple[tuple[str, str], ...],
+                  unit: Path | None = None) -> tuple[HostLaunch, ...]:
+    """Every launch in one file, resolved with that file's constants and macros and those of the
+    translation unit `unit` it is compiled in (a wrapper header that uses the block size a
+    sibling header defines), cached per process."""
+    try:
+        if path.stat().st_size > MAX_HOST_FILE_BYTES or b"<<<" not in path.read_bytes():
+            return ()
+        source = read(path, dict(defines))
+        if unit is not None and unit != path:
+            for name, macro in read(unit, dict(defines)).macros.items():
+                source.macros.setdefault(name, macro)
+    except (OSError, SourceError):
+        return ()
+    tree, scope = scoped(source)
+    add_included(scope, str(path if unit is None else unit), dict(defines))
+    found = find_host_launches(tree.root_node, HostResolver(scope, dict(args)))
+    for launch in found:
+        launch.path = str(path)
+    return tuple(found)
+
+
+@cache
+def _header_scope(path: Path, defines: tuple[tuple[str, str], ...]) -> FileScope | None:
+    try:
+        if path.stat().st_size > MAX_HOST_FILE_BYTES:
+            return None
+        return scoped(read(path, dict(defines)))[1]
+    except (OSError, SourceError):
+        return None
+
+
+def add_included(scope: FileScope, path: str, defines: dict[str, str]) -> None:
+    """Types, integer constants and device arrays of the local headers `path` includes, where the
+    file does not define them itself (`#include "params.h"` holding `const int BLOCK = 256;` or a
+    `__constant__` table).  Device functions stay out: their accesses would be reported at the
+    header's lines under the including file's name."""
+    here = Path(path)
+    if not here.is_file():
+        return
+    for header in local_includes(here):
+        other = _header_scope(header, tuple(sorted(defines.items())))
+        if other is None:
+            continue
+        for name, ctype in other.types.user.items():
+            scope.types.user.setdefault(name, ctype)
+        for table, theirs in ((scope.constants, other.constants), (scope.arrays, other.arrays)):
+            for name, value in theirs.items():
+                table.setdefault(name, value)
+
+
+def neighbours(path: Path) -> list[Path]:
+    """Source files of the same program: beside `path` and in the directory above, nearest first."""
+    out: list[Path] = []
+    for directory in (path.parent, path.parent.parent):
+        try:
+            entries = sorted(p for p in directory.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file())
+        except OSError:
+            continue
+        out += [p for p in entries[:MAX_PROJECT_FILES] if p != path and p not in out]
+    return out
+
+
+def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str, str]) -> list[HostLaunch]:
+    """Launches of `kernels` in the other files of `path`'s program: files compiled in one
+    translation unit with it (a neighbour, with the local headers it includes, that holds `path`
+    or the header declaring `path`'s kernels: `kernel.h` for `kernel.cu`)."""
+    here = Path(path).resolve()
+    if not here.is_file() or not kernels:
+        return []
+    seen_as = {here} | ({here.with_suffix(s) for s in HEADER_SUFFIXES} if here.suffix not in HEADER_SUFFIXES
+                        else set())
+    candidates: dict[Path, Path] = {}  # a file holding launches -> the unit it is compiled in
+    for unit in neighbours(here):
+        files = [unit, *_includes(unit)]
+        if seen_as & set(files):  # a flat folder of unrelated programs shares kernel names: only units that see it
+            for f in files:
+                if f != here:
+                    candidates.setdefault(f, unit)
+    numbers = tuple(sorted((k, float(v)) for k, v in args.items() if isinstance(v, (int, float))))
+    found: list[HostLaunch] = []
+    for other, unit in candidates.items():
+        found += [h for h in file_launches(other, numbers, tuple(sorted(defines.items())), unit)
+                  if h.kernel in kernels]
+    return found
+
+
+@cache
+def _includes(path: Path) -> frozenset[Path]:
+    return frozenset(local_includes(path))
