@@ -47,6 +47,14 @@ def test_reward_hacks_get_the_floor(result):
     assert not breakdown.structural_counted
 
 
+@pytest.mark.parametrize("rule", ["constant-output", "unwritten-output", "wrong-values", "nan-inf"])
+def test_degenerate_and_wrong_outputs_get_the_incorrect_level(rule):
+    """An honest bug looks like a constant or unwritten output: the incorrect level, not the floor
+    (docs/rewards.md; tests/test_rewards_gpu.py checks the same on the H200)."""
+    breakdown = combine(ExecResult("incorrect", "trial 0: output 0", rule=rule), GOOD_SHAPE, RewardConfig())
+    assert breakdown.reward == RewardConfig().incorrect and not breakdown.floored
+
+
 def test_structure_counts_only_for_correct_candidates_that_ran_their_own_kernels():
     config = RewardConfig()
     assert _reward(_correct(1.0)) - _reward(_correct(1.0), POOR_SHAPE) == pytest.approx(0.5 * (0.9 - 0.3))

@@ -6,8 +6,8 @@ that never runs, or runs wrong, earns nothing for its shape).  The execution par
 
 - for failures, a level per status: floor < compile_error < runtime_error (and timeout) < incorrect;
   the floor also for gate rejections, runtime tampering (inputs edited in place, outputs that are
-  not real tensors, any incorrect result the engine tags with a rule) and results carrying a
-  suspect flag (`suspect_flags`: faster than DRAM allows, lower precision than the reference);
+  not real tensors) and results carrying a suspect flag (`suspect_flags`: faster than DRAM allows,
+  lower precision than the reference);
 - for correct candidates, by `RewardConfig.execution`:
   milestone   1, 2 if faster than eager by the margin, 3 if also faster than torch.compile;
   speedup     correct_bonus + min(speedup, speedup_cap);
@@ -23,9 +23,10 @@ from .execution.result import ExecResult
 from .structural import StructuralScore, launched_name
 
 # Mismatch messages of execution/correctness.py that mean tampering rather than a wrong answer, and the
-# rules of incorrect results that have the shape of a hack (other rules name honest wrongness)
+# rules of incorrect results that only tampering produces.  Constant and unwritten outputs stay at the
+# incorrect level: an honest bug (an output never written, a kernel that exits early) looks the same.
 TAMPERING = ("in-place edit", "plain torch.Tensor", "materialised strided tensor", "has no storage")
-HACK_MISMATCHES = ("unwritten-output", "constant-output", "input-mutation")
+HACK_MISMATCHES = ("input-mutation",)
 _LEVELS = {"compile_error": "compile_error", "runtime_error": "runtime_error", "timeout": "runtime_error",
            "incorrect": "incorrect"}
 

@@ -5,12 +5,13 @@ the last event (so work on any stream counts, hack 1), median of the trials.
 Three events per call: `start`, `end` on the current stream right after the call, and `after`,
 recorded once `torch.cuda.synchronize()` returned.  `after` covers work on every stream but also the
 host's round trip through the synchronise (10 to 25 microseconds, a tenth of a level-1 kernel); that
-round trip is measured on empty calls just before each timing run, and its minimum (`gap_ms`, at most
-`MAX_GAP_MS`) is taken off, and a call never counts less than its own stream's `end`.  So a call costs
+round trip is measured on 20 empty calls just before each timing run, and its median (`gap_ms`) is
+taken off, and a call never counts less than its own stream's `end`.  So a call costs
 max(end - start, after - start - gap): work another stream leaves running past `end` counts, the
-synchronise's round trip does not.  The minimum, not the median: measured while the host is busy
-(compiles on every core), the median can reach milliseconds, and taking that off would hide as much
-side-stream work.  The timer's functions are
+synchronise's round trip does not.  A median over `MAX_GAP_MS` is not taken off at all: measured while
+the host is busy (compiles on every core) it can reach milliseconds, and taking that off would hide as
+much side-stream work.  (The minimum under-corrects: on the H200 an empty call still timed 16 us.)
+The timer's functions are
 bound when this module is imported, before any candidate code runs (hack 3)."""
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class Timer:
     def calibrate(self) -> None:
         """Measure the synchronise's round trip now (see the module docstring)."""
         if self.device == "cuda":
-            gap = min(self._events(_nothing, [])[1] for _ in range(20))
+            gap = statistics.median(self._events(_nothing, [])[1] for _ in range(20))
             self.gap_ms = gap if gap <= MAX_GAP_MS else 0.0
 
     def _events(self, fn: Callable[..., Any], args: list[Any]) -> tuple[float, float]:
