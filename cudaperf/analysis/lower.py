@@ -440,11 +440,6 @@ class Lowerer:
         cond_node = node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
         alternative = node.child_by_field_name("alternative")
-        if isinstance(cond, Const) and math.isfinite(cond.value):  # `if constexpr`, a resolved template test
-            live = [node.child_by_field_name("consequence")] if cond.value else \
-                (alternative.named_children if alternative else [])
-            self.statements_of(live, env)
-            return
         branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond)
         then_env, else_env = env.copy(), env.copy()
         self._sides(branch, lambda: self.statement(node.child_by_field_name("consequence"), then_env),
@@ -1163,8 +1158,8 @@ class Lowerer:
         frame = Env()
         names, kinds, _ = template_params(definition)  # `f<32>(v)`: the value parameters are known
         for tname, kind, value in zip(names, kinds, template_values):
-            if kind == "value" and isinstance(value, Scalar):
-                frame.declare(tname, value)
+            if kind == "value" and isinstance(value, Scalar) and not isinstance(value.expr, Opaque):
+                frame.declare(tname, value)   # an unread argument (`f<N>` parsed as a type) binds nothing
         declarator = function_declarator(definition)
         plist = declarator.child_by_field_name("parameters") if declarator is not None else None
         params = [p for p in plist.named_children if p.type in ("parameter_declaration",
