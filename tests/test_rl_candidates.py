@@ -120,6 +120,7 @@ def test_c_expressions():
 
 @pytest.fixture(scope="module")
 def ranked():
+    pytest.importorskip("torch")   # the reference's get_inputs runs on torch's meta device
     from cudaperf.rl.ranking import Ranker
 
     return Ranker.default().rank_candidates(REFERENCE, [STRIDED, NO_CUDA, COALESCED, BROKEN],
@@ -143,7 +144,9 @@ def test_unreadable_candidates_come_last_with_a_reason(ranked):
     assert "does not parse" in last["broken"]["reason"]
 
 
+@pytest.mark.torch
 def test_rank_cli_with_a_reference(tmp_path, capsys):
+    pytest.importorskip("torch")
     ref = tmp_path / "ref.py"
     ref.write_text(REFERENCE)
     paths = []
@@ -195,9 +198,11 @@ def test_rank_place_is_added_to_correct_results_only():
     assert _with_place(correct, None, config).reward == 1.0
 
 
+@pytest.mark.torch
 def test_structural_score_at_the_task_shapes():
     """Scored over the launches the wrapper makes at the reference's shapes: the coalesced mapping
     beats the strided one; an unreadable candidate gets None (the file-level score then applies)."""
+    pytest.importorskip("torch")
     from cudaperf.rewards.config import RewardConfig
     from cudaperf.rewards.extract import extract
     from cudaperf.rewards.scoring import Scorer
@@ -209,6 +214,7 @@ def test_structural_score_at_the_task_shapes():
     assert plain is None
 
 
+@pytest.mark.torch
 def test_tracing_runs_candidates_in_a_bounded_child():
     """The trace executes untrusted candidate Python: its address space is capped and a candidate that
     never returns is killed at the time limit, with a one-line reason either way."""
