@@ -172,3 +172,19 @@ void launcher(const float* a, float* out, int n) {
     known = analyze_source(code, "w.cu", Options(resources="estimate", args={"size": 1000000})).kernels[0]
     assert known.launch.grid == (3907, 1, 1) and known.launch.source == "inferred"
     assert known.launch.args["size"] == 1000000 and known.launch.arg_sources["size"] == "cli"
+
+
+def test_helper_template_argument_named_like_a_type_is_the_callers_value():
+    """`tail<BLOCK>(...)` parses BLOCK as a type; the helper's `N >= 64` must see 256 (grid-uniform), also
+    when the helper names its parameter differently from the caller."""
+    from conftest import kernel_report
+
+    code = """
+template <unsigned int N> __device__ void tail(volatile float* s, unsigned int t) { if (N >= 64) s[t] += s[t + 32]; }
+template <unsigned int BLOCK> __global__ void k(float* g) {
+  __shared__ float s[BLOCK]; unsigned int t = threadIdx.x; s[t] = g[t]; __syncthreads();
+  if (t < 32) tail<BLOCK>(s, t);
+}
+"""
+    report = kernel_report(code, kernel="k<256>", grid=(4, 1, 1), block=(256, 1, 1))
+    assert [b["uniformity"] for b in report["branches"] if b["line"] == 2] == ["grid"]

@@ -995,7 +995,7 @@ class Lowerer:
             if name == "tiled_partition" and targs is not None and targs.named_children:
                 size = self.rvalue(targs.named_children[0], env, record=False)
                 return Group(size.expr if isinstance(size, Scalar) else None)
-            explicit = [self.rvalue(t, env, record=False) for t in (targs.named_children if targs else [])]
+            explicit = [self._template_value(t, env) for t in (targs.named_children if targs else [])]
             return self._call_named(name, node, arg_nodes, env, record, explicit)
         if callee is not None and callee.type == "field_expression":
             group = self.expr(callee.child_by_field_name("argument"), env, record)
@@ -1077,6 +1077,12 @@ class Lowerer:
         if _PTX_WARP_BARRIER.search(code):
             self._barrier(node, "warp", "bar.warp.sync", removable=False)
         return _opaque("asm")
+
+    def _template_value(self, node: Node, env: Env) -> Val:
+        """An explicit template argument; `f<BLOCK>` parses BLOCK as a type, so a plain name is looked up."""
+        if node.type == "type_descriptor" and text(node).isidentifier():
+            return self.name(text(node), env, node)
+        return self.rvalue(node, env, record=False)
 
     def _call_named(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool,
                     template_values: list[Val] = ()) -> Val:
