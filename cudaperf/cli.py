@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import __version__, config
 from .analysis import arch as arch_table
-from .analysis.analyzer import Options, analyze_file, find_sources
+from .analysis.analyzer import Options, UnhandledSyntax, analyze_file, find_sources
 from .analysis.arch import UnknownArch
 from .analysis.launch import LaunchError
 from .analysis.occupancy import occupancy
@@ -108,6 +108,11 @@ def _launch_options(p: argparse.ArgumentParser) -> None:
                    help="how registers and static shared memory are obtained (default auto; lint: estimate)")
 
 
+def _strict_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strict", action="store_true",
+                   help="a file holding syntax the analysis would skip is an error (exit 2) naming the line")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="cudaperf", description="Read CUDA kernels the way a performance engineer does.")
     parser.add_argument("--version", action="version", version=f"cudaperf {__version__}")
@@ -116,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                              description="Analyse CUDA files or directories (searched for .cu/.cuh).")
     analyze.add_argument("paths", nargs="+", metavar="PATH")
     _launch_options(analyze)
+    _strict_option(analyze)
     analyze.add_argument("--format", choices=("text", "json"), default="text")
     analyze.set_defaults(handler=cmd_analyze)
 
@@ -152,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
                       help="files analysed in parallel (default: one per CPU core)")
     _launch_options(lint)
+    _strict_option(lint)
     lint.set_defaults(handler=cmd_lint)
 
     roof = sub.add_parser("roofline", help="draw kernels on the architecture's roofline (PNG/SVG/PDF)",
@@ -316,7 +323,8 @@ def options_from(ns: argparse.Namespace, default_resources: str = "auto") -> Opt
             raise UsageError(f"include directory {directory}: no such directory")
     return Options(kernel=ns.kernel, grid=ns.grid, block=ns.block, dynamic_smem=ns.smem, args=dict(ns.arg),
                    defines=dict(ns.defines), arch=ns.arch, resources=ns.resources,
-                   include_dirs=tuple(ns.include_dirs), system_include_dirs=tuple(ns.system_include_dirs), std=ns.std)
+                   include_dirs=tuple(ns.include_dirs), system_include_dirs=tuple(ns.system_include_dirs), std=ns.std,
+                   strict=getattr(ns, "strict", False))
 
 
 def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileReport], list[str]]:
@@ -328,6 +336,9 @@ def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileRepo
         except SourceError as exc:
             errors.append(str(exc))
             reports.append(FileReport(str(path), [Diagnostic(1, 1, "error", str(exc).split(": ", 1)[-1])], []))
+        except UnhandledSyntax as exc:
+            errors.append(f"{path}: {exc}")
+            reports.append(FileReport(str(path), [Diagnostic(1, 1, "error", str(exc))], []))
         except LaunchError:
             raise
         except RecursionError:

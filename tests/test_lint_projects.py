@@ -249,3 +249,16 @@ def test_preprocessor_lines_inside_a_launch_do_not_shift_its_arguments():
             "void run(float* a) {\n    k<<<1, 128>>>(a, M,\n#ifndef FIXED\n        PITCH,\n#endif\n        N);\n}\n")
     launch = analyze_source(code, "t.cu", Options(resources="estimate")).kernels[0].launch
     assert launch.args == {"m": 3, "pitch": 2, "n": 7}
+
+
+def test_strict_flag_makes_unhandled_syntax_a_one_line_error(tmp_path, capsys):
+    from cudaperf.cli import main
+
+    lam = tmp_path / "lam.cu"
+    lam.write_text("__global__ void k(float* a) { auto f = [&](int i) { a[i] = 1.f; }; f(threadIdx.x); }\n")
+    for command in ("lint", "analyze"):
+        assert main([command, str(lam)]) in (0, 1)  # the default skips the lambda
+        capsys.readouterr()
+        assert main([command, "--strict", str(lam)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "lam.cu: line 1: unhandled expression `lambda_expression`" in err[0]

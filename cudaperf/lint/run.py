@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from ..analysis.analyzer import Options, analyze_file, find_sources
+from ..analysis.analyzer import Options, UnhandledSyntax, analyze_file, find_sources
 from ..analysis.report import FileReport
 from ..analysis.source import SourceError
 from ..progress import Progress
@@ -64,6 +64,8 @@ def lint_one(path: str, options: Options, codes: list[str]) -> Result:
         report = analyze_file(path, options)
     except SourceError as exc:
         return path, [], str(exc), []
+    except UnhandledSyntax as exc:  # strict mode
+        return path, [], f"{path}: {exc}", []
     notes = [f"{path}:{d.line}:{d.column}: note: {d.message}" for d in report.diagnostics if d.severity == "note"]
     return path, lint_file(report, [REGISTRY[c] for c in codes], Path(path).read_text(errors="replace")), None, notes
 
