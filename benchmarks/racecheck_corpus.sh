@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Measured ground truth for the shared-memory race rules (CP404 shared-race, CP406 implicit-warp-sync):
+# build the HeCBench / cuda-samples programs the rules fire on with -lineinfo and run each under
+# compute-sanitizer's racecheck with small arguments.  Parse the results with racecheck_compare.py.
+#
+#   bash benchmarks/racecheck_corpus.sh SRC_ROOT OUT [NAME...]
+#
+# SRC_ROOT holds copies of the program directories: hec/<name>-cuda/ (HeCBench src/<name>-cuda) and
+# samples/ (cuda-samples: Common/ plus the Samples/<category>/<sample>/ directories used below).
+# For each program, OUT/<name>/ gets build.log, racecheck.log (sanitizer and program output together)
+# and status (one line: skipped=<why> | build_rc=<rc> | build_rc=0 run_rc=<rc>; 124/137 = timed out).
+# Sources are copied to OUT/<name>/src and built there; the few patches below shrink fixed problem
+# sizes or pick the flagged kernel, each a one-line `sed` that keeps every line number.
+# Environment: JOBS (parallel programs, 8), RUN_TIMEOUT (s per racecheck run, 120),
+# BUILD_TIMEOUT (s per build, 300), RACECHECK_REPORT (analysis: one line per racing source pair;
+# "hazard" prints every thread pair and runs into the print limit), NVCC, COMPUTE_SANITIZER.
+set -u
+
+NVCC=${NVCC:-nvcc}
+SANITIZER=${COMPUTE_SANITIZER:-compute-sanitizer}
+FLAGS="-O2 -lineinfo -arch=sm_90 -std=c++17"
+
+# Every program: name | source directory under SRC_ROOT | arguments.  Build recipes are in build_<name>.
+PROGRAMS="
+bscan|hec/bscan-cuda|1
+dct8x8|hec/dct8x8-cuda|64 64 1
+fpdc|hec/fpdc-cuda|4 4 1 1
+groupnorm|hec/groupnorm-cuda|2 32 8 8 4 1
+morphology|hec/morphology-cuda|64 64 256 256 1
+radixsort|hec/radixsort-cuda|1
+romberg|hec/romberg-cuda|2 128 1
+segsort|hec/segsort-cuda|
+split|hec/split-cuda|2048 1
+bm3d|hec/bm3d-cuda|tiny.pgm denoised.pgm 25
+floydwarshall2|hec/floydwarshall2-cuda|tiny.egr 1
+gerbil|hec/gerbil-cuda|
+hungarian|hec/hungarian-cuda|hungarian.out
+lda|hec/lda-cuda|1
+merge|hec/merge-cuda|100000 1
+seam-carving|hec/seam-carving-cuda|
+sosfil|hec/sosfil-cuda|1
+sss|hec/sss-cuda|
+surfel|hec/surfel-cuda|256 64 64 1
+matrixMulDrv|samples/Samples/0_Introduction/matrixMulDrv|
+binomialOptions_nvrtc|samples/Samples/5_Domain_Specific/binomialOptions_nvrtc|
+"
+
+# Programs that cannot run here: name -> why.
+declare -A SKIP=(
+  [gerbil]="needs Boost (filesystem, regex, thread), zlib and bzip2 and FASTQ input; Boost is not installed"
+  [seam-carving]="needs stb_image.h / stb_image_write.h, which are not part of the HeCBench copy"
+  [sss]="needs the GNU Scientific Library (gsl) and its input data files; neither is available"
+)
+
+nvcc_() { "$NVCC" $FLAGS "$@"; }
+
+# Build recipes: run inside OUT/<name>/src, produce ../prog (and any input files in ..).
+build_bscan()          { nvcc_ main.cu -o ../prog; }
+build_dct8x8()         { nvcc_ main.cu kernels.cu DCT8x8_gold.cu -o ../prog; }
+build_fpdc() {         # MAX doubles (64 Mi = 512 MB written to input.bin) -> 64 Ki
+  sed -i 's/^#define MAX (64\*1024\*1024)$/#define MAX (64*1024)/' kernels.h && nvcc_ main.cu -o ../prog; }
+build_groupnorm()      { nvcc_ main.cu -o ../prog; }
+build_morphology()     { nvcc_ main.cu morphology.cu -o ../prog; }
+build_radixsort()      { nvcc_ main.cu RadixSort.cu Scan.cu -o ../prog; }
+build_romberg()        { nvcc_ main.cu -o ../prog; }
+build_segsort() {      # 2^25 elements -> 2^16
+  sed -i 's/index_t num_elements = 1UL << 25;/index_t num_elements = 1UL << 16;/' main.cu &&
+  nvcc_ --expt-relaxed-constexpr main.cu -o ../prog; }
+build_split()          { nvcc_ main.cu -o ../prog; }
+build_bm3d() {         # a 64x64 8-bit PGM made here (CImg reads PNM without external libraries)
+  python3 -c "
+import random; random.seed(1); w = h = 64
+open('../tiny.pgm', 'wb').write(b'P5 %d %d 255\n' % (w, h) + bytes(random.randrange(256) for _ in range(w * h)))
+" && nvcc_ main.cu blockmatching.cu filtering.cu dct8x8.cu -o ../prog; }
+build_floydwarshall2() { # graph.h is HeCBench's ECL reader in mis-cuda; a 150-node weighted ring (3 tiles of 64)
+  python3 -c "
+import struct; n = 150
+nlist = [v for i in range(n) for v in ((i - 1) % n, (i + 1) % n)]
+data = [n, len(nlist)] + [2 * i for i in range(n + 1)] + nlist + [1 + (i * 7) % 13 for i in range(len(nlist))]
+open('../tiny.egr', 'wb').write(struct.pack('%di' % len(data), *data))
+" && nvcc_ -I"$SRC_ROOT/hec/mis-cuda" main.cu -o ../prog; }
+build_hungarian() {    # 64x64 cost matrix, 100 tests -> 2
+  sed -i 's/^const int n_tests = 100;/const int n_tests = 2;/' main.cu && nvcc_ -D_n_=64 -D_range_=64 main.cu -o ../prog; }
+build_lda() {          # 500 blocks -> 8
+  sed -i 's/const int block_cnt  = 500;/const int block_cnt  = 8;/' main.cu && nvcc_ main.cu -o ../prog; }
+build_merge()          { nvcc_ main.cu -o ../prog; }
+build_sosfil()         { nvcc_ -DDEBUG main.cu -o ../prog; }   # DEBUG: 2 signals of THREADS+1 samples
+build_surfel()         { nvcc_ main.cu -o ../prog; }
+build_matrixMulDrv() { # the finding is in matrixMul_bs8_64bit; the sample picks bs32 on an H200: make it take bs8
+  sed -i -e 's/const char \*kernels\[\] = {"matrixMul_bs32_64bit", "matrixMul_bs16_64bit", "matrixMul_bs8_64bit"};/const char *kernels[] = {"matrixMul_bs8_64bit", "matrixMul_bs8_64bit", "matrixMul_bs8_64bit"};/' \
+      -e 's/^    int block_size = 32;$/    int block_size = 8;/' matrixMulDrv.cpp &&
+  nvcc_ -fatbin matrixMul_kernel.cu -o ../matrixMul_kernel64.fatbin &&
+  nvcc_ -I"$SRC_ROOT/samples/Common" matrixMulDrv.cpp -o ../prog -lcuda; }
+build_binomialOptions_nvrtc() { # NVRTC compiles the kernel at run time: add -lineinfo there; 1024 options -> 32
+  cp -r "$SRC_ROOT/samples/Common" ../Common &&
+  sed -i 's/^  nvrtcResult res = nvrtcCompileProgram(prog, numCompileOptions, compileParams);$/  compileParams[numCompileOptions++] = strdup("-lineinfo"); nvrtcResult res = nvrtcCompileProgram(prog, numCompileOptions, compileParams);/' \
+      ../Common/nvrtc_helper.h &&
+  sed -i 's/^  char \*compileParams\[2\];$/  char *compileParams[3];/' ../Common/nvrtc_helper.h &&
+  sed -i 's/^#define MAX_OPTIONS 1024$/#define MAX_OPTIONS 32/' binomialOptions_common.h &&
+  nvcc_ -I../Common binomialOptions.cpp binomialOptions_gold.cpp binomialOptions_gpu.cpp -o ../prog -lcuda -lnvrtc; }
+
+# Racecheck options: every hazard, info level included where this sanitizer knows the option.
+racecheck_options() {
+  local help opts="--tool racecheck --print-limit 100000"
+  help=$("$SANITIZER" --help 2>&1)
+  grep -q -- --racecheck-report <<<"$help" && opts+=" --racecheck-report ${RACECHECK_REPORT:-analysis}"
+  grep -q -- --racecheck-detect-level <<<"$help" && opts+=" --racecheck-detect-level info"
+  echo "$opts"
+}
+
+# One program, end to end; never fails, always writes OUT/<name>/status.
+one() {
+  local name=$1 rel=$2 args=$3 dir="$OUT/$1" rc
+  rm -rf "$dir" && mkdir -p "$dir"
+  if [[ -n ${SKIP[$name]:-} ]]; then echo "skipped=${SKIP[$name]}" >"$dir/status"; return; fi
+  if [[ ! -d $SRC_ROOT/$rel ]]; then echo "skipped=source directory $rel missing" >"$dir/status"; return; fi
+  cp -r "$SRC_ROOT/$rel" "$dir/src"
+  (cd "$dir/src" && export -f nvcc_ "build_$name" && export NVCC FLAGS SRC_ROOT &&
+     timeout -k 10 "${BUILD_TIMEOUT:-300}" nice bash -c "build_$name") >"$dir/build.log" 2>&1
+  rc=$?
+  if [[ $rc -ne 0 || ! -x $dir/prog ]]; then echo "build_rc=$rc" >"$dir/status"; return; fi
+  [[ ${BUILD_ONLY:-0} == 1 ]] && { echo "build_rc=0 run_rc=not-run" >"$dir/status"; return; }
+  # The run directory is src/ for the NVRTC sample (it reads its kernel source at run time), else OUT/<name>.
+  local rundir=$dir; [[ $name == binomialOptions_nvrtc ]] && rundir=$dir/src
+  # shellcheck disable=SC2086
+  (cd "$rundir" && timeout -s INT -k 15 "${RUN_TIMEOUT:-120}" "$SANITIZER" $RC_OPTS "$dir/prog" $args) \
+    >"$dir/racecheck.log" 2>&1 </dev/null
+  echo "build_rc=0 run_rc=$?" >"$dir/status"
+}
+
+main() {
+  if [[ $# -lt 2 ]]; then echo "usage: bash $0 SRC_ROOT OUT [NAME...]" >&2; exit 2; fi
+  SRC_ROOT=$(cd "$1" && pwd) || { echo "error: SRC_ROOT $1 is not a directory" >&2; exit 2; }
+  mkdir -p "$2" && OUT=$(cd "$2" && pwd)
+  shift 2
+  RC_OPTS=$(racecheck_options)
+  export SRC_ROOT OUT RC_OPTS NVCC SANITIZER FLAGS BUILD_ONLY RUN_TIMEOUT BUILD_TIMEOUT
+  echo "racecheck options: $RC_OPTS" | tee "$OUT/options.txt"
+  local selected
+  selected=$(grep -v '^$' <<<"$PROGRAMS")
+  if [[ $# -gt 0 ]]; then selected=$(grep -E "^($(IFS='|'; echo "$*"))\|" <<<"$selected"); fi
+  export -f one nvcc_ $(compgen -A function build_)
+  export SKIP_LIST
+  SKIP_LIST=$(declare -p SKIP)
+  # xargs runs one `bash -c` per program; SKIP (an associative array) travels as its declaration.
+  echo "$selected" | xargs -d '\n' -P "${JOBS:-8}" -I{} bash -c \
+    'eval "$SKIP_LIST"; IFS="|" read -r n r a <<<"$1"; one "$n" "$r" "$a"; echo "$n: $(cat "$OUT/$n/status")"' _ {}
+}
+
+main "$@"
