@@ -54,13 +54,15 @@ class Hazard:
     sides: tuple[Side, ...]
 
 
-def _side(text: str) -> Side | None:
-    access = _SIDE.search(text)
-    if access is None:
-        return None
-    locations = _LOCATION.findall(text[access.end():])
-    file, line = locations[-1] if locations else (None, None)
-    return Side(access["access"].capitalize(), file, int(line) if line else None)
+def _sides(text: str) -> list[Side]:
+    """Every access named in one line, each with the first file:line after it (None without -lineinfo)."""
+    accesses = list(_SIDE.finditer(text))
+    sides = []
+    for access, following in zip(accesses, accesses[1:] + [None]):
+        location = _LOCATION.search(text, access.end(), following.start() if following else len(text))
+        sides.append(Side(access["access"].capitalize(), location["file"] if location else None,
+                          int(location["line"]) if location else None))
+    return sides
 
 
 def parse_racecheck(text: str) -> tuple[list[Hazard], bool]:
@@ -82,15 +84,10 @@ def parse_racecheck(text: str) -> tuple[list[Hazard], bool]:
             severity = start["severity"].capitalize()
             current = {"severity": "Warning" if severity == "Warn" else severity,
                        "kind": (start["kind"] or "").upper(), "sides": []}
-            rest = line[start.end():]
-            side = _side(rest) if _SIDE.search(rest) else None
-            if side:
-                current["sides"].append(side)
+            current["sides"] += _sides(line[start.end():])
             continue
         if current is not None and len(current["sides"]) < 2:
-            side = _side(line)
-            if side:
-                current["sides"].append(side)
+            current["sides"] += _sides(line)
     close()
     return hazards, bool(_SUMMARY.search(text))
 

@@ -11,7 +11,7 @@
 # and status (one line: skipped=<why> | build_rc=<rc> | build_rc=0 run_rc=<rc>; 124/137 = timed out).
 # Sources are copied to OUT/<name>/src and built there; the few patches below shrink fixed problem
 # sizes or pick the flagged kernel, each a one-line `sed` that keeps every line number.
-# Environment: JOBS (parallel programs, 8), RUN_TIMEOUT (s per racecheck run, 120),
+# Environment: JOBS (parallel programs, 16), RUN_TIMEOUT (s per racecheck run, 120),
 # BUILD_TIMEOUT (s per build, 300), RACECHECK_REPORT (analysis: one line per racing source pair;
 # "hazard" prints every thread pair and runs into the print limit), NVCC, COMPUTE_SANITIZER.
 set -u
@@ -40,7 +40,7 @@ merge|hec/merge-cuda|100000 1
 seam-carving|hec/seam-carving-cuda|
 sosfil|hec/sosfil-cuda|1
 sss|hec/sss-cuda|
-surfel|hec/surfel-cuda|256 64 64 1
+surfel|hec/surfel-cuda|600 32 32 1
 matrixMulDrv|samples/Samples/0_Introduction/matrixMulDrv|
 binomialOptions_nvrtc|samples/Samples/5_Domain_Specific/binomialOptions_nvrtc|
 "
@@ -53,6 +53,11 @@ declare -A SKIP=(
 )
 
 nvcc_() { "$NVCC" $FLAGS "$@"; }
+# libcuda for the driver-API samples: the driver's, else the toolkit's link stub (same soname, libcuda.so.1).
+cuda_link() {
+  local home; home=$(dirname "$(dirname "$(readlink -f "$(command -v "$NVCC")")")")
+  echo "-L$home/lib64/stubs -L$home/targets/x86_64-linux/lib/stubs -L/usr/local/cuda/lib64/stubs -lcuda"
+}
 
 # Build recipes: run inside OUT/<name>/src, produce ../prog (and any input files in ..).
 build_bscan()          { nvcc_ main.cu -o ../prog; }
@@ -67,10 +72,10 @@ build_segsort() {      # 2^25 elements -> 2^16
   sed -i 's/index_t num_elements = 1UL << 25;/index_t num_elements = 1UL << 16;/' main.cu &&
   nvcc_ --expt-relaxed-constexpr main.cu -o ../prog; }
 build_split()          { nvcc_ main.cu -o ../prog; }
-build_bm3d() {         # a 64x64 8-bit PGM made here (CImg reads PNM without external libraries)
+build_bm3d() {         # a 128x128 8-bit PGM made here (CImg reads PNM without external libraries)
   python3 -c "
-import random; random.seed(1); w = h = 64
-open('../tiny.pgm', 'wb').write(b'P5 %d %d 255\n' % (w, h) + bytes(random.randrange(256) for _ in range(w * h)))
+import random; random.seed(1); w = h = 128
+open('../tiny.pgm', 'wb').write(b'P5\n%d %d\n255\n' % (w, h) + bytes(random.randrange(256) for _ in range(w * h)))
 " && nvcc_ main.cu blockmatching.cu filtering.cu dct8x8.cu -o ../prog; }
 build_floydwarshall2() { # graph.h is HeCBench's ECL reader in mis-cuda; a 150-node weighted ring (3 tiles of 64)
   python3 -c "
@@ -90,14 +95,14 @@ build_matrixMulDrv() { # the finding is in matrixMul_bs8_64bit; the sample picks
   sed -i -e 's/const char \*kernels\[\] = {"matrixMul_bs32_64bit", "matrixMul_bs16_64bit", "matrixMul_bs8_64bit"};/const char *kernels[] = {"matrixMul_bs8_64bit", "matrixMul_bs8_64bit", "matrixMul_bs8_64bit"};/' \
       -e 's/^    int block_size = 32;$/    int block_size = 8;/' matrixMulDrv.cpp &&
   nvcc_ -fatbin matrixMul_kernel.cu -o ../matrixMul_kernel64.fatbin &&
-  nvcc_ -I"$SRC_ROOT/samples/Common" matrixMulDrv.cpp -o ../prog -lcuda; }
+  nvcc_ -I"$SRC_ROOT/samples/Common" matrixMulDrv.cpp -o ../prog $(cuda_link); }
 build_binomialOptions_nvrtc() { # NVRTC compiles the kernel at run time: add -lineinfo there; 1024 options -> 32
   cp -r "$SRC_ROOT/samples/Common" ../Common &&
   sed -i 's/^  nvrtcResult res = nvrtcCompileProgram(prog, numCompileOptions, compileParams);$/  compileParams[numCompileOptions++] = strdup("-lineinfo"); nvrtcResult res = nvrtcCompileProgram(prog, numCompileOptions, compileParams);/' \
       ../Common/nvrtc_helper.h &&
   sed -i 's/^  char \*compileParams\[2\];$/  char *compileParams[3];/' ../Common/nvrtc_helper.h &&
   sed -i 's/^#define MAX_OPTIONS 1024$/#define MAX_OPTIONS 32/' binomialOptions_common.h &&
-  nvcc_ -I../Common binomialOptions.cpp binomialOptions_gold.cpp binomialOptions_gpu.cpp -o ../prog -lcuda -lnvrtc; }
+  nvcc_ -I../Common binomialOptions.cpp binomialOptions_gold.cpp binomialOptions_gpu.cpp -o ../prog $(cuda_link) -lnvrtc; }
 
 # Racecheck options: every hazard, info level included where this sanitizer knows the option.
 racecheck_options() {
@@ -115,7 +120,7 @@ one() {
   if [[ -n ${SKIP[$name]:-} ]]; then echo "skipped=${SKIP[$name]}" >"$dir/status"; return; fi
   if [[ ! -d $SRC_ROOT/$rel ]]; then echo "skipped=source directory $rel missing" >"$dir/status"; return; fi
   cp -r "$SRC_ROOT/$rel" "$dir/src"
-  (cd "$dir/src" && export -f nvcc_ "build_$name" && export NVCC FLAGS SRC_ROOT &&
+  (cd "$dir/src" &&
      timeout -k 10 "${BUILD_TIMEOUT:-300}" nice bash -c "build_$name") >"$dir/build.log" 2>&1
   rc=$?
   if [[ $rc -ne 0 || ! -x $dir/prog ]]; then echo "build_rc=$rc" >"$dir/status"; return; fi
@@ -139,11 +144,11 @@ main() {
   local selected
   selected=$(grep -v '^$' <<<"$PROGRAMS")
   if [[ $# -gt 0 ]]; then selected=$(grep -E "^($(IFS='|'; echo "$*"))\|" <<<"$selected"); fi
-  export -f one nvcc_ $(compgen -A function build_)
+  export -f one nvcc_ cuda_link $(compgen -A function build_)
   export SKIP_LIST
   SKIP_LIST=$(declare -p SKIP)
   # xargs runs one `bash -c` per program; SKIP (an associative array) travels as its declaration.
-  echo "$selected" | xargs -d '\n' -P "${JOBS:-8}" -I{} bash -c \
+  echo "$selected" | xargs -d '\n' -P "${JOBS:-16}" -I{} bash -c \
     'eval "$SKIP_LIST"; IFS="|" read -r n r a <<<"$1"; one "$n" "$r" "$a"; echo "$n: $(cat "$OUT/$n/status")"' _ {}
 }
 

@@ -55,6 +55,13 @@ def test_hazard_form_and_missing_line_info():
     assert hazards[1].sides == (rc.Side("Read", None, None), rc.Side("Write", None, None))
 
 
+def test_both_sides_on_one_line():
+    hazards, _ = rc.parse_racecheck(
+        "========= Error: Race reported between Write access at k()+0x10 in a.cu:3"
+        " and Read access at k()+0x20 in b.cuh:9\n")
+    assert hazards[0].sides == (rc.Side("Write", "a.cu", 3), rc.Side("Read", "b.cuh", 9))
+
+
 def test_program_of_both_corpora():
     assert rc.program_of("hecbench/src/gerbil-cuda/src/cuda_ds/AddKernel.cu") == ("gerbil", "src/cuda_ds/AddKernel.cu")
     assert rc.program_of("cuda-samples/Samples/0_Introduction/matrixMulDrv/matrixMul_kernel.cu") == (
