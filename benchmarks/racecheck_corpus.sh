@@ -12,7 +12,8 @@
 # Sources are copied to OUT/<name>/src and built there; the few patches below shrink fixed problem
 # sizes or pick the flagged kernel, each a one-line `sed` that keeps every line number.
 # Environment: JOBS (parallel programs, 16), RUN_TIMEOUT (s per racecheck run, 120),
-# BUILD_TIMEOUT (s per build, 300), RACECHECK_REPORT (analysis: one line per racing source pair;
+# BUILD_TIMEOUT (s per build, 300), KEEP_BUILD=1 (keep sources, binaries and inputs), BUILD_ONLY=1 (no runs;
+# for checking the recipes on a machine without a GPU), RACECHECK_REPORT (analysis: one line per racing source pair;
 # "hazard" prints every thread pair and runs into the print limit), NVCC, COMPUTE_SANITIZER.
 set -u
 
@@ -131,6 +132,9 @@ one() {
   (cd "$rundir" && timeout -s INT -k 15 "${RUN_TIMEOUT:-120}" "$SANITIZER" $RC_OPTS "$dir/prog" $args) \
     >"$dir/racecheck.log" 2>&1 </dev/null
   echo "build_rc=0 run_rc=$?" >"$dir/status"
+  # Only the logs and the status come back from the GPU machine: the rest is large and rebuildable.
+  [[ ${KEEP_BUILD:-0} == 1 ]] ||
+    find "$dir" -mindepth 1 -maxdepth 1 ! -name build.log ! -name racecheck.log ! -name status -exec rm -rf {} +
 }
 
 main() {
@@ -138,8 +142,11 @@ main() {
   SRC_ROOT=$(cd "$1" && pwd) || { echo "error: SRC_ROOT $1 is not a directory" >&2; exit 2; }
   mkdir -p "$2" && OUT=$(cd "$2" && pwd)
   shift 2
+  if ! command -v "$SANITIZER" >/dev/null; then  # not on PATH: look beside nvcc's toolkit
+    SANITIZER=$(dirname "$(dirname "$(readlink -f "$(command -v "$NVCC")")")")/compute-sanitizer/compute-sanitizer
+  fi
   RC_OPTS=$(racecheck_options)
-  export SRC_ROOT OUT RC_OPTS NVCC SANITIZER FLAGS BUILD_ONLY RUN_TIMEOUT BUILD_TIMEOUT
+  export SRC_ROOT OUT RC_OPTS NVCC SANITIZER FLAGS BUILD_ONLY KEEP_BUILD RUN_TIMEOUT BUILD_TIMEOUT
   echo "racecheck options: $RC_OPTS" | tee "$OUT/options.txt"
   local selected
   selected=$(grep -v '^$' <<<"$PROGRAMS")
