@@ -38,7 +38,7 @@ gerbil|hec/gerbil-cuda|
 hungarian|hec/hungarian-cuda|hungarian.out
 lda|hec/lda-cuda|1
 merge|hec/merge-cuda|100000 1
-seam-carving|hec/seam-carving-cuda|
+seam-carving|hec/seam-carving-cuda|tiny.ppm 4
 sosfil|hec/sosfil-cuda|1
 sss|hec/sss-cuda|
 surfel|hec/surfel-cuda|600 32 32 1
@@ -49,7 +49,6 @@ binomialOptions_nvrtc|samples/Samples/5_Domain_Specific/binomialOptions_nvrtc|
 # Programs that cannot run here: name -> why.
 declare -A SKIP=(
   [gerbil]="needs Boost (filesystem, regex, thread), zlib and bzip2 and FASTQ input; Boost is not installed"
-  [seam-carving]="needs stb_image.h / stb_image_write.h, which are not part of the HeCBench copy"
   [sss]="needs the GNU Scientific Library (gsl) and its input data files; neither is available"
 )
 
@@ -90,6 +89,33 @@ build_hungarian() {    # 64x64 cost matrix, 100 tests -> 2
 build_lda() {          # 500 blocks -> 8
   sed -i 's/const int block_cnt  = 500;/const int block_cnt  = 8;/' main.cu && nvcc_ main.cu -o ../prog; }
 build_merge()          { nvcc_ main.cu -o ../prog; }
+build_seam_carving() { # stb_image*.h are not in the copy: stand-ins for the three calls main.cu makes (P6 PPM
+  mkdir -p ../stb     # in, no image out) and a 128x64 RGB PPM; width <= 256 takes compute_M_kernel_small
+  cat >../stb/stb_image.h <<'STB'
+// Stand-in written by racecheck_corpus.sh: reads binary PPM (P6) only.
+#include <stdio.h>
+#include <stdlib.h>
+static const char *stbi_reason_ = "";
+static const char *stbi_failure_reason(void) { return stbi_reason_; }
+static unsigned char *stbi_load(const char *name, int *x, int *y, int *comp, int) {
+  FILE *f = fopen(name, "rb");
+  int maxval;
+  if (!f || fscanf(f, "P6 %d %d %d", x, y, &maxval) != 3 || fgetc(f) == EOF) {
+    stbi_reason_ = "not a binary PPM"; if (f) fclose(f); return NULL;
+  }
+  size_t n = (size_t)*x * *y;
+  unsigned char *pixels = (unsigned char *)malloc(n * 3);
+  if (fread(pixels, 3, n, f) != n) { stbi_reason_ = "short PPM"; free(pixels); pixels = NULL; }
+  fclose(f);
+  *comp = 3;
+  return pixels;
+}
+STB
+  echo 'static int stbi_write_bmp(const char *, int, int, int, const void *) { return 1; }' >../stb/stb_image_write.h
+  python3 -c "
+import random; random.seed(1); w, h = 128, 64
+open('../tiny.ppm', 'wb').write(b'P6\n%d %d\n255\n' % (w, h) + bytes(random.randrange(256) for _ in range(3 * w * h)))
+" && nvcc_ -I../stb main.cu -o ../prog; }
 build_sosfil()         { nvcc_ -DDEBUG main.cu -o ../prog; }   # DEBUG: 2 signals of THREADS+1 samples
 build_surfel()         { nvcc_ main.cu -o ../prog; }
 build_matrixMulDrv() { # the finding is in matrixMul_bs8_64bit; the sample picks bs32 on an H200: make it take bs8
@@ -122,7 +148,7 @@ one() {
   if [[ ! -d $SRC_ROOT/$rel ]]; then echo "skipped=source directory $rel missing" >"$dir/status"; return; fi
   cp -r "$SRC_ROOT/$rel" "$dir/src"
   (cd "$dir/src" &&
-     timeout -k 10 "${BUILD_TIMEOUT:-300}" nice bash -c "build_$name") >"$dir/build.log" 2>&1
+     timeout -k 10 "${BUILD_TIMEOUT:-300}" nice bash -c "build_${name//-/_}") >"$dir/build.log" 2>&1
   rc=$?
   if [[ $rc -ne 0 || ! -x $dir/prog ]]; then echo "build_rc=$rc" >"$dir/status"; return; fi
   [[ ${BUILD_ONLY:-0} == 1 ]] && { echo "build_rc=0 run_rc=not-run" >"$dir/status"; return; }
