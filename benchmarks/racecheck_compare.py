@@ -34,6 +34,13 @@ _START = re.compile(
 _SIDE = re.compile(r"\b(?P<access>read|write|atomic)\s+(?:access\b|thread\s*\()", re.IGNORECASE)
 _LOCATION = re.compile(r"(?P<file>[^\s():]+\.(?:cu|cuh|c|cc|cpp|cxx|h|hh|hpp|hxx|inl|inc)):(?P<line>\d+)\b")
 _SUMMARY = re.compile(r"RACECHECK SUMMARY", re.IGNORECASE)
+# racecheck_corpus.sh's own calibration program (control.cu): what racecheck makes of known cases.
+CONTROLS = (
+    ("race between two warps, no barrier", "race", (4, 5)),
+    ("race between lanes of one warp, no __syncwarp", "race", (9, 10)),
+    ("one value stored by every thread, then a barrier", "benign", (14,)),
+    ("barrier between write and read", "no race", (20, 22)),
+)
 _PROGRAM = (
     re.compile(r"(?:^|/)src/(?P<name>[^/]+)-cuda/(?P<rel>.+)$"),  # hecbench/src/<name>-cuda/<rel>
     re.compile(r"(?:^|/)Samples/[^/]+/(?P<name>[^/]+)/(?P<rel>.+)$"),  # cuda-samples/Samples/<cat>/<name>/<rel>
@@ -188,8 +195,27 @@ def compare(findings: list[dict], out_dir: Path) -> tuple[list[tuple], dict[str,
     return rows, counts, absent
 
 
-def render(rows: list[tuple], counts: dict[str, dict[str, int]], absent: int) -> str:
-    lines = ["| program | location | rule | kernel | racecheck | evidence |", "|---|---|---|---|---|---|"]
+def controls(out_dir: Path) -> list[tuple[str, str, str]]:
+    """(case, expected, what racecheck reported) for the calibration program; empty if it is not in out_dir."""
+    if not (out_dir / "control").is_dir():
+        return []
+    run = load_run(out_dir / "control")
+    result = []
+    for case, expected, lines in CONTROLS:
+        seen = sorted({f"{h.severity} {h.kind}" for h in run.hazards
+                       if any(same_file(side.file, "control.cu") and side.line in lines for side in h.sides)})
+        nothing = "nothing" if run.complete else "not run: " + run.why_not_run
+        result.append((case, expected, ", ".join(seen) or nothing))
+    return result
+
+
+def render(rows: list[tuple], counts: dict[str, dict[str, int]], absent: int,
+           calibration: list[tuple[str, str, str]] = ()) -> str:
+    lines = []
+    if calibration:
+        lines += ["| control case | expected | racecheck reported |", "|---|---|---|"]
+        lines += [f"| {case} | {expected} | {seen} |" for case, expected, seen in calibration] + [""]
+    lines += ["| program | location | rule | kernel | racecheck | evidence |", "|---|---|---|---|---|---|"]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
     lines += ["", "| rule | " + " | ".join(VERDICTS) + " |", "|---|" + "---|" * len(VERDICTS)]
     lines += [f"| {rule} | " + " | ".join(str(counts[rule][v]) for v in VERDICTS) + " |" for rule in RULES]
@@ -214,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(render(*compare(findings, args.out_dir)))
+    print(render(*compare(findings, args.out_dir), controls(args.out_dir)))
     return 0
 
 

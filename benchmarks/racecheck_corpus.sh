@@ -21,8 +21,10 @@ NVCC=${NVCC:-nvcc}
 SANITIZER=${COMPUTE_SANITIZER:-compute-sanitizer}
 FLAGS="-O2 -lineinfo -arch=sm_90 -std=c++17"
 
-# Every program: name | source directory under SRC_ROOT | arguments.  Build recipes are in build_<name>.
+# Every program: name | source directory under SRC_ROOT (- for none) | arguments.  Build recipes are in
+# build_<name> (- in a name becomes _).
 PROGRAMS="
+control|-|
 bscan|hec/bscan-cuda|1
 dct8x8|hec/dct8x8-cuda|64 64 1
 fpdc|hec/fpdc-cuda|4 4 1 1
@@ -60,6 +62,44 @@ cuda_link() {
 }
 
 # Build recipes: run inside OUT/<name>/src, produce ../prog (and any input files in ..).
+build_control() {      # calibration, our own code: what racecheck reports here on known cases
+  # (racecheck_compare.py's CONTROLS names these line numbers; keep them in step)
+  cat >control.cu <<'CU'
+#include <cstdio>
+__global__ void cross_warp(int *out) {   // a race between two warps: no barrier
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = s[63 - threadIdx.x];
+}
+__global__ void intra_warp(int *out) {   // a race between lanes of one warp: no __syncwarp
+  __shared__ int s[32];
+  s[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = s[31 - threadIdx.x];
+}
+__global__ void same_value(int *out) {   // every thread stores one value, then a barrier: benign
+  __shared__ int s[1];
+  s[0] = 7;
+  __syncthreads();
+  out[threadIdx.x] = s[0];
+}
+__global__ void clean(int *out) {        // no race
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[63 - threadIdx.x];
+}
+int main() {
+  int *d;
+  cudaMalloc(&d, 64 * sizeof(int));
+  cross_warp<<<1, 64>>>(d);
+  intra_warp<<<1, 32>>>(d);
+  same_value<<<1, 64>>>(d);
+  clean<<<1, 64>>>(d);
+  printf("control: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+  return 0;
+}
+CU
+  nvcc_ control.cu -o ../prog; }
 build_bscan()          { nvcc_ main.cu -o ../prog; }
 build_dct8x8()         { nvcc_ main.cu kernels.cu DCT8x8_gold.cu -o ../prog; }
 build_fpdc() {         # MAX doubles (64 Mi = 512 MB written to input.bin) -> 64 Ki
@@ -145,8 +185,9 @@ one() {
   local name=$1 rel=$2 args=$3 dir="$OUT/$1" rc
   rm -rf "$dir" && mkdir -p "$dir"
   if [[ -n ${SKIP[$name]:-} ]]; then echo "skipped=${SKIP[$name]}" >"$dir/status"; return; fi
-  if [[ ! -d $SRC_ROOT/$rel ]]; then echo "skipped=source directory $rel missing" >"$dir/status"; return; fi
-  cp -r "$SRC_ROOT/$rel" "$dir/src"
+  if [[ $rel == - ]]; then mkdir "$dir/src"  # the recipe writes its own source
+  elif [[ -d $SRC_ROOT/$rel ]]; then cp -r "$SRC_ROOT/$rel" "$dir/src"
+  else echo "skipped=source directory $rel missing" >"$dir/status"; return; fi
   (cd "$dir/src" &&
      timeout -k 10 "${BUILD_TIMEOUT:-300}" nice bash -c "build_${name//-/_}") >"$dir/build.log" 2>&1
   rc=$?

@@ -128,3 +128,16 @@ def test_bad_input_is_a_one_line_error(tmp_path, capsys, bad):
     assert rc.main([str(findings), str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_controls_report_what_racecheck_saw(tmp_path):
+    assert rc.controls(tmp_path) == []
+    log = ("========= Error: Race reported between Write access at 0x10 in /o/control/src/control.cu:4:cross_warp()\n"
+           "=========     and Read access at 0x20 in /o/control/src/control.cu:5:cross_warp(int *) [32 hazards]\n"
+           "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n")
+    _program(tmp_path, "control", "build_rc=0 run_rc=0", log)
+    seen = {case: reported for case, _, reported in rc.controls(tmp_path)}
+    assert seen["race between two warps, no barrier"] == "Error Write-Read"
+    assert seen["race between lanes of one warp, no __syncwarp"] == "nothing"
+    assert "| race between two warps, no barrier | race | Error Write-Read |" in rc.render(
+        [], {rule: dict.fromkeys(rc.VERDICTS, 0) for rule in rc.RULES}, 0, rc.controls(tmp_path))
