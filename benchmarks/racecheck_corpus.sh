@@ -10,7 +10,7 @@
 # For each program, OUT/<name>/ gets build.log, racecheck.log (sanitizer and program output together)
 # and status (one line: skipped=<why> | build_rc=<rc> | build_rc=0 run_rc=<rc>; 124/137 = timed out).
 # Sources are copied to OUT/<name>/src and built there; the few patches below shrink fixed problem
-# sizes or pick the flagged kernel, each a one-line `sed` that keeps every line number.
+# sizes or pick the flagged kernel, each a one-line literal `replace` that keeps every line number.
 # Environment: JOBS (parallel programs, 16), RUN_TIMEOUT (s per racecheck run, 120),
 # BUILD_TIMEOUT (s per build, 300), KEEP_BUILD=1 (keep sources, binaries and inputs), BUILD_ONLY=1 (no runs;
 # for checking the recipes on a machine without a GPU), RACECHECK_REPORT (analysis: one line per racing source pair;
@@ -55,6 +55,12 @@ declare -A SKIP=(
 )
 
 nvcc_() { "$NVCC" $FLAGS "$@"; }
+# replace FILE OLD NEW: one literal, single-line edit of a build copy; fails if OLD is not there.
+replace() {
+  python3 -c 'import sys; path, old, new = sys.argv[1:]; text = open(path).read()
+if old not in text or "\n" in old + new: sys.exit(f"replace: {old!r} not found in {path} (or not one line)")
+open(path, "w").write(text.replace(old, new, 1))' "$@"
+}
 # libcuda for the driver-API samples: the driver's, else the toolkit's link stub (same soname, libcuda.so.1).
 cuda_link() {
   local home; home=$(dirname "$(dirname "$(readlink -f "$(command -v "$NVCC")")")")
@@ -103,13 +109,13 @@ CU
 build_bscan()          { nvcc_ main.cu -o ../prog; }
 build_dct8x8()         { nvcc_ main.cu kernels.cu DCT8x8_gold.cu -o ../prog; }
 build_fpdc() {         # MAX doubles (64 Mi = 512 MB written to input.bin) -> 64 Ki
-  sed -i 's/^#define MAX (64\*1024\*1024)$/#define MAX (64*1024)/' kernels.h && nvcc_ main.cu -o ../prog; }
+  replace kernels.h '#define MAX (64*1024*1024)' '#define MAX (64*1024)' && nvcc_ main.cu -o ../prog; }
 build_groupnorm()      { nvcc_ main.cu -o ../prog; }
 build_morphology()     { nvcc_ main.cu morphology.cu -o ../prog; }
 build_radixsort()      { nvcc_ main.cu RadixSort.cu Scan.cu -o ../prog; }
 build_romberg()        { nvcc_ main.cu -o ../prog; }
 build_segsort() {      # 2^25 elements -> 2^16
-  sed -i 's/index_t num_elements = 1UL << 25;/index_t num_elements = 1UL << 16;/' main.cu &&
+  replace main.cu 'num_elements = 1UL << 25;' 'num_elements = 1UL << 16;' &&
   nvcc_ --expt-relaxed-constexpr main.cu -o ../prog; }
 build_split()          { nvcc_ main.cu -o ../prog; }
 build_bm3d() {         # a 128x128 8-bit PGM made here (CImg reads PNM without external libraries)
@@ -125,9 +131,9 @@ data = [n, len(nlist)] + [2 * i for i in range(n + 1)] + nlist + [1 + (i * 7) % 
 open('../tiny.egr', 'wb').write(struct.pack('%di' % len(data), *data))
 " && nvcc_ -I"$SRC_ROOT/hec/mis-cuda" main.cu -o ../prog; }
 build_hungarian() {    # 64x64 cost matrix, 100 tests -> 2
-  sed -i 's/^const int n_tests = 100;/const int n_tests = 2;/' main.cu && nvcc_ -D_n_=64 -D_range_=64 main.cu -o ../prog; }
+  replace main.cu 'const int n_tests = 100;' 'const int n_tests = 2;' && nvcc_ -D_n_=64 -D_range_=64 main.cu -o ../prog; }
 build_lda() {          # 500 blocks -> 8
-  sed -i 's/const int block_cnt  = 500;/const int block_cnt  = 8;/' main.cu && nvcc_ main.cu -o ../prog; }
+  replace main.cu 'const int block_cnt  = 500;' 'const int block_cnt  = 8;' && nvcc_ main.cu -o ../prog; }
 build_merge()          { nvcc_ main.cu -o ../prog; }
 build_seam_carving() { # stb_image*.h are not in the copy: stand-ins for the three calls main.cu makes (P6 PPM
   mkdir -p ../stb     # in, no image out) and a 128x64 RGB PPM; width <= 256 takes compute_M_kernel_small
@@ -159,16 +165,17 @@ open('../tiny.ppm', 'wb').write(b'P6\n%d %d\n255\n' % (w, h) + bytes(random.rand
 build_sosfil()         { nvcc_ -DDEBUG main.cu -o ../prog; }   # DEBUG: 2 signals of THREADS+1 samples
 build_surfel()         { nvcc_ main.cu -o ../prog; }
 build_matrixMulDrv() { # the finding is in matrixMul_bs8_64bit; the sample picks bs32 on an H200: make it take bs8
-  sed -i -e 's/const char \*kernels\[\] = {"matrixMul_bs32_64bit", "matrixMul_bs16_64bit", "matrixMul_bs8_64bit"};/const char *kernels[] = {"matrixMul_bs8_64bit", "matrixMul_bs8_64bit", "matrixMul_bs8_64bit"};/' \
-      -e 's/^    int block_size = 32;$/    int block_size = 8;/' matrixMulDrv.cpp &&
+  replace matrixMulDrv.cpp '{"matrixMul_bs32_64bit", "matrixMul_bs16_64bit", "matrixMul_bs8_64bit"}' \
+    '{"matrixMul_bs8_64bit", "matrixMul_bs8_64bit", "matrixMul_bs8_64bit"}' &&
+  replace matrixMulDrv.cpp 'int block_size = 32;' 'int block_size = 8;' &&
   nvcc_ -fatbin matrixMul_kernel.cu -o ../matrixMul_kernel64.fatbin &&
   nvcc_ -I"$SRC_ROOT/samples/Common" matrixMulDrv.cpp -o ../prog $(cuda_link); }
 build_binomialOptions_nvrtc() { # NVRTC compiles the kernel at run time: add -lineinfo there; 1024 options -> 32
   cp -r "$SRC_ROOT/samples/Common" ../Common &&
-  sed -i 's/^  nvrtcResult res = nvrtcCompileProgram(prog, numCompileOptions, compileParams);$/  compileParams[numCompileOptions++] = strdup("-lineinfo"); nvrtcResult res = nvrtcCompileProgram(prog, numCompileOptions, compileParams);/' \
-      ../Common/nvrtc_helper.h &&
-  sed -i 's/^  char \*compileParams\[2\];$/  char *compileParams[3];/' ../Common/nvrtc_helper.h &&
-  sed -i 's/^#define MAX_OPTIONS 1024$/#define MAX_OPTIONS 32/' binomialOptions_common.h &&
+  replace ../Common/nvrtc_helper.h 'nvrtcResult res = nvrtcCompileProgram(' \
+    'compileParams[numCompileOptions++] = strdup("-lineinfo"); nvrtcResult res = nvrtcCompileProgram(' &&
+  replace ../Common/nvrtc_helper.h 'char *compileParams[2];' 'char *compileParams[3];' &&
+  replace binomialOptions_common.h '#define MAX_OPTIONS 1024' '#define MAX_OPTIONS 32' &&
   nvcc_ -I../Common binomialOptions.cpp binomialOptions_gold.cpp binomialOptions_gpu.cpp -o ../prog $(cuda_link) -lnvrtc; }
 
 # Racecheck options: every hazard, info level included where this sanitizer knows the option.
@@ -214,11 +221,11 @@ main() {
   fi
   RC_OPTS=$(racecheck_options)
   export SRC_ROOT OUT RC_OPTS NVCC SANITIZER FLAGS BUILD_ONLY KEEP_BUILD RUN_TIMEOUT BUILD_TIMEOUT
-  echo "racecheck options: $RC_OPTS" | tee "$OUT/options.txt"
+  { echo "racecheck options: $RC_OPTS"; "$SANITIZER" --version | tail -n 2; } 2>&1 | tee "$OUT/options.txt"
   local selected
   selected=$(grep -v '^$' <<<"$PROGRAMS")
   if [[ $# -gt 0 ]]; then selected=$(grep -E "^($(IFS='|'; echo "$*"))\|" <<<"$selected"); fi
-  export -f one nvcc_ cuda_link $(compgen -A function build_)
+  export -f one nvcc_ replace cuda_link $(compgen -A function build_)
   export SKIP_LIST
   SKIP_LIST=$(declare -p SKIP)
   # xargs runs one `bash -c` per program; SKIP (an associative array) travels as its declaration.
