@@ -141,3 +141,14 @@ def test_controls_report_what_racecheck_saw(tmp_path):
     assert seen["race between lanes of one warp, no __syncwarp"] == "nothing"
     assert "| race between two warps, no barrier | race | Error Write-Read |" in rc.render(
         [], {rule: dict.fromkeys(rc.VERDICTS, 0) for rule in rc.RULES}, 0, rc.controls(tmp_path))
+
+
+def test_the_h200_calibration_run_reads_as_racecheck_meant_it():
+    """The committed H200 run (tests/data/h200/racecheck): our calibration kernel's races are read
+    with their kind, and the same-value stores and the ordered pair read as nothing."""
+    got = {case: reported for case, expected, reported in rc.controls(
+        Path(__file__).resolve().parent / "data" / "h200" / "racecheck")}
+    assert len(got) == 4
+    cross, intra, same_value, ordered = got.values()
+    assert cross.startswith("Error") and intra.startswith("Warning")
+    assert same_value == ordered == "nothing"
