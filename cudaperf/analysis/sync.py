@@ -18,7 +18,7 @@ from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory,
 from .launch import Launch
 from .races import races
 from .sampling import Sampler
-from .symbolic import Expr, Op, has_opaque, loads_in
+from .symbolic import Expr, Op, free_symbols, has_opaque, loads_in
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
 DIVERGENT_SYNCHRONISATION = ("barrier-divergence", "divergent-full-mask")
@@ -153,16 +153,24 @@ def _unseen(expr: Expr) -> bool:
 
 
 def _few_lanes(condition: Expr, side: bool) -> bool:
-    """Does taking `side` of `condition` need two unseen values to be equal (a tie of two data
-    values, `g.thread_rank() == 0` of a group the lowering cannot model)?  Few lanes of a warp,
-    often one, take such a side, so no count of contending lanes can be claimed."""
+    """Does taking `side` of `condition` need an equality the sampler cannot decide and that picks
+    out few lanes: a tie of two data values, a rank the lowering cannot model
+    (`g.thread_rank() == 0` of a coalesced group), data naming one thread (`best == threadIdx.x`)?
+    No count of contending lanes can be claimed there.  A flag test of data against a constant
+    (`label[i] == -1`) may hold in every lane, so it is not one of them."""
     if not isinstance(condition, Op):
         return False
     if condition.name == "!":
         return _few_lanes(condition.args[0], not side)
     if condition.name == ("&&" if side else "||"):
         return any(_few_lanes(a, side) for a in condition.args)
-    return condition.name == ("==" if side else "!=") and _unseen(condition)
+    if condition.name != ("==" if side else "!=") or not _unseen(condition):
+        return False
+    left, right = condition.args
+    if has_opaque(condition) or (_unseen(left) and _unseen(right)):
+        return True
+    known = right if _unseen(left) else left
+    return any(name.startswith("tid.") for name in free_symbols(known))
 
 
 def _splits_warps(branch: Branch, uniformity: dict[int, BranchUniformity]) -> bool:
