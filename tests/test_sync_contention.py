@@ -41,17 +41,19 @@ def test_an_atomic_behind_a_tie_of_data_is_silent_and_the_other_sides_name_their
 
 
 FLAG_AND_OWNER = """
-__global__ void k(const int* label, const int* best, int* counts) {
+__global__ void k(const int* label, const int* best, const float* x, int* counts) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (label[i] == -1) atomicAdd(&counts[0], 1);
     if (best[blockIdx.x] == threadIdx.x) atomicAdd(&counts[1], 1);
+    if (label[i] == (expf(x[i]) > 0.5f ? 1 : -1)) atomicAdd(&counts[2], 1);
 }
 """
 
 
 def test_a_flag_test_of_data_fires_and_data_naming_one_thread_does_not():
-    """`label[i] == -1` may hold in every lane; `best[blockIdx.x] == threadIdx.x` in one."""
-    assert list(findings(FLAG_AND_OWNER, "atomic-contention")) == [4]
+    """`label[i] == -1` and a label against a prediction of +-1 may hold in every lane;
+    `best[blockIdx.x] == threadIdx.x` in one."""
+    assert list(findings(FLAG_AND_OWNER, "atomic-contention")) == [4, 6]
 
 
 GROUP_LEADER = """

@@ -18,7 +18,7 @@ from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory,
 from .launch import Launch
 from .races import races
 from .sampling import Sampler
-from .symbolic import Expr, Op, free_symbols, has_opaque, loads_in
+from .symbolic import Const, Expr, Op, free_symbols, has_opaque, loads_in
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
 DIVERGENT_SYNCHRONISATION = ("barrier-divergence", "divergent-full-mask")
@@ -152,12 +152,22 @@ def _unseen(expr: Expr) -> bool:
     return bool(loads_in(expr)) or has_opaque(expr)
 
 
+def _few_values(expr: Expr) -> bool:
+    """A constant, or a choice between constants (`p >= 0.5 ? 1 : -1`, a predicted label)."""
+    if isinstance(expr, Const):
+        return True
+    if isinstance(expr, Op) and expr.name == "?:":
+        return all(_few_values(a) for a in expr.args[1:])
+    return isinstance(expr, Op) and expr.name in ("int", "float") and _few_values(expr.args[0])
+
+
 def _few_lanes(condition: Expr, side: bool) -> bool:
     """Does taking `side` of `condition` need an equality the sampler cannot decide and that picks
     out few lanes: a tie of two data values, a rank the lowering cannot model
     (`g.thread_rank() == 0` of a coalesced group), data naming one thread (`best == threadIdx.x`)?
-    No count of contending lanes can be claimed there.  A flag test of data against a constant
-    (`label[i] == -1`) may hold in every lane, so it is not one of them."""
+    No count of contending lanes can be claimed there.  A flag test of loaded data against a
+    constant or a choice of constants (`label[i] == -1`, `label[i] == (p > 0.5 ? 1 : -1)`) may
+    hold in every lane, so it is not one of them."""
     if not isinstance(condition, Op):
         return False
     if condition.name == "!":
@@ -167,6 +177,9 @@ def _few_lanes(condition: Expr, side: bool) -> bool:
     if condition.name != ("==" if side else "!=") or not _unseen(condition):
         return False
     left, right = condition.args
+    if any(loads_in(data) and not has_opaque(data) and _few_values(flag) for data, flag in
+           ((left, right), (right, left))):
+        return False
     if has_opaque(condition) or (_unseen(left) and _unseen(right)):
         return True
     known = right if _unseen(left) else left
