@@ -287,7 +287,7 @@ class Lowerer:
         if isinstance(cond, Const) and math.isfinite(cond.value):  # the exit always or never happens
             self.statements_of([if_node.child_by_field_name("consequence")] if cond.value else rest, env)
             return
-        branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond, exits=True)
+        branch = Branch(self._id(), line, column, _condition_text(cond_node), cond, exits=True)
         self._sides(branch, lambda: self.statement(if_node.child_by_field_name("consequence"), env.copy()),
                     lambda: self.statements_of(rest, env))
 
@@ -440,7 +440,7 @@ class Lowerer:
         cond_node = node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
         alternative = node.child_by_field_name("alternative")
-        branch = Branch(self._id(), line, column, text(cond_node).strip("() "), cond)
+        branch = Branch(self._id(), line, column, _condition_text(cond_node), cond)
         then_env, else_env = env.copy(), env.copy()
         self._sides(branch, lambda: self.statement(node.child_by_field_name("consequence"), then_env),
                     lambda: [self.statement(c, else_env) for c in (alternative.named_children if alternative else [])])
@@ -820,6 +820,8 @@ class Lowerer:
             target = self.expr(arg, env, record)
             if isinstance(target, Loc):
                 return Ptr(target.space, target.array, target.offset, target.type)
+            if arg.type == "identifier" and isinstance(target, Scalar):  # `f(&x)` may write x: its value is lost
+                env.assign(text(arg), _opaque(f"{text(arg)} behind a pointer", target.type))
             return _opaque("address")
         target = self._deref(self.rvalue(arg, env, record))
         if record and not isinstance(target, Loc):
@@ -874,7 +876,7 @@ class Lowerer:
         cond = self.rvalue(cond_node, env, record)
         c = cond.expr if isinstance(cond, Scalar) else Opaque("condition")
         sides: dict[str, Val] = {}
-        branch = Branch(self._id(), *self._pos(node), text(cond_node).strip("() "), c, kind="select")
+        branch = Branch(self._id(), *self._pos(node), _condition_text(cond_node), c, kind="select")
 
         def side(key: str) -> None:
             sides[key] = self.rvalue(node.child_by_field_name(key), env, record)
@@ -1287,6 +1289,24 @@ def _glue_pragma_loops(children: list) -> list:
         out.append(node)
         i += 1
     return out
+
+
+def _condition_text(node: Node) -> str:
+    """A condition as written, without the parentheses of `if (...)` around it (but keeping those
+    of `(float)x > (float)y`, which a plain strip would cut)."""
+    spelled = text(node).strip()
+    while spelled.startswith("(") and spelled.endswith(")") and _balanced(spelled[1:-1]):
+        spelled = spelled[1:-1].strip()
+    return spelled
+
+
+def _balanced(spelled: str) -> bool:
+    depth = 0
+    for ch in spelled:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _header(node) -> str:

@@ -8,7 +8,7 @@ there, barriers that order nothing, atomics every lane aims at one address, and 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import networkx as nx
@@ -18,6 +18,7 @@ from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory,
 from .launch import Launch
 from .races import races
 from .sampling import Sampler
+from .symbolic import Const, Expr, Op, free_symbols, has_opaque, loads_in
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
 DIVERGENT_SYNCHRONISATION = ("barrier-divergence", "divergent-full-mask")
@@ -77,15 +78,19 @@ def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity])
                          f"`{stmt.name}` with the full mask 0xffffffff {_where(guard, uniformity)}")
 
 
+_ORDERED_SPACES = ("shared", "global", "unknown")
+
+
 def _orders_memory(stmts: list) -> bool:
-    return any(isinstance(s, Access | OpaqueMemory) and s.space in ("shared", "global", "unknown")
-               for s, _ in walk(stmts))
+    return any(isinstance(s, Access | OpaqueMemory) and s.space in _ORDERED_SPACES for s, _ in walk(stmts))
 
 
-def _redundant_in(body: list, in_loop: bool, ends_kernel: bool) -> Iterator[tuple[Barrier, Hazard | None]]:
+def _redundant_in(body: list, in_loop: bool, ends_kernel: bool,
+                  entered: bool) -> Iterator[tuple[Barrier, Hazard | None]]:
     """Each block barrier of one statement list, with a hazard when no shared/global access
     happened since the previous barrier of the list (wrapping round for loop bodies), or none
-    follows it when the list ends the kernel."""
+    follows it when the list ends the kernel.  `entered`: accesses outside a loop body reach its
+    first barrier with no barrier between (writes before the loop, reads of the loop test)."""
     barriers = [i for i, s in enumerate(body) if isinstance(s, Barrier) and s.scope == "block"]
     for n, i in enumerate(barriers):
         previous = barriers[n - 1] if n else None
@@ -93,7 +98,7 @@ def _redundant_in(body: list, in_loop: bool, ends_kernel: bool) -> Iterator[tupl
         if previous is None and in_loop:
             before = body[barriers[-1] + 1:] + before
         barrier, hazard = body[i], None
-        if not _orders_memory(before) and (previous is not None or in_loop):
+        if not _orders_memory(before) and (previous is not None or (in_loop and not entered)):
             hazard = Hazard("redundant-barrier", barrier.line, barrier.column,
                             f"`{barrier.name}` orders no shared or global access since the previous barrier")
         elif ends_kernel and not _orders_memory(body[i + 1:]):
@@ -102,32 +107,110 @@ def _redundant_in(body: list, in_loop: bool, ends_kernel: bool) -> Iterator[tupl
         yield barrier, hazard
 
 
+def _statement_lists(body: list, in_loop: bool, ends_kernel: bool, entered: bool,
+                     loop_reads: Callable[[Loop], bool]) -> Iterator[tuple[list, bool, bool, bool]]:
+    """Every statement list with the arguments of `_redundant_in`.  A loop is entered with
+    accesses pending when its test reads memory (that read sits between the tail of one iteration
+    and the head of the next) or when the list it sits in accessed memory since its last barrier
+    (in a loop body, wrapping round the tail of that body's previous iteration)."""
+    yield body, in_loop, ends_kernel, entered
+    barriers = [i for i, s in enumerate(body) if isinstance(s, Barrier) and s.scope == "block"]
+    pending = entered or (in_loop and _orders_memory(body[barriers[-1] + 1:] if barriers else body))
+    for stmt in body:
+        if isinstance(stmt, Barrier) and stmt.scope == "block":
+            pending = False
+            continue
+        if isinstance(stmt, Loop):
+            yield from _statement_lists(stmt.body, True, False, pending or loop_reads(stmt), loop_reads)
+        elif isinstance(stmt, Branch):
+            for side in (stmt.then, stmt.orelse):
+                yield from _statement_lists(side, False, False, pending, loop_reads)
+        pending = pending or _orders_memory([stmt])
+
+
 def redundant_barriers(kernel: Kernel) -> Iterator[Hazard]:
     """Barriers that order nothing wherever their source line runs (a macro or an unrolled loop
     puts one line at several places) and whose removal changes nothing else (Barrier.removable)."""
-    lists = [(kernel.body, False, True)]
-    for stmt, _ in walk(kernel.body):
-        if isinstance(stmt, Loop):
-            lists.append((stmt.body, True, False))
-        elif isinstance(stmt, Branch):
-            lists += [(stmt.then, False, False), (stmt.orelse, False, False)]
+    spaces = {s.id: s.space for s, _ in walk(kernel.body) if isinstance(s, Access)}
+
+    def loop_reads(loop: Loop) -> bool:
+        return any(spaces.get(load.access_id) in _ORDERED_SPACES
+                   for part in (loop.condition, loop.update) for load in loads_in(part))
+
     found: dict[tuple[int, int], Hazard | None] = {}
-    for body, in_loop, ends_kernel in lists:
-        for barrier, hazard in _redundant_in(body, in_loop, ends_kernel):
+    for body, in_loop, ends_kernel, entered in _statement_lists(kernel.body, False, True, False, loop_reads):
+        for barrier, hazard in _redundant_in(body, in_loop, ends_kernel, entered):
             where = (barrier.line, barrier.column)
             keep = hazard is None or not barrier.removable or barrier.counted
             found[where] = None if keep or (where in found and found[where] is None) else hazard
     yield from (h for h in found.values() if h is not None)
 
 
-def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel) -> Iterator[Hazard]:
+def _unseen(expr: Expr) -> bool:
+    """Does the value rest on data or calls the analysis cannot see (the sampler then lets every
+    lane take both sides of a branch on it)?"""
+    return bool(loads_in(expr)) or has_opaque(expr)
+
+
+def _few_values(expr: Expr) -> bool:
+    """A constant, or a choice between constants (`p >= 0.5 ? 1 : -1`, a predicted label)."""
+    if isinstance(expr, Const):
+        return True
+    if isinstance(expr, Op) and expr.name == "?:":
+        return all(_few_values(a) for a in expr.args[1:])
+    return isinstance(expr, Op) and expr.name in ("int", "float") and _few_values(expr.args[0])
+
+
+def _few_lanes(condition: Expr, side: bool) -> bool:
+    """Does taking `side` of `condition` need an equality the sampler cannot decide and that picks
+    out few lanes: a tie of two data values, a rank the lowering cannot model
+    (`g.thread_rank() == 0` of a coalesced group), data naming one thread (`best == threadIdx.x`)?
+    No count of contending lanes can be claimed there.  A flag test of loaded data against a
+    constant or a choice of constants (`label[i] == -1`, `label[i] == (p > 0.5 ? 1 : -1)`) may
+    hold in every lane, so it is not one of them."""
+    if not isinstance(condition, Op):
+        return False
+    if condition.name == "!":
+        return _few_lanes(condition.args[0], not side)
+    if condition.name == ("&&" if side else "||"):
+        return any(_few_lanes(a, side) for a in condition.args)
+    if condition.name != ("==" if side else "!=") or not _unseen(condition):
+        return False
+    left, right = condition.args
+    if any(loads_in(data) and not has_opaque(data) and _few_values(flag) for data, flag in
+           ((left, right), (right, left))):
+        return False
+    if has_opaque(condition) or (_unseen(left) and _unseen(right)):
+        return True
+    known = right if _unseen(left) else left
+    return any(name.startswith("tid.") for name in free_symbols(known))
+
+
+def _splits_warps(branch: Branch, uniformity: dict[int, BranchUniformity]) -> bool:
+    result = uniformity.get(branch.id)
+    return result is not None and result.uniformity == "thread"
+
+
+def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel,
+                      uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
     """Atomics whose lanes all hit one address, with more than one lane per warp on average (one
-    lane per warp, after a warp reduction, is the fix, not the smell)."""
-    for access, _ in walk(kernel.body):
-        if isinstance(access, Access) and access.kind == "atomic" and access.space == "global" and \
-                broadcast_lanes.get(access.id, 0.0) >= 2:
-            yield Hazard("atomic-contention", access.line, access.column,
-                         f"`{access.text}`: all lanes of a warp update one address of `{access.array}`")
+    lane per warp, after a warp reduction, is the fix, not the smell).  Lanes behind a condition on
+    unseen values are counted as if all took it: the message names the condition, and an equality
+    that lanes of a warp may disagree on (few take it) is no evidence at all."""
+    for access, context in walk(kernel.body):
+        if not (isinstance(access, Access) and access.kind == "atomic" and access.space == "global" and
+                broadcast_lanes.get(access.id, 0.0) >= 2):
+            continue
+        guards = [(branch, side) for branch, side in (c for c in context if not isinstance(c, Loop))
+                  if _unseen(branch.condition)]
+        if any(_few_lanes(branch.condition, side) and _splits_warps(branch, uniformity) for branch, side in guards):
+            continue
+        message = f"`{access.text}`: all lanes of a warp update one address of `{access.array}`"
+        if guards:
+            branch, _ = guards[-1]
+            message = (f"`{access.text}`: every lane of a warp that reaches it updates one address of "
+                       f"`{access.array}` (which lanes reach it depends on `{branch.text}`, line {branch.line})")
+        yield Hazard("atomic-contention", access.line, access.column, message)
 
 
 def _copied_axes(kernel: Kernel, launch: Launch) -> tuple[str, ...]:
@@ -150,7 +233,7 @@ def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
     """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
     `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request."""
     found = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity),
-             *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel),
+             *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity),
              *(Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch),
                                                _guessed_arguments(launch)))]
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))

@@ -34,7 +34,8 @@ class BarrierDivergence(SyncRule):
 class RedundantBarrier(SyncRule):
     code, name, severity = "CP402", "redundant-barrier", "warning"
     summary = ("A block barrier with no memory access to order: right after another barrier, or at the end of "
-               "the kernel.")
+               "the kernel.  At the top of a loop body, the loop test's reads and the accesses before the loop "
+               "count as accesses to order.")
     why = "Every barrier stalls the block until its slowest warp arrives; one that orders nothing only costs time."
     example = "s[t] = v; __syncthreads(); __syncthreads();   // the second orders nothing"
     fix = "Delete it."
@@ -46,7 +47,9 @@ class RedundantBarrier(SyncRule):
 @rule
 class AtomicContention(SyncRule):
     code, name, severity = "CP403", "atomic-contention", "warning"
-    summary = "An atomic that every active lane of a warp applies to the same address."
+    summary = ("An atomic that every active lane of a warp applies to the same address.  Behind a condition on "
+               "data the message names it; behind an equality that picks out few lanes (a tie of two data "
+               "values, a group leader's `thread_rank() == 0`) it stays silent.")
     why = "Atomics to one address serialise in the L2: a grid-wide counter turns millions of updates into a queue."
     example = "atomicAdd(&sum[0], x[i]);"
     fix = "Reduce within the warp (__shfl_down_sync) or block (shared memory) first, then one atomic per warp or block."
