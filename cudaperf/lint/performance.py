@@ -37,14 +37,14 @@ class UncoalescedAccess(Rule):
 
     def check(self, report):
         for a in report.accesses:
-            c = a.coalescing
-            if c is None or c.sectors is None or not c.requests or a.pattern not in ("strided", "misaligned") \
+            c = a.merged or a.coalescing  # fields of one element issued together are judged together
+            if c is None or c.sectors is None or not c.requests or c.pattern not in ("strided", "misaligned") \
                     or _warps_unknown(report, a.access):
                 continue
             efficiency = c.ideal_sectors / c.sectors if c.sectors else 1.0
             if efficiency < COALESCING_EFFICIENCY:
                 yield (a.access.line, a.access.column,
-                       f"{a.access.kind} of `{a.access.array}` is {a.pattern}: {c.sectors_per_request:.1f} sectors "
+                       f"{a.access.kind} of `{a.access.array}` is {c.pattern}: {c.sectors_per_request:.1f} sectors "
                        f"per request where {c.ideal_sectors / c.requests:.1f} would do ({efficiency:.0%} useful)"
                        + _assumed(report, a.access))
 
