@@ -30,7 +30,9 @@ class UncoalescedAccess(Rule):
     code, name, severity = "CP101", "uncoalesced-access", "warning"
     summary = "A global load or store whose warp requests touch more 32-byte sectors than the bytes need."
     why = ("Every sector a warp touches is fetched whole: a stride-2 float load moves twice the data it "
-           "uses, a column access in a row-major array 8 times.  Memory-bound kernels run that much slower.")
+           "uses, a column access in a row-major array 8 times.  Memory-bound kernels run that much slower.  "
+           "Fields of one aligned element that the compiler issues together (the .x/.y/.z loads of a uchar4, "
+           "a double4 copy) are judged together: their sectors are the bytes used.")
     example = "out[i] = in[i * stride];   // stride 32: 32 sectors per request instead of 4"
     fix = ("Make consecutive threads touch consecutive elements (swap loop order, transpose through shared "
            "memory, use structure-of-arrays).")
