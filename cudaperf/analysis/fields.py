@@ -14,6 +14,7 @@ request counts are unchanged.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import replace
 
@@ -52,6 +53,8 @@ def merge_fields(kernel: Kernel, contexts: dict[int, tuple], sampler: Sampler, r
                 or t.align < min(t.size, MOVE_BYTES) or t.size % min(t.size, MOVE_BYTES) or a.id not in contexts:
             continue
         base, const = _split(a.offset)
+        if not math.isfinite(const):
+            continue
         groups[(a.array, a.kind, str(base), const // t.size, _context_key(contexts[a.id]))].append((r, const))
     for members in groups.values():
         t = elements[members[0][0].access.array]
