@@ -48,6 +48,34 @@ def test_planted_smell_is_named_and_clean_twin_is_not(name):
     assert name not in {f.name for f in lint(clean, block)}
 
 
+FIELDS = """
+__global__ void shade(uchar4* dst, int frame, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        dst[i].x = (dst[i].x * frame + 1) / (frame + 1);
+        dst[i].y = (dst[i].y * frame + 1) / (frame + 1);
+        dst[i].z = (dst[i].z * frame + 1) / (frame + 1);
+    }
+}
+__global__ void lone(const float4* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i].x;
+}
+__global__ void copy(const double4* in, double4* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { double4 v = in[i]; out[i] = v; }
+}
+"""
+
+
+def test_fields_of_one_aligned_element_are_judged_together():
+    # the three byte loads of a uchar4 are one 4-byte load; a double4 copy is two 16-byte moves
+    # using every byte they fetch; three byte stores stay partial, one float of a float4 is strided
+    found = {(f.line, f.message.split(" ")[0]) for f in lint(FIELDS, args={"n": 16384, "frame": 2})
+             if f.code == "CP101"}
+    assert found == {(5, "store"), (6, "store"), (7, "store"), (12, "load")}
+
+
 def test_low_occupancy_names_its_limiter():
     # 48,000 B of static shared memory + 1 KB reserved per block: 233,472 // 49,024 = 4 blocks of
     # 4 warps per SM = 16 of 64 warps, 25%, limited by shared memory.  5,000 floats: 11 blocks, 69%.

@@ -10,7 +10,10 @@ from conftest import ROOT
 
 from cudaperf.analysis import symbolic
 from cudaperf.analysis.analyzer import Options, UnhandledSyntax, analyze_file, analyze_source, find_sources
+from cudaperf.analysis.budget import BudgetExceeded, kernel_budget
+from cudaperf.analysis.races import races
 from cudaperf.analysis.resources import parse_ptxas
+from cudaperf.analysis.sampling import Sampler
 from cudaperf.analysis.source import SourceError
 from cudaperf.lint.rules import REGISTRY, select
 from cudaperf.lint.run import lint_file, lint_one, lint_paths
@@ -100,6 +103,21 @@ def test_a_kernel_past_its_budget_is_reported_with_a_note(tmp_path):
     assert error is None and len(notes) == 1 and "budget" in notes[0] and "big" in notes[0]
     _, _, _, unbounded = lint_one(str(path), Options(resources="estimate", budget=None), list(REGISTRY))
     assert unbounded == []
+
+
+def test_the_race_joins_stop_at_the_budget():
+    # they never looked at it: a file of kernels with thousands of accesses (HeCBench's
+    # logic-rewrite) took two minutes without one budget note
+    stores = "".join(f"        s[(threadIdx.x + {i}) % 256] = s[(threadIdx.x + {i + 1}) % 256] + 1.f;\n"
+                     for i in range(120))
+    code = (f"__global__ void k(float* a, int n) {{\n    __shared__ float s[256];\n"
+            f"    for (int t = 0; t < n; ++t) {{\n{stores}        __syncthreads();\n    }}\n"
+            f"    a[threadIdx.x] = s[threadIdx.x];\n}}\n")
+    report = analyze_source(code, "loop.cu", Options(resources="estimate", block=(256, 1, 1), budget=None))
+    (kernel,) = report.kernels
+    assert any(h.kind == "shared-race" for h in kernel.sync)  # the stores race with the next line's loads
+    with kernel_budget(0.0), pytest.raises(BudgetExceeded):
+        list(races(kernel.kernel, kernel.graph, Sampler(kernel.launch)))
 
 
 def test_a_sorting_network_keeps_its_expressions_small_and_fast():

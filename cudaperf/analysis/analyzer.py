@@ -18,6 +18,7 @@ from .budget import KERNEL_BUDGET_S, BudgetExceeded, check, kernel_budget
 from .coalescing import coalescing
 from .divergence import BranchUniformity, Dependence, uniformity
 from .dram import ArrayTraffic, dram_fetch_bytes, traffic
+from .fields import merge_fields
 from .host import HostResolver
 from .ir import Kernel
 from .launch import (
@@ -354,8 +355,10 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
                      arch_table.get(arch).shared_memory_per_block else None)
 
     def memory() -> None:
+        contexts = {}
         for access, context in access_graph.accesses(g):
             check()
+            contexts[access.id] = context
             batch = sampler.batch(context)
             # shared instruction counters include predicated-off issues; global request counters don't
             issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
@@ -370,6 +373,7 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
             elif access.space == "shared":
                 report.banks = bank_conflicts(ex)
             access_reports.append(report)
+        merge_fields(kernel, contexts, sampler, access_reports, counters)
 
     def branches() -> None:
         divergence_sampler = Sampler(launch, all_warps=True)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
+from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
@@ -217,8 +218,14 @@ def _stand_in(value: Expr, batch, accesses: dict[int, Access]) -> np.ndarray:
 
 
 def _keys_with_several(key: np.ndarray, column: np.ndarray) -> np.ndarray:
-    pairs = np.unique(np.stack([key, column], axis=1), axis=0)
-    return pairs[1:, 0][np.diff(pairs[:, 0]) == 0]
+    """The keys (non-negative codes) that occur with two different values of `column`."""
+    codes = np.unique(column, return_inverse=True)[1].astype(np.int64).ravel()
+    radix = int(codes.max(initial=0)) + 1
+    if int(key.max(initial=0)) >= 2 ** 62 // radix:
+        pairs = np.unique(np.stack([key, codes], axis=1), axis=0)
+        return pairs[1:, 0][np.diff(pairs[:, 0]) == 0]
+    keys = np.unique(key * radix + codes) // radix  # sorted, one entry per distinct (key, value)
+    return keys[1:][np.diff(keys) == 0]
 
 
 def _clash_of_values(a: np.ndarray, b: np.ndarray) -> bool:
@@ -262,8 +269,21 @@ def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np
 def _separating_loops(graph: nx.DiGraph, access: Access, orders: frozenset[str]) -> tuple[Loop, ...]:
     """Enclosing loops with a barrier in their body: their iterations are ordered."""
     context = graph.nodes[access.id]["context"] if access.id in graph else ()
-    return tuple(c for c in context if isinstance(c, Loop) and any(
-        isinstance(s, Barrier) and s.scope in orders for s, _ in walk(c.body)))
+    scopes = _barrier_scopes(graph)
+    return tuple(c for c in context if isinstance(c, Loop) and scopes.get(c, frozenset()) & orders)
+
+
+def _barrier_scopes(graph: nx.DiGraph) -> dict[Loop, frozenset[str]]:
+    """The scopes of the barriers inside each loop's body, gathered once per kernel and kept on the
+    graph (walking a loop's body per access pair cost minutes on kernels of thousands of accesses)."""
+    if "barrier_scopes" not in graph.graph:
+        scopes: dict[Loop, set[str]] = {}
+        for _, data in graph.nodes(data=True):
+            if isinstance(data["stmt"], Barrier):
+                for loop in (c for c in data["context"] if isinstance(c, Loop)):
+                    scopes.setdefault(loop, set()).add(data["stmt"].scope)
+        graph.graph["barrier_scopes"] = {loop: frozenset(s) for loop, s in scopes.items()}
+    return graph.graph["barrier_scopes"]
 
 
 @dataclass(frozen=True)
@@ -309,6 +329,7 @@ def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
 def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
     """The first clashing partner of every write of `kind` not reported yet (one finding per write)."""
     for mw, mo in _pairs(groups):
+        check()
         w, other = mw.access, mo.access
         shifts = _alignment(mw, mo)
         if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence) or \

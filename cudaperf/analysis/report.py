@@ -46,6 +46,7 @@ class AccessReport:
     pattern_override: str | None = None
     coalescing: Coalescing | None = None
     banks: BankConflicts | None = None
+    merged: Coalescing | None = None  # with the other fields of its element issued alongside (fields.py)
 
     @classmethod
     def of(cls, access: Access, ex: Executions, total_threads: int, per_instruction: int = 1) -> AccessReport:

@@ -12,6 +12,7 @@ enclosing statements.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -70,21 +71,19 @@ def _warp_executions(launch: Launch, warps_per_stratum: int) -> tuple[np.ndarray
         return (np.repeat(blocks, warps, axis=0), np.tile(np.arange(warps), len(blocks)),
                 np.ones(len(blocks) * warps))
     picks = np.unique(np.linspace(0, warps - 1, min(warps, warps_per_stratum)).round().astype(int))
-    coords, warp_ids, weights = [], [], []
-    for sx in _strata(launch.grid[0]):
-        for sy in _strata(launch.grid[1]):
-            for sz in _strata(launch.grid[2]):
-                blocks = sx[2] * sy[2] * sz[2]
-                rounds = 1 if blocks == 1 else -(-warps_per_stratum // len(picks))
-                j = np.arange(rounds * len(picks))
-                # a rank-1 lattice: evenly spaced, centred positions along every axis (sums of
-                # quantities linear in the block index come out right), shifted by an irrational
-                # offset per axis so the axes are not sampled along one diagonal
-                coords.append(np.stack([start + (((j + 0.5) / j.size + _OFFSETS[a]) % 1.0 * count).astype(int)
-                                        for a, (_, start, count) in enumerate((sx, sy, sz))], axis=1))
-                warp_ids.append(picks[j % len(picks)])
-                weights.append(np.full(j.size, blocks * warps / j.size))
-    return np.concatenate(coords), np.concatenate(warp_ids), np.concatenate(weights)
+    strata = list(itertools.product(*(_strata(extent) for extent in launch.grid)))
+    starts = np.array([[start for _, start, _ in stratum] for stratum in strata])
+    counts = np.array([[count for _, _, count in stratum] for stratum in strata])
+    blocks = counts.prod(axis=1)
+    sizes = np.where(blocks == 1, 1, -(-warps_per_stratum // len(picks))) * len(picks)  # rows per stratum
+    which = np.repeat(np.arange(len(strata)), sizes)
+    j = np.arange(which.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # row number within its stratum
+    # a rank-1 lattice per stratum: evenly spaced, centred positions along every axis (sums of
+    # quantities linear in the block index come out right), shifted by an irrational offset per
+    # axis so the axes are not sampled along one diagonal
+    lattice = ((j + 0.5) / sizes[which])[:, None] + np.array(_OFFSETS)
+    coords = starts[which] + (lattice % 1.0 * counts[which]).astype(int)
+    return coords, picks[j % len(picks)], (blocks * warps / sizes)[which]
 
 
 def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8) -> Batch:

@@ -101,6 +101,7 @@ class Op(Expr):
     is_int: bool = True
     size: int = field(default=1, repr=False)  # nodes of the tree, shared subtrees counted per use
     hashed: int = field(default=0, repr=False)
+    spelled: str | None = field(default=None, repr=False)  # __str__, kept: the races compare values by it
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "size", 1 + sum(a.size if isinstance(a, Op) else 1 for a in self.args))
@@ -117,6 +118,11 @@ class Op(Expr):
                                  and self.is_int == other.is_int and self.args == other.args)
 
     def __str__(self) -> str:
+        if self.spelled is None:
+            object.__setattr__(self, "spelled", self._spell())
+        return self.spelled
+
+    def _spell(self) -> str:
         a = self.args
         if self.name == "?:":
             return f"({a[0]} ? {a[1]} : {a[2]})"

@@ -30,21 +30,23 @@ class UncoalescedAccess(Rule):
     code, name, severity = "CP101", "uncoalesced-access", "warning"
     summary = "A global load or store whose warp requests touch more 32-byte sectors than the bytes need."
     why = ("Every sector a warp touches is fetched whole: a stride-2 float load moves twice the data it "
-           "uses, a column access in a row-major array 8 times.  Memory-bound kernels run that much slower.")
+           "uses, a column access in a row-major array 8 times.  Memory-bound kernels run that much slower.  "
+           "Fields of one aligned element that the compiler issues together (the .x/.y/.z loads of a uchar4, "
+           "a double4 copy) are judged together: their sectors are the bytes used.")
     example = "out[i] = in[i * stride];   // stride 32: 32 sectors per request instead of 4"
     fix = ("Make consecutive threads touch consecutive elements (swap loop order, transpose through shared "
            "memory, use structure-of-arrays).")
 
     def check(self, report):
         for a in report.accesses:
-            c = a.coalescing
-            if c is None or c.sectors is None or not c.requests or a.pattern not in ("strided", "misaligned") \
+            c = a.merged or a.coalescing  # fields of one element issued together are judged together
+            if c is None or c.sectors is None or not c.requests or c.pattern not in ("strided", "misaligned") \
                     or _warps_unknown(report, a.access):
                 continue
             efficiency = c.ideal_sectors / c.sectors if c.sectors else 1.0
             if efficiency < COALESCING_EFFICIENCY:
                 yield (a.access.line, a.access.column,
-                       f"{a.access.kind} of `{a.access.array}` is {a.pattern}: {c.sectors_per_request:.1f} sectors "
+                       f"{a.access.kind} of `{a.access.array}` is {c.pattern}: {c.sectors_per_request:.1f} sectors "
                        f"per request where {c.ideal_sectors / c.requests:.1f} would do ({efficiency:.0%} useful)"
                        + _assumed(report, a.access))
 
