@@ -145,6 +145,7 @@ class HostResolver:
                 values = self._values(args.named_children if args else [], env, lowerer)
             else:
                 values = [self._int(node, env, lowerer), 1, 1]
-            return values if all(v is not None and v > 0 for v in values) else None
+            known = [v for v in values if v is not None]  # `dim3(32, rows)` with `rows` a runtime value
+            return values if known and all(v > 0 for v in known) else None
         value = self._int(node, env, lowerer)
         return [value] if value is not None else None

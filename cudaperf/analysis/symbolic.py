@@ -85,6 +85,7 @@ class Opaque(Expr):
 
     reason: str
     is_int: bool = True
+    uniform: bool = False  # the same in every thread of the grid (a member of a by-value struct argument)
 
     def __str__(self) -> str:
         return f"?{self.reason}"
