@@ -147,3 +147,13 @@ def test_a_block_the_host_gives_in_part_keeps_its_known_axis():
     assert _rules_fired(HOST_PARTIAL_BLOCK, Options(resources="estimate")) == set()
     narrow = HOST_PARTIAL_BLOCK.replace("dim3 block(32,", "dim3 block(8,").replace("row * 32", "row * 8")
     assert _rules_fired(narrow, Options(resources="estimate")) == {"divergent-full-mask"}
+
+
+def test_a_host_value_assigned_under_a_condition_is_unknown_at_the_launch():
+    """`if (rows == 0) rows = 1;` may not run: the launch's rows are unknown, not 1."""
+    source = HOST_PARTIAL_BLOCK.replace("dim3 block(32, per_block, 1);", """int lanes = 8;
+    int rows = per_block / lanes;
+    if (rows == 0) rows = 1;
+    dim3 block(lanes, rows, 1);""")
+    report = analyze_source(source, "k.cu", Options(resources="estimate"))
+    assert report.kernels[0].launch.block == (8, 32, 1)

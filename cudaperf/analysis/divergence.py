@@ -20,7 +20,7 @@ import numpy as np
 
 from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
-from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, op, substitute
+from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, op, substitute
 
 LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
@@ -184,6 +184,7 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray
 
 
 _UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
+_READS_OTHER_LANES = ("shfl", "shfl_idx")
 
 
 def _name_unknowns(expr: Expr, batch: Batch, dependence: Dependence, named: dict) -> Expr:
@@ -211,6 +212,12 @@ def _name_unknowns(expr: Expr, batch: Batch, dependence: Dependence, named: dict
         return Sym(name, expr.is_int)
     if isinstance(expr, Op):
         args = tuple(_name_unknowns(a, batch, dependence, named) for a in expr.args)
+        if not evaluable(expr) and expr.name not in _READS_OTHER_LANES:  # `__popc(m)`: lanes with equal
+            values = [evaluate_on(a, Batch({**batch.env, **named}, batch.active, batch.weight)) for a in args]
+            if all(np.isfinite(v[batch.active]).all() for v in values):  # arguments get equal results
+                name = f"arg:call{len(named)}"
+                named[name] = np.floor(np.abs(np.sin(sum(v * (1.618 + k) for k, v in enumerate(values)))) * 1e6)
+                return Sym(name, expr.is_int)
         return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
     return expr
 

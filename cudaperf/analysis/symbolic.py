@@ -323,6 +323,11 @@ _UNARY = {
 }
 
 
+def evaluable(expr: Op) -> bool:
+    """Whether `evaluate` computes this operation (rather than giving NaN for a call it does not model)."""
+    return expr.name == "?:" or expr.name in (_UNARY if len(expr.args) == 1 else _BINARY if len(expr.args) == 2 else ())
+
+
 def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | None = None) -> Value:
     """Evaluate on numpy arrays (broadcasting); unknown symbols, loads and opaque values give NaN.
 
