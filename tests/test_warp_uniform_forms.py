@@ -105,6 +105,13 @@ __global__ void k(const float* x, float* out) {
     __syncthreads();
     if (threadIdx.x == 0) out[blockIdx.x] = sums[0] + sums[7];
 }""", "cg::reduce(warp, v, cg::plus<float>())", "v"),
+    ("a call the analysis does not model, of warp-uniform arguments", """
+__global__ void k(const float* x, float* out) {
+    float v = x[blockIdx.x * 256 + threadIdx.x];
+    int lanes = __popc(__ballot_sync(0xffffffff, v > 0.f));
+    if (lanes + threadIdx.x / 32 > 16) v += __shfl_down_sync(0xffffffff, v, 1);
+    out[blockIdx.x * 256 + threadIdx.x] = v;
+}""", "threadIdx.x / 32 > 16", "threadIdx.x / 2 > 16"),
     ("sizeof a typedef", """
 typedef char word;
 __global__ void k(const float* x, float* out) {

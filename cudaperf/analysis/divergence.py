@@ -187,39 +187,57 @@ _UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
 _READS_OTHER_LANES = ("shfl", "shfl_idx")
 
 
-def _name_unknowns(expr: Expr, batch: Batch, dependence: Dependence, named: dict) -> Expr:
+class _Namer:
     """`expr` with the values it cannot evaluate replaced by symbols recorded in `named`, like
     arguments: loaded data by a stand-in for the address it comes from (lanes that load one word
-    see one value, lanes that load different words may not), and votes, broadcasts, loads from
-    addresses the dependence analysis calls uniform and values the lowering lost (`?depth`,
-    `p.n` of a struct argument) by one value for every lane: divergence must be evident without
-    them."""
-    if isinstance(expr, Load) and expr.access_id in dependence.accesses:
-        value = 1.0
-        if dependence.level(expr) == 3:  # an address that is itself loaded (`a[b[i]]`) names its loads first
-            offset = _name_unknowns(dependence.accesses[expr.access_id].offset, batch, dependence, named)
-            address = evaluate_on(offset, Batch({**batch.env, **named}, batch.active, batch.weight))
-            if not np.isfinite(address[batch.active]).all():
+    see one value, lanes that load different words may not), calls the evaluator does not model
+    by a stand-in for their arguments, and votes, broadcasts, loads from addresses the dependence
+    analysis calls uniform and values the lowering lost (`?depth`, `p.n` of a struct argument) by
+    one value for every lane: divergence must be evident without them.  Shared subtrees are
+    named once (conditions of sorting networks are DAGs)."""
+
+    def __init__(self, batch: Batch, dependence: Dependence):
+        self.dependence = dependence
+        self.named: dict = {}
+        self.memo: dict[int, tuple[Expr, Expr]] = {}
+        self.batch = Batch(dict(batch.env), batch.active, batch.weight)  # its env gains the names
+
+    def __call__(self, expr: Expr) -> Expr:
+        hit = self.memo.get(id(expr))
+        if hit is None:
+            hit = self.memo[id(expr)] = (expr, self._name(expr))  # holding expr keeps its id unique
+        return hit[1]
+
+    def _known(self, expr: Expr) -> np.ndarray | None:
+        values = evaluate_on(expr, self.batch)
+        return values if np.isfinite(values[self.batch.active]).all() else None
+
+    def _symbol(self, value, is_int: bool) -> Sym:
+        name = f"arg:unknown{len(self.named)}"
+        self.named[name] = self.batch.env[name] = value
+        return Sym(name, is_int)
+
+    def _name(self, expr: Expr) -> Expr:
+        dependence = self.dependence
+        if isinstance(expr, Load) and expr.access_id in dependence.accesses:
+            if dependence.level(expr) < 3:
+                return self._symbol(1.0, expr.is_int)
+            address = self._known(self(dependence.accesses[expr.access_id].offset))  # `a[b[i]]`: b[i] first
+            if address is None:
                 return expr
-            value = np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6)  # one word, one value
-        name = f"arg:load{len(named)}"
-        named[name] = value
-        return Sym(name, expr.is_int)
-    if (isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3) or \
-            isinstance(expr, Opaque):  # a value the lowering lost is no evidence of divergence
-        name = f"arg:uniform{len(named)}"
-        named[name] = 1.0
-        return Sym(name, expr.is_int)
-    if isinstance(expr, Op):
-        args = tuple(_name_unknowns(a, batch, dependence, named) for a in expr.args)
-        if not evaluable(expr) and expr.name not in _READS_OTHER_LANES:  # `__popc(m)`: lanes with equal
-            values = [evaluate_on(a, Batch({**batch.env, **named}, batch.active, batch.weight)) for a in args]
-            if all(np.isfinite(v[batch.active]).all() for v in values):  # arguments get equal results
-                name = f"arg:call{len(named)}"
-                named[name] = np.floor(np.abs(np.sin(sum(v * (1.618 + k) for k, v in enumerate(values)))) * 1e6)
-                return Sym(name, expr.is_int)
+            return self._symbol(np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6), expr.is_int)
+        if (isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3) or \
+                isinstance(expr, Opaque):
+            return self._symbol(1.0, expr.is_int)
+        if not isinstance(expr, Op):
+            return expr
+        args = tuple(self(a) for a in expr.args)
+        if not evaluable(expr) and expr.name not in _READS_OTHER_LANES:  # `__popc(m)`: a pure function
+            values = [self._known(a) for a in args]
+            if all(v is not None for v in values):
+                return self._symbol(np.floor(np.abs(np.sin(sum(v * (1.618 + k) for k, v in enumerate(values))))
+                                             * 1e6), expr.is_int)
         return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
-    return expr
 
 
 def _on_iterations(loop: Loop) -> Expr:
@@ -250,8 +268,9 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     if not executed.any():  # never reached under this launch: judge every lane of the sampled warps
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
-    named: dict = {}
-    condition = _name_unknowns(condition if loop is None else _on_iterations(loop), batch, dependence, named)
+    namer = _Namer(batch, dependence)
+    condition = namer(condition if loop is None else _on_iterations(loop))
+    named = namer.named
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
     divergent_rows = may_split(condition, batch, frozenset(arguments) | frozenset(named))
