@@ -112,6 +112,16 @@ __global__ void k(const float* x, float* out) {
     if (lanes + threadIdx.x / 32 > 16) v += __shfl_down_sync(0xffffffff, v, 1);
     out[blockIdx.x * 256 + threadIdx.x] = v;
 }""", "threadIdx.x / 32 > 16", "threadIdx.x / 2 > 16"),
+    ("a grid-stride loop up to a power of two", """
+__global__ void k(float* out, int lg) {
+    int step = 1 << lg;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    do {
+        float v = out[i % 4096];
+        v += __shfl_down_sync(0xffffffff, v, 1);
+        out[i % 4096] = v;
+    } while ((i += blockDim.x * gridDim.x) < step);
+}""", "i += blockDim.x * gridDim.x", "i += 48"),
     ("sizeof a typedef", """
 typedef char word;
 __global__ void k(const float* x, float* out) {

@@ -20,7 +20,7 @@ import numpy as np
 
 from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
-from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, op, substitute
+from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, op, substitute
 
 LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
@@ -159,6 +159,11 @@ def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str]) -> np.ndar
     periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
     splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active)
               for period in periods if not _argument_dependent(period, arguments) and period != Const(0.0)]
+    if isinstance(bound, Op) and bound.name == "<<" and bound.args[0] == ONE and \
+            not _argument_dependent(below, arguments):  # `1 << lg`: a multiple of 32, or below every lane past 31
+        group = evaluate_on(op("/", below, Const(32.0), is_int=True), batch)
+        first = ((group == 0) & batch.active).any(axis=1)
+        splits.append(_disagrees(group, batch.active) | (first & _disagrees(evaluate_on(below, batch), batch.active)))
     return np.logical_and.reduce(splits) if splits else None
 
 
