@@ -27,6 +27,7 @@ from .launch import (
     HostLaunch,
     Launch,
     LaunchError,
+    complete_block,
     dimensionality,
     find_host_launches,
     infer_arguments,
@@ -128,9 +129,11 @@ class FileAnalysis:
         return self.host_launches
 
     def host_launch(self, name: str) -> HostLaunch | None:
-        """The launch the kernel is analysed under: the first whose block size is known, else the first."""
+        """The launch the kernel is analysed under: the first whose block size is known (all of it,
+        else in part), else the first."""
         found = [h for h in self.launches() if h.kernel == name]
-        return next((h for h in found if h.block is not None), found[0] if found else None)
+        return next((h for h in found if h.block is not None and None not in h.block),
+                    next((h for h in found if h.block is not None), found[0] if found else None))
 
     def report(self) -> FileReport:
         diagnostics = list(self.source.diagnostics)
@@ -261,12 +264,15 @@ class FileAnalysis:
         source = "cli" if (o.grid or o.block) else "default"
         block = o.block
         grid = o.grid
+        partial = False
         if host is not None:
             if block is None and host.block is not None:
-                block, source = host.block, "inferred" if source == "default" else source
+                block, source = complete_block(host.block, dims), "inferred" if source == "default" else source
+                partial = None in host.block
             if grid is None and host.grid is not None:
                 grid, source = host.grid, "inferred" if source == "default" else source
-        guessed = tuple(part for part, value in (("grid", grid), ("block", block)) if value is None)
+        guessed = tuple(part for part, value in (("grid", grid), ("block", None if partial else block))
+                        if value is None)  # a block known in part is still a guess
         if block is None:
             block = (kernel.launch_bounds[0], 1, 1) if kernel.launch_bounds and dims == 1 else DEFAULT_BLOCKS[dims]
         if grid is None:
@@ -387,7 +393,7 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
         for loop, ctx in access_graph.loops(g):
             check()
             uniform[loop.id] = uniformity(loop.condition, divergence_sampler.exits(ctx, loop), dependence,
-                                          arguments, loop.update)
+                                          arguments, loop)
             branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniform[loop.id]))
         branch_reports.sort(key=lambda b: b.line)
 

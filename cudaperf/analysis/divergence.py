@@ -13,13 +13,14 @@ side: the share of warps that really split under this launch and these argument 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
-from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, op
+from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, op, substitute
 
 LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
@@ -72,7 +73,7 @@ class Dependence:
             access = self.accesses.get(expr.access_id)
             result = self.level(access.offset, depth + 1, unknown) if access is not None else unknown
         elif isinstance(expr, Opaque):
-            result = unknown
+            result = 0 if expr.uniform else unknown
         elif isinstance(expr, Op) and expr.name == "shfl_idx":  # every lane reads one lane's value
             value, source, width = expr.args
             whole_warp = isinstance(width, Const) and width.value >= 32
@@ -108,22 +109,39 @@ def _argument_dependent(expr: Expr, arguments: frozenset[str]) -> bool:
 
 def _periods(expr: Expr) -> set[Expr]:
     """Values `expr` is a multiple of whatever the arguments: 32 for `(n + 31) / 32 * 32`,
-    `n & ~31` or `k << 5`; `blockDim.x` for `(n + blockDim.x - 1) / blockDim.x * blockDim.x`."""
+    `n & ~31` or `k << 5`; 4 for `(n / 4) * 4`; `blockDim.x` for
+    `(n + blockDim.x - 1) / blockDim.x * blockDim.x`.  At most one constant, the largest known."""
     if isinstance(expr, Const):
-        return {Const(32.0)} if expr.value % 32 == 0 else set()
+        whole = math.isfinite(expr.value) and float(expr.value).is_integer()
+        return _constant(abs(int(expr.value))) if whole else set()
     if not isinstance(expr, Op) or not expr.is_int:
         return {expr} if isinstance(expr, Sym) else set()
     args = expr.args
     if expr.name == "*":
-        return set().union(*(_periods(a) | ({a} if not isinstance(a, Const) else set()) for a in args))
+        sides = [_periods(a) | ({a} if not isinstance(a, Const) else set()) for a in args]
+        return _symbolic(set().union(*sides)) | _constant(math.prod(_step(s) for s in sides))
     if expr.name in ("+", "-", "min", "max", "?:"):
         sides = [_periods(a) for a in (args[1:] if expr.name == "?:" else args)]
-        return set.intersection(*sides)
+        return _symbolic(set.intersection(*sides)) | _constant(math.gcd(*(_step(s) for s in sides)))
     if expr.name == "<<" and isinstance(args[1], Const):
-        return {Const(32.0)} if args[1].value >= 5 else set()
-    if expr.name == "&" and any(isinstance(a, Const) and int(a.value) % 32 == 0 for a in args):
-        return {Const(32.0)}
+        return _symbolic(_periods(args[0])) | _constant(_step(_periods(args[0])) << int(args[1].value))
+    if expr.name == "&":
+        masks = [int(a.value) for a in args if isinstance(a, Const)]
+        return _constant(masks[0] & -masks[0]) if masks else set()
     return set()
+
+
+def _step(periods: set[Expr]) -> int:
+    """The constant among `periods` (1 when none; 0 for the value 0, a multiple of anything)."""
+    return next((int(p.value) for p in periods if isinstance(p, Const)), 1)
+
+
+def _constant(step: int) -> set[Expr]:
+    return {Const(float(step))} if step != 1 else set()
+
+
+def _symbolic(periods: set[Expr]) -> set[Expr]:
+    return {p for p in periods if not isinstance(p, Const)}
 
 
 # `below < bound` and `bound <= below` with a bound that is a multiple of a period p: lanes agree
@@ -140,7 +158,12 @@ def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str]) -> np.ndar
     below, bound = (expr.args[i] for i in sides)
     periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
     splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active)
-              for period in periods if not _argument_dependent(period, arguments)]
+              for period in periods if not _argument_dependent(period, arguments) and period != Const(0.0)]
+    if isinstance(bound, Op) and bound.name == "<<" and bound.args[0] == ONE and \
+            not _argument_dependent(below, arguments):  # `1 << lg`: a multiple of 32, or below every lane past 31
+        group = evaluate_on(op("/", below, Const(32.0), is_int=True), batch)
+        first = ((group == 0) & batch.active).any(axis=1)
+        splits.append(_disagrees(group, batch.active) | (first & _disagrees(evaluate_on(below, batch), batch.active)))
     return np.logical_and.reduce(splits) if splits else None
 
 
@@ -166,39 +189,77 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray
 
 
 _UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
+_READS_OTHER_LANES = ("shfl", "shfl_idx")
 
 
-def _name_unknowns(expr: Expr, batch: Batch, dependence: Dependence, named: dict) -> Expr:
+class _Namer:
     """`expr` with the values it cannot evaluate replaced by symbols recorded in `named`, like
     arguments: loaded data by a stand-in for the address it comes from (lanes that load one word
-    see one value, lanes that load different words may not), and votes, broadcasts and loads
-    from addresses the dependence analysis calls uniform by one value for every lane."""
-    if isinstance(expr, Load) and expr.access_id in dependence.accesses:
-        name = f"arg:load{len(named)}"
-        if dependence.level(expr) < 3:
-            named[name] = 1.0
-        else:
-            address = evaluate_on(dependence.accesses[expr.access_id].offset, batch)
-            if not np.isfinite(address[batch.active]).all():
-                named.pop(name, None)
+    see one value, lanes that load different words may not), calls the evaluator does not model
+    by a stand-in for their arguments, and votes, broadcasts, loads from addresses the dependence
+    analysis calls uniform and values the lowering lost (`?depth`, `p.n` of a struct argument) by
+    one value for every lane: divergence must be evident without them.  Shared subtrees are
+    named once (conditions of sorting networks are DAGs)."""
+
+    def __init__(self, batch: Batch, dependence: Dependence):
+        self.dependence = dependence
+        self.named: dict = {}
+        self.memo: dict[int, tuple[Expr, Expr]] = {}
+        self.batch = Batch(dict(batch.env), batch.active, batch.weight)  # its env gains the names
+
+    def __call__(self, expr: Expr) -> Expr:
+        hit = self.memo.get(id(expr))
+        if hit is None:
+            hit = self.memo[id(expr)] = (expr, self._name(expr))  # holding expr keeps its id unique
+        return hit[1]
+
+    def _known(self, expr: Expr) -> np.ndarray | None:
+        values = evaluate_on(expr, self.batch)
+        return values if np.isfinite(values[self.batch.active]).all() else None
+
+    def _symbol(self, value, is_int: bool) -> Sym:
+        name = f"arg:unknown{len(self.named)}"
+        self.named[name] = self.batch.env[name] = value
+        return Sym(name, is_int)
+
+    def _name(self, expr: Expr) -> Expr:
+        dependence = self.dependence
+        if isinstance(expr, Load) and expr.access_id in dependence.accesses:
+            if dependence.level(expr) < 3:
+                return self._symbol(1.0, expr.is_int)
+            address = self._known(self(dependence.accesses[expr.access_id].offset))  # `a[b[i]]`: b[i] first
+            if address is None:
                 return expr
-            named[name] = np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6)  # one word, one value
-        return Sym(name, expr.is_int)
-    if isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3:
-        name = f"arg:uniform{len(named)}"
-        named[name] = 1.0
-        return Sym(name, expr.is_int)
-    if isinstance(expr, Op):
-        args = tuple(_name_unknowns(a, batch, dependence, named) for a in expr.args)
+            return self._symbol(np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6), expr.is_int)
+        if (isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3) or \
+                isinstance(expr, Opaque):
+            return self._symbol(1.0, expr.is_int)
+        if not isinstance(expr, Op):
+            return expr
+        args = tuple(self(a) for a in expr.args)
+        if not evaluable(expr) and expr.name not in _READS_OTHER_LANES:  # `__popc(m)`: a pure function
+            values = [self._known(a) for a in args]
+            if all(v is not None for v in values):
+                return self._symbol(np.floor(np.abs(np.sin(sum(v * (1.618 + k) for k, v in enumerate(values))))
+                                             * 1e6), expr.is_int)
         return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
-    return expr
+
+
+def _on_iterations(loop: Loop) -> Expr:
+    """The loop's condition on the iteration number rather than the counter, when the counter is
+    affine: a counter starting at a loaded value (`for (j = row_ptr[r]; j < row_ptr[r + 1]; ...)`)
+    is then judged by the loads' addresses, which the sampled counter values cannot show."""
+    if loop.step is None:
+        return loop.condition
+    counter = op("+", loop.init, op("*", Sym(loop.iteration), loop.step))
+    return substitute(loop.condition, {loop.counter: counter})
 
 
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
-               extra: Expr | None = None) -> BranchUniformity:
+               loop: Loop | None = None) -> BranchUniformity:
     """Classify a branch (or loop) condition on the batch of lanes that evaluate it.  For loops,
-    `extra` is the counter's update, whose dependence matters as much as the condition's."""
-    parts = [condition] if extra is None else [condition, extra]
+    the counter's update matters as much as the condition."""
+    parts = [condition] if loop is None else [condition, loop.update]
     level = max(dependence.level(p) for p in parts)
     evident = max(dependence.level(p, unknown=0) for p in parts) == 3
     executed = batch.active.any(axis=1)
@@ -212,8 +273,9 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     if not executed.any():  # never reached under this launch: judge every lane of the sampled warps
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
-    named: dict = {}
-    condition = _name_unknowns(condition, batch, dependence, named)
+    namer = _Namer(batch, dependence)
+    condition = namer(condition if loop is None else _on_iterations(loop))
+    named = namer.named
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
     divergent_rows = may_split(condition, batch, frozenset(arguments) | frozenset(named))

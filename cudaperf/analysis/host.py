@@ -11,13 +11,39 @@ import math
 from .lower import Env, Lowerer, Scalar
 from .parse import Node, text
 from .scope import FileScope
-from .symbolic import Const
+from .symbolic import Const, Opaque
 
 
 def _enclosing_function(node: Node) -> Node | None:
     while node is not None and node.type != "function_definition":
         node = node.parent
     return node
+
+
+_BRANCHING = frozenset({"if_statement", "switch_statement", "for_statement", "for_range_loop", "while_statement",
+                        "do_statement"})
+
+
+def _forget_assigned(node: Node, env: Env, dims: dict[str, list[int | None]]) -> None:
+    """Mark what a statement that may or may not run assigns as unknown (a whole `dim3` for
+    `block.y = 4`), so that later statements and the launch do not take it for a fact."""
+    for child in node.named_children:
+        if child.type not in ("assignment_expression", "update_expression"):
+            continue
+        target = child.child_by_field_name("left") or child.child_by_field_name("argument")
+        axis = None
+        while target is not None and target.type == "field_expression":
+            axis = text(target.child_by_field_name("field"))
+            target = target.child_by_field_name("argument")
+        if target is None or target.type != "identifier":
+            continue
+        name = text(target)
+        if name in dims and axis in ("x", "y", "z"):
+            dims[name]["xyz".index(axis)] = None
+            env.declare(f"{name}.{axis}", Scalar(Opaque("assigned under a condition")))
+        else:
+            dims.pop(name, None)
+            env.declare(name, Scalar(Opaque("assigned under a condition")))
 
 
 class HostResolver:
@@ -42,17 +68,21 @@ class HostResolver:
             return env, dims, lowerer
         for name, value in self.values.items():  # host-function parameters
             env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
-        stack = [fn.child_by_field_name("body")]
-        ordered: list[Node] = []
+        stack: list[tuple[Node | None, bool]] = [(fn.child_by_field_name("body"), False)]
+        ordered: list[tuple[Node, bool]] = []  # with whether it may not run on the way to the launch
         while stack:
-            node = stack.pop()
+            node, conditional = stack.pop()
             if node is None or node.start_byte >= launch.start_byte:
                 continue
             if node.type in ("declaration", "expression_statement"):
-                ordered.append(node)
+                ordered.append((node, conditional))
             else:
-                stack.extend(reversed(node.named_children))
-        for node in sorted(ordered, key=lambda n: n.start_byte):
+                around = node.type in _BRANCHING and not node.start_byte <= launch.start_byte < node.end_byte
+                stack.extend((c, conditional or around) for c in reversed(node.named_children))
+        for node, conditional in sorted(ordered, key=lambda n: n[0].start_byte):
+            if conditional:  # `if (rows == 0) rows = 1;`: afterwards the value is unknown
+                _forget_assigned(node, env, dims)
+                continue
             if node.type == "declaration" and text(node.child_by_field_name("type")) == "dim3":
                 for declarator in node.children_by_field_name("declarator"):
                     name, values = self._dim3(declarator, env, lowerer)
@@ -84,7 +114,7 @@ class HostResolver:
             if value is not None and value.type == "call_expression":
                 args = value.child_by_field_name("arguments")
                 return name, self._values(args.named_children if args else [], env, lowerer)
-            return name, [self._int(value, env, lowerer), 1, 1]
+            return name, _scalar_dims(self._int(value, env, lowerer))
         if declarator.type == "function_declarator":  # dim3 grid(x, y) parses as a declarator
             name = text(declarator.child_by_field_name("declarator"))
             params = declarator.child_by_field_name("parameters")
@@ -112,7 +142,7 @@ class HostResolver:
             elif right.type == "initializer_list":
                 dims[name] = self._values(right.named_children, env, lowerer)
             else:
-                dims[name] = [self._int(right, env, lowerer), 1, 1]
+                dims[name] = _scalar_dims(self._int(right, env, lowerer))
         else:
             return False
         for axis, value in zip("xyz", dims[name]):
@@ -144,7 +174,14 @@ class HostResolver:
                 args = node.child_by_field_name("arguments")
                 values = self._values(args.named_children if args else [], env, lowerer)
             else:
-                values = [self._int(node, env, lowerer), 1, 1]
-            return values if all(v is not None and v > 0 for v in values) else None
+                values = _scalar_dims(self._int(node, env, lowerer))
+            known = [v for v in values if v is not None]  # `dim3(32, rows)` with `rows` a runtime value
+            return values if known and all(v > 0 for v in known) else None
         value = self._int(node, env, lowerer)
         return [value] if value is not None else None
+
+
+def _scalar_dims(value: int | None) -> list[int | None]:
+    """A scalar block or grid `n` is `dim3(n, 1, 1)`; an expression the host code leaves unknown
+    may as well be a `dim3` of any shape."""
+    return [value, 1, 1] if value is not None else [None, None, None]

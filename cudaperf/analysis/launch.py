@@ -66,6 +66,17 @@ def validate(grid: tuple[int, int, int], block: tuple[int, int, int]) -> None:
         raise LaunchError(f"block {block} exceeds 1024 threads per block (or 64 in z)")
 
 
+def complete_block(block: tuple[int | None, ...], dims: int) -> tuple[int, int, int]:
+    """A block the host code gave only in part (`dim3(32, rows)`): one unknown axis makes the
+    block up to the default's 256 threads, several take the defaults."""
+    default = DEFAULT_BLOCKS[dims]
+    unknown = [i for i, v in enumerate(block) if v is None]
+    if len(unknown) == 1:
+        known = math.prod(v for v in block if v is not None)
+        return tuple(max(1, 256 // known) if v is None else v for v in block)
+    return tuple(d if v is None else v for v, d in zip(block, default))
+
+
 def dimensionality(kernel: Kernel) -> int:
     if {"tid.z", "bid.z"} & kernel.uses:
         return 3
@@ -81,7 +92,7 @@ class HostLaunch:
     kernel: str
     line: int
     grid: tuple[int, int, int] | None
-    block: tuple[int, int, int] | None
+    block: tuple[int | None, int | None, int | None] | None  # an axis the host code leaves unknown is None
     dynamic_smem: int | None
     template_args: list[str]
     args: list[float | None]
@@ -114,7 +125,7 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
         args = [resolve(a, launch_node, dim3=False) for a in _written(m["arguments"][0])]
         launches.append(HostLaunch(
             name, parse.position(launch_node)[0],
-            tuple(grid) if grid else None, tuple(block) if block else None,
+            tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
             int(smem[0]) if smem else None, template_args,
             [a[0] if a else None for a in args]))
     return launches

@@ -781,6 +781,10 @@ class Lowerer:
                 return _opaque(f"field {field_name}")
             offset, ftype = found
             return Loc(base.space, base.array, op("+", base.offset, lift(offset)), ftype)
+        if isinstance(base, Scalar) and isinstance(base.expr, Sym) and base.expr.name.startswith("arg:"):
+            found = base.type.field(field_name) if base.type.fields else None
+            ftype = found[1] if found else UNKNOWN  # `p.n` of a struct passed by value: one value per launch
+            return Scalar(Opaque(f"member {field_name}", not ftype.is_float, uniform=True), ftype)
         if isinstance(base, Scalar) and base.type.fields:
             found = base.type.field(field_name)
             ftype = found[1] if found else UNKNOWN
@@ -923,7 +927,10 @@ class Lowerer:
             ctype = self.type_of(spelling)
             size = 8 if "*" in spelling else ctype.size if ctype else None
         else:
-            value = self.expr(node.child_by_field_name("value"), env, record=False)
+            value_node = node.child_by_field_name("value")
+            named = text(value_node).strip("() ")
+            ctype = self.type_of(named) if env.lookup(named) is None else None  # `sizeof(fr_t)`, a typedef
+            value = self.expr(value_node, env, record=False) if ctype is None else Scalar(ZERO, ctype)
             size = value.type.size if isinstance(value, (Loc, Scalar)) else 8
         return Scalar(Const(float(size))) if size else _opaque("sizeof")
 
@@ -1133,6 +1140,9 @@ class Lowerer:
             self.emit(Collective(self._id(), *self._pos(node), name, _full_mask(values[0])))
         if _WARP_VOTES.match(name) and len(values) >= 2 and isinstance(values[1], Scalar):
             return Scalar(op("warp_uniform", values[1].expr), INT if name != "__ballot_sync" else UNKNOWN)
+        if name == "reduce" and len(values) >= 2 and isinstance(values[0], Group) and not values[0].grid and \
+                values[0].size == Const(32.0) and isinstance(values[1], Scalar):  # cg::reduce over a whole warp
+            return Scalar(op("warp_uniform", values[1].expr), values[1].type)
         if name == "__shfl_sync" and len(values) >= 3 and all(isinstance(v, Scalar) for v in values[1:]):
             width = values[3].expr if len(values) > 3 else Const(32.0)
             return Scalar(op("shfl_idx", values[1].expr, values[2].expr, width), values[1].type)

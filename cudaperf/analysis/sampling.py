@@ -191,9 +191,9 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
     trips = np.where(batch.active, trips, 0)
     iterations = float(trips.sum(axis=1) @ batch.weight)
     total = int(trips.max()) if trips.size else 0
-    if total == 0:
-        out = Batch(batch.env, np.zeros_like(batch.active), batch.weight, batch.exact and known, batch.cache)
-        return out, known
+    if total == 0:  # never entered: the counter keeps its first value, the one the condition was tested on
+        env = {**batch.env, loop.counter: init, loop.iteration: 0.0}
+        return Batch(env, np.zeros_like(batch.active), batch.weight, batch.exact and known), known
     # share the row budget with the loops nested inside, so every level gets sampled
     budget = (MAX_ROWS / max(1, batch.rows)) ** (1.0 / (1 + _depth_below(loop)))
     samples = min(total, max(LOOP_SAMPLES if budget >= 1 else 1, int(budget)))

@@ -157,6 +157,9 @@ def _global_declaration(scope: FileScope, decl: Node, evaluate_size) -> None:
         if declarator.type == "init_declarator":
             name_node = declarator.child_by_field_name("declarator")
             value = declarator.child_by_field_name("value")
+            if value is not None and value.type in ("argument_list", "initializer_list") and \
+                    len(value.named_children) == 1:  # `constexpr int N(1024);`, `const int N{1024};`
+                value = value.named_children[0]
             if name_node is not None and name_node.type == "identifier" and value is not None and \
                     ({"const", "constexpr"} & quals) and (base is None or not base.is_float):
                 scope.constants[text(name_node)] = value

@@ -85,6 +85,7 @@ class Opaque(Expr):
 
     reason: str
     is_int: bool = True
+    uniform: bool = False  # the same in every thread of the grid (a member of a by-value struct argument)
 
     def __str__(self) -> str:
         return f"?{self.reason}"
@@ -326,6 +327,11 @@ _UNARY = {
     "float": lambda a: a,
     "abs": lambda a: np.abs(a),
 }
+
+
+def evaluable(expr: Op) -> bool:
+    """Whether `evaluate` computes this operation (rather than giving NaN for a call it does not model)."""
+    return expr.name == "?:" or expr.name in (_UNARY if len(expr.args) == 1 else _BINARY if len(expr.args) == 2 else ())
 
 
 def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | None = None) -> Value:

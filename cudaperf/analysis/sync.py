@@ -40,13 +40,23 @@ def _divergent_guard(context: tuple, uniformity: dict[int, BranchUniformity],
                      levels: tuple[str, ...]) -> Branch | Loop | None:
     """The innermost enclosing branch or loop whose uniformity is one of `levels` (``thread``:
     lanes of a warp may disagree; ``warp``: warps of a block may), judged on thread dependence the
-    analysis saw (an unknown value is not evidence of divergence)."""
+    analysis saw (an unknown value is not evidence of divergence).  None on a side no thread takes
+    (`if constexpr (N == 4)` with N = 8): code that never runs diverges nowhere."""
+    if any(_dead_side(item) for item in context):
+        return None
     for item in reversed(context):
         stmt = item if isinstance(item, Loop) else item[0]
         result = uniformity.get(stmt.id)
         if result is not None and result.uniformity in levels and result.evident:
             return stmt
     return None
+
+
+def _dead_side(item) -> bool:
+    if isinstance(item, Loop):
+        return False
+    branch, side = item
+    return isinstance(branch.condition, Const) and bool(branch.condition.value) != side
 
 
 def _where(guard: Branch | Loop, uniformity: dict[int, BranchUniformity]) -> str:
