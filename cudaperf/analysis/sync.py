@@ -196,9 +196,11 @@ def _few_lanes(condition: Expr, side: bool) -> bool:
     return any(name.startswith("tid.") for name in free_symbols(known))
 
 
-def _splits_warps(branch: Branch, uniformity: dict[int, BranchUniformity]) -> bool:
+def _may_split_warps(branch: Branch, uniformity: dict[int, BranchUniformity]) -> bool:
+    """May lanes of one warp disagree on the branch?  Also when that rests on values the lowering
+    lost (not evident): silence is the safe side for a count of contending lanes."""
     result = uniformity.get(branch.id)
-    return result is not None and result.uniformity == "thread"
+    return result is not None and (result.uniformity == "thread" or not result.evident)
 
 
 def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel,
@@ -213,7 +215,7 @@ def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel,
             continue
         guards = [(branch, side) for branch, side in (c for c in context if not isinstance(c, Loop))
                   if _unseen(branch.condition)]
-        if any(_few_lanes(branch.condition, side) and _splits_warps(branch, uniformity) for branch, side in guards):
+        if any(_few_lanes(branch.condition, side) and _may_split_warps(branch, uniformity) for branch, side in guards):
             continue
         message = f"`{access.text}`: all lanes of a warp update one address of `{access.array}`"
         if guards:
