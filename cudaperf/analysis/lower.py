@@ -1004,6 +1004,8 @@ class Lowerer:
             if record and not isinstance(group, Group) and space != "local":
                 # `s_vector->push(v)`: a method of an object in memory, or behind a pointer the lowering lost
                 self._opaque_memory(node, [space], "method")
+            if record and self._block_collective(callee.child_by_field_name("argument"), env):
+                self._barrier(node, "block", text(callee), removable=False, counted=True)
             return self._method(text(callee.child_by_field_name("field")), group, values, node)
         name = text(callee).rsplit("::", 1)[-1]
         return self._call_named(name, node, arg_nodes, env, record)
@@ -1036,6 +1038,16 @@ class Lowerer:
         exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
         return Scalar(op("shfl", *exprs) if exprs else Opaque(method),
                       values[0].type if values and isinstance(values[0], Scalar) else UNKNOWN)
+
+    def _block_collective(self, made: Node | None, env: Env) -> bool:
+        """`BlockReduce(temp_storage).Sum(v)`: a method of an object built on shared scratch space
+        (cub's block primitives) is called by every thread and passes data between warps through
+        it, so it holds a block barrier the lowering cannot see; it orders the accesses around it."""
+        if made is None or made.type != "call_expression":
+            return False
+        arguments = made.child_by_field_name("arguments")
+        values = [self.expr(a, env, record=False) for a in (arguments.named_children if arguments else [])]
+        return any(isinstance(v, Loc | Ptr) and v.space == "shared" for v in values)
 
     def _linear_tid(self) -> Expr:
         self.uses.update(("tid.x", "tid.linear"))  # every axis, but no evidence of a 3-D block
@@ -1113,7 +1125,7 @@ class Lowerer:
             if isinstance(target, Loc) and record:
                 self._access(target, "atomic", node)
                 self._clobber()
-            return Scalar(Opaque("atomic result"), target.type if isinstance(target, Loc) else UNKNOWN)
+            return Scalar(Opaque(f"{name} result"), target.type if isinstance(target, Loc) else UNKNOWN)
         if name.startswith(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv")):
             if arg_nodes:
                 target = self._deref(self.rvalue(arg_nodes[0], env, record))

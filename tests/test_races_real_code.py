@@ -1,0 +1,122 @@
+"""Race rules on patterns of real code (HeCBench, cuda-samples) that looked like races and are not,
+each beside a twin that still races."""
+
+from __future__ import annotations
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.lint.rules import select
+from cudaperf.lint.run import lint_file
+
+RACES = ["shared-race", "global-race"]
+
+
+def found(source: str, **launch) -> set[tuple[str, str]]:
+    """(kernel, rule) of every race finding; no launch in the source, so grid and block are guessed
+    unless given."""
+    report = analyze_source(source, "k.cu", Options(resources="estimate", **launch))
+    return {(f.kernel, f.name) for f in lint_file(report, select(RACES), source)}
+
+
+GUESSED_BLOCK = """
+#define ROWS 8
+#define THREADS 128
+__global__ void rows_of_eight(float* dst, const float* src) {
+    __shared__ float block[16 * 64 + 8];
+    int offset = threadIdx.y * 64 + threadIdx.x;     // 8 threads per 8x8 tile: blockDim.x == 8
+    for (int i = 0; i < ROWS; i++) block[offset + i * 8] = src[blockIdx.x * 1024 + offset + i * 8];
+    float s = 0;
+    for (int j = 0; j < 8; j++) s += block[threadIdx.y * 64 + 8 * threadIdx.x + j];
+    dst[blockIdx.x * 1024 + offset] = s;
+}
+__global__ void exchange(float* out, const float* in) {
+    __shared__ float x[THREADS + 1];
+    int tid = threadIdx.x;
+    if (tid == 0) x[THREADS] = in[blockIdx.x];        // only a thread THREADS could clash with this
+    float mine = in[blockIdx.x * THREADS + tid];
+    for (int i = 0; i < 4; i++) {
+        x[tid] = mine;
+        __syncthreads();
+        mine += x[tid + 1];
+        __syncthreads();
+    }
+    out[blockIdx.x * THREADS + tid] = mine;
+}
+__global__ void flag_without_barrier(const int* keys, int* out) {
+    __shared__ int count;
+    if (threadIdx.x == 0) count = 0;
+    if (keys[threadIdx.x] > 0 && count > 1) out[blockIdx.x] = 1;
+}
+"""
+
+
+def test_a_race_only_the_guessed_block_makes_is_not_reported():
+    """Under a guessed block a race must also show in blocks of two warps (64, 8x8, 64x1): the
+    default's wider rows or extra threads are not evidence; a race between thread 0 and the rest is."""
+    assert found(GUESSED_BLOCK) == {("flag_without_barrier", "shared-race")}
+    given = found(GUESSED_BLOCK, grid=(4, 1, 1), block=(16, 16, 1))  # a block the user gave is believed
+    assert ("rows_of_eight", "shared-race") in given
+
+
+OWNED_THROUGH_INDEX = """
+__global__ void owned(const int* roots, int* sizes, int* table, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int root = roots[i];
+        sizes[root] = 0;                               // the thread resets the word it then builds on
+        table[root * 8 + sizes[root]++] = i;
+        table[root * 8 + sizes[root]++] = i + 1;
+    }
+}
+__global__ void scatter_add(const int* rows, const float* a, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int row = rows[i];
+    c[row] += a[i];                                    // two operations with one output row
+}
+"""
+
+
+def test_a_word_reset_before_its_updates_is_owned_and_a_scatter_add_races():
+    assert found(OWNED_THROUGH_INDEX) == {("scatter_add", "global-race")}
+
+
+ONE_THREAD = """
+__global__ void named_by_vote(const int* best, int* same, int* score) {
+    if (best[blockIdx.x] == threadIdx.x) same[blockIdx.x]++;          // one thread per block
+}
+__global__ void last_block(int* done, int* step) {
+    if (threadIdx.x == 0)
+        if (atomicInc((unsigned*)done, gridDim.x) == gridDim.x - 1) (*step)++;   // one ticket wins
+}
+__global__ void named_by_lane_group(const int* best, int* same) {
+    if (best[blockIdx.x] == threadIdx.x % 4) same[blockIdx.x]++;      // many threads per block
+}
+__global__ void maximum_ticket(int* done, int* step) {
+    if (threadIdx.x == 0)
+        if (atomicMax(done, 1) == 0) (*step)++;                         // atomicMax hands out no tickets
+}
+"""
+
+
+def test_a_guard_one_thread_passes_orders_its_update():
+    assert found(ONE_THREAD, grid=(8, 1, 1), block=(128, 1, 1)) == {
+        ("named_by_lane_group", "global-race"), ("maximum_ticket", "global-race")}
+
+
+BLOCK_COLLECTIVE = """
+#include <cub/cub.cuh>
+__global__ void rescale(float* scale, const float* g) {
+    typedef cub::BlockReduce<float, 256> Reduce;
+    __shared__ typename Reduce::TempStorage scratch;
+    float v = g[blockIdx.x * blockDim.x + threadIdx.x] * scale[blockIdx.x];
+    float m = Reduce(scratch).Reduce(v, cub::Max());   // a block barrier inside
+    if (threadIdx.x == 0) scale[blockIdx.x] = m;
+}
+__global__ void rescale_unordered(float* scale, const float* g) {
+    float v = g[blockIdx.x * blockDim.x + threadIdx.x] * scale[blockIdx.x];
+    if (threadIdx.x == 0) scale[blockIdx.x] = v;
+}
+"""
+
+
+def test_a_library_block_collective_orders_the_accesses_around_it():
+    assert found(BLOCK_COLLECTIVE, grid=(8, 1, 1), block=(256, 1, 1)) == {("rescale_unordered", "global-race")}
