@@ -120,3 +120,86 @@ __global__ void rescale_unordered(float* scale, const float* g) {
 
 def test_a_library_block_collective_orders_the_accesses_around_it():
     assert found(BLOCK_COLLECTIVE, grid=(8, 1, 1), block=(256, 1, 1)) == {("rescale_unordered", "global-race")}
+
+
+DO_WHILE_AND_SWAP = """
+__global__ void repeat_until_done(int* out) {
+    __shared__ bool found, done;
+    if (threadIdx.x == 0) done = false;
+    do {
+        __syncthreads();
+        if (threadIdx.x == 0) found = false;
+        __syncthreads();
+        if (out[threadIdx.x] > 0) { found = true; done = true; }
+        __syncthreads();
+    } while (found && !done);                          // tested after the body's last barrier
+}
+__device__ void swap(int** a, int** b) { int* t = *a; *a = *b; *b = t; }
+__global__ void double_buffered(int* out, int h) {
+    extern __shared__ int buffers[];
+    int* now = buffers;
+    int* next = buffers + blockDim.x;
+    now[threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    for (int row = 1; row < h; row++) {
+        int left = threadIdx.x > 0 ? now[threadIdx.x - 1] : 0;
+        swap(&now, &next);                             // the next row goes to the other buffer
+        now[threadIdx.x] = left + out[row * blockDim.x + threadIdx.x];
+        __syncthreads();
+    }
+}
+__global__ void single_buffered(int* out, int h) {
+    extern __shared__ int buffers[];
+    int* now = buffers;
+    now[threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    for (int row = 1; row < h; row++) {
+        int left = threadIdx.x > 0 ? now[threadIdx.x - 1] : 0;
+        now[threadIdx.x] = left + out[row * blockDim.x + threadIdx.x];
+        __syncthreads();
+    }
+}
+"""
+
+
+def test_a_do_while_tests_after_its_body_and_a_swapped_pointer_is_lost():
+    assert found(DO_WHILE_AND_SWAP, grid=(8, 1, 1), block=(128, 1, 1), dynamic_smem=1024) == {
+        ("single_buffered", "shared-race")}
+
+
+def test_comments_between_call_arguments_bind_nothing():
+    """`f(energy,  // in lethargy` : the comment is a named child of the argument list, and took
+    the next parameter (a thread's local array bound to a global table raced with itself)."""
+    source = """
+__device__ void accumulate(const double* table, int n, double* out) {
+    for (int k = 0; k < 5; k++) out[k] = 0;
+    for (int j = 0; j < n; j++) out[j % 5] += table[j];
+}
+__global__ void lookup(const double* table, double* results, int n) {
+    double mine[5];
+    accumulate(table,   // read only
+               n,       // entries
+               mine);   // per thread
+    results[blockIdx.x * blockDim.x + threadIdx.x] = mine[0];
+}
+"""
+    report = analyze_source(source, "k.cu", Options(resources="estimate", grid=(8, 1, 1), block=(128, 1, 1)))
+    stores = {(a.access.array, a.access.space) for a in report.kernels[0].accesses if a.access.kind == "store"}
+    assert stores == {("mine", "local"), ("results", "global")}
+
+
+def test_a_launch_through_a_variable_naming_the_kernel_gives_the_grid():
+    source = """
+template <typename T> __global__ void once(T* out) { out[threadIdx.x] = blockIdx.x; }
+__global__ void many(int* out) { out[threadIdx.x] = blockIdx.x; }
+int main() {
+    int* out = 0;
+    auto one_block = once<int>;
+    one_block<<<1, 128>>>(out);
+    auto four_blocks = &many;
+    four_blocks<<<4, 128>>>(out);
+}
+"""
+    report = analyze_source(source, "k.cu", Options(resources="estimate"))
+    assert {k.kernel.name: k.launch.grid for k in report.kernels} == {"once": (1, 1, 1), "many": (4, 1, 1)}
+    assert found(source) == {("many", "global-race")}

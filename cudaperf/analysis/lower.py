@@ -557,6 +557,9 @@ class Lowerer:
         elif isinstance(counter_val, Ptr):
             init_expr = counter_val.offset
         # the body sees the counter symbol, affine induction variables, and opaque other updates
+        for name in _addressed_names(body):
+            if isinstance(env.lookup(name), Scalar | Ptr):  # a pointer a callee may swap is lost in the loop
+                env.assign(name, _opaque(f"{name} passed by address"))
         for name in assigned:
             current = env.lookup(name)
             if name == counter_name:
@@ -573,7 +576,9 @@ class Lowerer:
             env.assign(counter_name, Scalar(counter_sym, counter_val.type))
         elif isinstance(counter_val, Ptr):
             env.assign(counter_name, replace(counter_val, offset=counter_sym))
+        saved, self.stmts = self.stmts, ([] if kind == "do_statement" else self.stmts)
         condition = self._condition(cond_node, env) if cond_node is not None else ONE
+        tested, self.stmts = self.stmts, saved  # a do-while tests after the body: its reads end the body
         update = counter_sym
         if kind == "for_statement" and update_node is not None and counter_name:
             scratch = env.copy()
@@ -591,6 +596,8 @@ class Lowerer:
         outer, self.stmts, self.cse = self.stmts, loop.body, {}
         if body is not None:
             self.statement(body, env)
+        if kind == "do_statement":
+            loop.body.extend(tested)
         self.stmts, self.cse = outer, {}
         env.pop()
         for name in assigned:
@@ -982,11 +989,19 @@ class Lowerer:
         return _opaque("update")
 
     def _call(self, node: Node, env: Env, record: bool) -> Val:
+        value = self._call_of(node, env, record)
+        for name in _addressed_names(node.child_by_field_name("arguments")):
+            if isinstance(env.lookup(name), Scalar | Ptr):  # `swap(&p, &q)`: the callee may rewrite it
+                env.assign(name, _opaque(f"{name} passed by address"))
+        return value
+
+    def _call_of(self, node: Node, env: Env, record: bool) -> Val:
         callee = node.child_by_field_name("function")
         while callee is not None and callee.type == "qualified_identifier":  # cg::tiled_partition<16>
             callee = callee.child_by_field_name("name")
         args_node = node.child_by_field_name("arguments")
-        arg_nodes = args_node.named_children if args_node is not None else []
+        # a comment after an argument (`f(energy,  // in lethargy`) is a named child too: not an argument
+        arg_nodes = [a for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
         if callee is not None and callee.type == "template_function":
             name = text(callee.child_by_field_name("name")).rsplit("::", 1)[-1]
             targs = callee.child_by_field_name("arguments")
@@ -1247,6 +1262,21 @@ def _shared_helpers(data: bytes) -> dict[str, str]:
         if found:
             helpers.setdefault(head.group(1).decode(), found.group(1).decode())
     return helpers
+
+
+def _addressed_names(node: Node | None) -> set[str]:
+    """Local variables whose address a call receives (`swap((void**)&p, &q)`)."""
+    names: set[str] = set()
+    for n in _descendants(node) if node is not None else ():
+        if n.type == "argument_list":
+            for arg in n.named_children:
+                while arg.type in ("cast_expression", "parenthesized_expression") and arg.named_children:
+                    arg = arg.named_children[-1]
+                inner = arg.child_by_field_name("argument") if arg.type == "pointer_expression" else None
+                if inner is not None and text(arg.child_by_field_name("operator")) == "&" and \
+                        inner.type == "identifier":
+                    names.add(text(inner))
+    return names
 
 
 def _hoistable(loop: Loop) -> list[Access]:
