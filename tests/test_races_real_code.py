@@ -203,3 +203,24 @@ int main() {
     report = analyze_source(source, "k.cu", Options(resources="estimate"))
     assert {k.kernel.name: k.launch.grid for k in report.kernels} == {"once": (1, 1, 1), "many": (4, 1, 1)}
     assert found(source) == {("many", "global-race")}
+
+
+READ_BACK = """
+__device__ void vote(unsigned char* all_set, int bit) { *all_set = __syncthreads_and(bit); }
+__global__ void vote_rounds(const int* bits, unsigned char* all_set) {
+    vote(&all_set[blockIdx.x], bits[threadIdx.x]);
+    for (int i = 1; i < 4; i++)                        // every thread stores the vote, then reads it back
+        vote(&all_set[blockIdx.x], all_set[blockIdx.x] && bits[i * blockDim.x + threadIdx.x]);
+}
+__global__ void own_rounds(const int* bits, unsigned char* any_set) {
+    any_set[blockIdx.x] = bits[threadIdx.x];
+    for (int i = 1; i < 4; i++) {
+        __syncthreads();
+        any_set[blockIdx.x] = any_set[blockIdx.x] || bits[i * blockDim.x + threadIdx.x];   // each its own value
+    }
+}
+"""
+
+
+def test_a_word_every_thread_stores_alike_and_reads_back_is_no_race():
+    assert found(READ_BACK, grid=(4, 1, 1), block=(128, 1, 1)) == {("own_rounds", "global-race")}

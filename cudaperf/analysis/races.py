@@ -291,6 +291,23 @@ def _same_value(kind: _Kind, w: Access, other: Access, dependence: Dependence) -
         str(w.value) == str(other.value) and dependence.level(w.value) <= kind.same_for
 
 
+def _read_back(kind: _Kind, mw: Member, mo: Member, graph: nx.DiGraph, dependence: Dependence) -> bool:
+    """A load of a word its own thread stored first, on every path to the load, with a value every
+    clashing thread stores alike (`*flag = __syncthreads_and(c)` in one iteration, `if (*flag)` in the
+    next): whichever store lands last, the reader gets that value."""
+    w, other = mw.access, mo.access
+    if other.kind != "load" or w.value is None or str(w.offset) != str(other.offset) or \
+            dependence.level(w.value) > kind.same_for or w.id not in graph or other.id not in graph:
+        return False
+    parts_w, parts_o = dict(mw.parts), dict(mo.parts)
+    order = {(parts_w.get(loop), parts_o.get(loop)) for loop in parts_w.keys() | parts_o.keys()}
+    if order - {("tail", "head"), ("pre", "head"), ("tail", "tail"), ("head", "head"), ("pre", "pre")} or \
+            (not order - {("tail", "tail"), ("head", "head"), ("pre", "pre")} and w.id > other.id):
+        return False  # the load may run first
+    before, context = graph.nodes[w.id]["context"], graph.nodes[other.id]["context"]
+    return len(before) <= len(context) and all(a is b for a, b in zip(before, context))
+
+
 def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
     count = 0
     for group in groups:
@@ -312,6 +329,7 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         w, other = mw.access, mo.access
         shifts = _alignment(mw, mo)
         if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence) or \
+                _read_back(kind, mw, mo, graph, table.dependence) or \
                 table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
@@ -419,8 +437,8 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
         if passers == 2 or (passers == 1 and not same_everywhere):
             continue
         block, in_block = _linear_ids(batch)
-        if passers == 1:  # one thread per block: only blocks can clash
-            in_block = np.zeros_like(in_block)
+        if passers == 1 or (w.value is not None and dependence.level(w.value) <= 1):
+            in_block = np.zeros_like(in_block)  # one writer per block, or all alike (a vote): only blocks clash
         thread = block * 1024 + in_block  # unique in the grid (at most 1024 threads a block)
         orders = GRID if same_everywhere else BLOCK
         key = ([] if same_everywhere else [block]) + [np.broadcast_to(env.get(loop.iteration, 0.0), shape)
