@@ -122,6 +122,26 @@ def test_a_library_block_collective_orders_the_accesses_around_it():
     assert found(BLOCK_COLLECTIVE, grid=(8, 1, 1), block=(256, 1, 1)) == {("rescale_unordered", "global-race")}
 
 
+def test_the_barrier_after_a_library_block_collective_in_a_loop_is_not_redundant():
+    """Its scratch is used on both sides of its inner barrier: the next iteration's call must wait."""
+    source = """
+#include <cub/cub.cuh>
+__global__ void count_rows(const float* x, int* total, int rows) {
+    typedef cub::BlockReduce<int, 256> Reduce;
+    __shared__ typename Reduce::TempStorage scratch;
+    int count = 0;
+    for (int r = 0; r < rows; r++) {
+        int n = Reduce(scratch).Sum(x[r * 256 + threadIdx.x] > 0.f);
+        if (n > 128) ++count;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(total, count);
+}
+"""
+    report = analyze_source(source, "k.cu", Options(resources="estimate", grid=(8, 1, 1), block=(256, 1, 1)))
+    assert not lint_file(report, select(["redundant-barrier"]), source)
+
+
 DO_WHILE_AND_SWAP = """
 __global__ void repeat_until_done(int* out) {
     __shared__ bool found, done;
@@ -224,3 +244,36 @@ __global__ void own_rounds(const int* bits, unsigned char* any_set) {
 
 def test_a_word_every_thread_stores_alike_and_reads_back_is_no_race():
     assert found(READ_BACK, grid=(4, 1, 1), block=(128, 1, 1)) == {("own_rounds", "global-race")}
+
+
+LOWERING = """
+#define NT 128
+__device__ void min_reduce(int* x, int tid, int nt) {
+    __shared__ int buf[NT];
+    buf[tid] = *x;
+    for (nt /= 2, __syncthreads(); nt > 0; nt /= 2, __syncthreads())   // the barrier is in the update
+        if (tid < nt && buf[tid + nt] < buf[tid]) buf[tid] = buf[tid + nt];
+    if (tid == 0) *x = buf[0];
+}
+__global__ void per_row(int* v, int n) {
+    for (int i = blockIdx.x; i < n; i += gridDim.x) {
+        int best = v[i * NT + threadIdx.x];
+        min_reduce(&best, threadIdx.x, blockDim.x);
+#ifdef __CUDACC__
+        if (threadIdx.x != 0)
+            continue;                                  // guards the update after the #endif
+#endif
+        if (v[i] > best) v[i] = best;
+    }
+}
+__global__ void per_row_all_threads(int* v, int n) {
+    for (int i = blockIdx.x; i < n; i += gridDim.x) {
+        int best = v[i * NT + threadIdx.x];
+        if (v[i] > best) v[i] = best;
+    }
+}
+"""
+
+
+def test_a_barrier_in_a_for_update_and_an_exit_inside_an_ifdef_are_seen():
+    assert found(LOWERING, grid=(8, 1, 1), block=(128, 1, 1)) == {("per_row_all_threads", "global-race")}

@@ -140,6 +140,9 @@ class Lowerer:
     """Lowers one kernel instance (one set of template arguments)."""
 
     strict = False  # raise UnhandledSyntax instead of skipping what the lowering does not know
+    # a local whose address a call receives may be rewritten by it (`swap(&now, &next)`); host-code
+    # inference keeps the value set before (`MPI_Bcast(&n, ...)` after `n = 4096`) to find launches
+    addresses_written = True
 
     def __init__(self, scope: FileScope, template_args: dict[str, Val | CType] | None = None,
                  expand_macros: bool = True):
@@ -254,7 +257,9 @@ class Lowerer:
         env.pop()
 
     def statements_of(self, children: list[Node], env: Env) -> None:
-        children = _glue_pragma_loops(children)
+        # `#ifdef X ... if (c) continue; #endif` guards what follows the #endif too: arms join the list
+        children = _glue_pragma_loops([s for c in children for s in (
+            _first_arm(c) if c.type in _PREPROC_CONDITIONALS else [c])])
         for index, child in enumerate(children):
             exiting = self._early_exit(child)
             if exiting is not None:
@@ -320,14 +325,8 @@ class Lowerer:
             handler(self, node, env)
             if kind in _LEAF_STATEMENTS:
                 self._flush_work(node)
-        elif kind in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"):
-            # Take the first arm only: both arms together would double-count work.
-            arm = [c for c in node.named_children
-                   if c.type not in ("preproc_else", "preproc_elif", "identifier", "preproc_defined",
-                                     "binary_expression", "number_literal", "parenthesized_expression",
-                                     "unary_expression", "call_expression")
-                   and node.field_name_for_child(list(node.children).index(c)) not in ("condition", "name")]
-            self.statements_of(arm, env)
+        elif kind in _PREPROC_CONDITIONALS:
+            self.statements_of(_first_arm(node), env)
         elif kind == "labeled_statement":
             self.statements_of([c for c in node.named_children if c.type != "statement_identifier"], env)
         elif self.strict and kind not in _NOTHING_TO_LOWER and not node.is_error:  # syntax errors are diagnosed
@@ -557,7 +556,7 @@ class Lowerer:
         elif isinstance(counter_val, Ptr):
             init_expr = counter_val.offset
         # the body sees the counter symbol, affine induction variables, and opaque other updates
-        for name in _addressed_names(body):
+        for name in _addressed_names(body) if self.addresses_written else ():
             if isinstance(env.lookup(name), Scalar | Ptr):  # a pointer a callee may swap is lost in the loop
                 env.assign(name, _opaque(f"{name} passed by address"))
         for name in assigned:
@@ -596,6 +595,8 @@ class Lowerer:
         outer, self.stmts, self.cse = self.stmts, loop.body, {}
         if body is not None:
             self.statement(body, env)
+        if update_node is not None and any(n.type == "call_expression" for n in _descendants(update_node)):
+            self.rvalue(update_node, env.copy())  # `nt /= 2, __syncthreads()`: runs after every iteration's body
         if kind == "do_statement":
             loop.body.extend(tested)
         self.stmts, self.cse = outer, {}
@@ -990,7 +991,7 @@ class Lowerer:
 
     def _call(self, node: Node, env: Env, record: bool) -> Val:
         value = self._call_of(node, env, record)
-        for name in _addressed_names(node.child_by_field_name("arguments")):
+        for name in _addressed_names(node.child_by_field_name("arguments")) if self.addresses_written else ():
             if isinstance(env.lookup(name), Scalar | Ptr):  # `swap(&p, &q)`: the callee may rewrite it
                 env.assign(name, _opaque(f"{name} passed by address"))
         return value
@@ -1020,7 +1021,9 @@ class Lowerer:
                 # `s_vector->push(v)`: a method of an object in memory, or behind a pointer the lowering lost
                 self._opaque_memory(node, [space], "method")
             if record and self._block_collective(callee.child_by_field_name("argument"), env):
+                # its scratch is written before its inner barrier and read after it
                 self._barrier(node, "block", text(callee), removable=False, counted=True)
+                self._opaque_memory(node, ["shared"], "method")
             return self._method(text(callee.child_by_field_name("field")), group, values, node)
         name = text(callee).rsplit("::", 1)[-1]
         return self._call_named(name, node, arg_nodes, env, record)
@@ -1262,6 +1265,19 @@ def _shared_helpers(data: bytes) -> dict[str, str]:
         if found:
             helpers.setdefault(head.group(1).decode(), found.group(1).decode())
     return helpers
+
+
+_PREPROC_CONDITIONALS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif")
+
+
+def _first_arm(node: Node) -> list[Node]:
+    """The statements of a preprocessor conditional's first arm: both arms together would
+    double-count work."""
+    return [c for c in node.named_children
+            if c.type not in ("preproc_else", "preproc_elif", "identifier", "preproc_defined",
+                              "binary_expression", "number_literal", "parenthesized_expression",
+                              "unary_expression", "call_expression")
+            and node.field_name_for_child(list(node.children).index(c)) not in ("condition", "name")]
 
 
 def _addressed_names(node: Node | None) -> set[str]:
