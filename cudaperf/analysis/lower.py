@@ -257,15 +257,24 @@ class Lowerer:
         env.pop()
 
     def statements_of(self, children: list[Node], env: Env) -> None:
-        # `#ifdef X ... if (c) continue; #endif` guards what follows the #endif too: arms join the list
+        # `#ifdef __CUDACC__ ... if (c) continue; #endif` guards what follows the #endif too: an arm
+        # known to be compiled joins the list
         children = _glue_pragma_loops([s for c in children for s in (
-            _first_arm(c) if c.type in _PREPROC_CONDITIONALS else [c])])
+            _first_arm(c) if self._compiled_arm(c) else [c])])
         for index, child in enumerate(children):
             exiting = self._early_exit(child)
             if exiting is not None:
                 self._guarded_rest(child, exiting, children[index + 1:], env)
                 return
             self.statement(child, env)
+
+    def _compiled_arm(self, node: Node) -> bool:
+        """`#ifdef X` with X defined (nvcc defines __CUDACC__), or `#ifndef X` with X undefined."""
+        if node.type != "preproc_ifdef" or node.child_by_field_name("name") is None:
+            return False
+        name = text(node.child_by_field_name("name"))
+        defined = name in _NVCC_DEFINES or name in self.scope.source.macros
+        return defined != text(node.children[0]).startswith("#ifndef")
 
     @staticmethod
     def _ends_in_exit(node: Node | None) -> bool:
@@ -1268,6 +1277,7 @@ def _shared_helpers(data: bytes) -> dict[str, str]:
 
 
 _PREPROC_CONDITIONALS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif")
+_NVCC_DEFINES = ("__CUDACC__", "__NVCC__", "__CUDA_ARCH__")
 
 
 def _first_arm(node: Node) -> list[Node]:
