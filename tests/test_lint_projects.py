@@ -81,7 +81,7 @@ def test_headers_and_cpp_files_holding_kernels_are_linted(project):
 
 
 RACY = ("__global__ void k(float* out) { __shared__ float s[256]; s[threadIdx.x] = 1.f;"
-        " out[threadIdx.x] = s[255 - threadIdx.x]; }")
+        " out[threadIdx.x] = s[threadIdx.x ^ 32]; }")  # a neighbour warp's word, in any block of two warps or more
 
 
 def test_launch_dependent_findings_say_when_the_launch_was_guessed():

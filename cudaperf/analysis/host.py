@@ -59,6 +59,7 @@ class HostResolver:
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
         fn = _enclosing_function(launch)
         lowerer = Lowerer(self.scope)
+        lowerer.addresses_written = False
         env, dims = Env(), {}
         if fn is None:
             return env, dims, lowerer

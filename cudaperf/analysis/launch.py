@@ -106,11 +106,27 @@ def _written(arguments: Node) -> list[Node]:
             and not c.type.startswith("preproc")]
 
 
+def _kernel_aliases(root: Node) -> dict[str, Node]:
+    """Variables that name a kernel (`auto align = align_kernel<int>;`, `= &k`), launched by that name."""
+    aliases = {}
+    for m in parse.matches("aliases", root):
+        value = m["value"][0]
+        if value.type == "pointer_expression" and text(value.child_by_field_name("operator")) == "&":
+            value = value.child_by_field_name("argument")
+        if value is not None and value.type != "pointer_expression":
+            aliases[text(m["alias"][0])] = value
+    return aliases
+
+
 def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
     """``resolve(node, launch_node) -> list of up to 3 ints or None`` evaluates host expressions."""
     launches = []
+    aliases: dict[str, Node] | None = None
     for m in parse.matches("launches", root):
         callee = m["callee"][0]
+        if callee.type == "identifier":
+            aliases = _kernel_aliases(root) if aliases is None else aliases
+            callee = aliases.get(text(callee), callee)
         template_args: list[str] = []
         if callee.type == "template_function":
             targs = callee.child_by_field_name("arguments")

@@ -140,6 +140,9 @@ class Lowerer:
     """Lowers one kernel instance (one set of template arguments)."""
 
     strict = False  # raise UnhandledSyntax instead of skipping what the lowering does not know
+    # a local whose address a call receives may be rewritten by it (`swap(&now, &next)`); host-code
+    # inference keeps the value set before (`MPI_Bcast(&n, ...)` after `n = 4096`) to find launches
+    addresses_written = True
 
     def __init__(self, scope: FileScope, template_args: dict[str, Val | CType] | None = None,
                  expand_macros: bool = True):
@@ -254,13 +257,24 @@ class Lowerer:
         env.pop()
 
     def statements_of(self, children: list[Node], env: Env) -> None:
-        children = _glue_pragma_loops(children)
+        # `#ifdef __CUDACC__ ... if (c) continue; #endif` guards what follows the #endif too: an arm
+        # known to be compiled joins the list
+        children = _glue_pragma_loops([s for c in children for s in (
+            _first_arm(c) if self._compiled_arm(c) else [c])])
         for index, child in enumerate(children):
             exiting = self._early_exit(child)
             if exiting is not None:
                 self._guarded_rest(child, exiting, children[index + 1:], env)
                 return
             self.statement(child, env)
+
+    def _compiled_arm(self, node: Node) -> bool:
+        """`#ifdef X` with X defined (nvcc defines __CUDACC__), or `#ifndef X` with X undefined."""
+        if node.type != "preproc_ifdef" or node.child_by_field_name("name") is None:
+            return False
+        name = text(node.child_by_field_name("name"))
+        defined = name in _NVCC_DEFINES or name in self.scope.source.macros
+        return defined != text(node.children[0]).startswith("#ifndef")
 
     @staticmethod
     def _ends_in_exit(node: Node | None) -> bool:
@@ -320,14 +334,8 @@ class Lowerer:
             handler(self, node, env)
             if kind in _LEAF_STATEMENTS:
                 self._flush_work(node)
-        elif kind in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"):
-            # Take the first arm only: both arms together would double-count work.
-            arm = [c for c in node.named_children
-                   if c.type not in ("preproc_else", "preproc_elif", "identifier", "preproc_defined",
-                                     "binary_expression", "number_literal", "parenthesized_expression",
-                                     "unary_expression", "call_expression")
-                   and node.field_name_for_child(list(node.children).index(c)) not in ("condition", "name")]
-            self.statements_of(arm, env)
+        elif kind in _PREPROC_CONDITIONALS:
+            self.statements_of(_first_arm(node), env)
         elif kind == "labeled_statement":
             self.statements_of([c for c in node.named_children if c.type != "statement_identifier"], env)
         elif self.strict and kind not in _NOTHING_TO_LOWER and not node.is_error:  # syntax errors are diagnosed
@@ -557,6 +565,9 @@ class Lowerer:
         elif isinstance(counter_val, Ptr):
             init_expr = counter_val.offset
         # the body sees the counter symbol, affine induction variables, and opaque other updates
+        for name in _addressed_names(body) if self.addresses_written else ():
+            if isinstance(env.lookup(name), Scalar | Ptr):  # a pointer a callee may swap is lost in the loop
+                env.assign(name, _opaque(f"{name} passed by address"))
         for name in assigned:
             current = env.lookup(name)
             if name == counter_name:
@@ -573,7 +584,9 @@ class Lowerer:
             env.assign(counter_name, Scalar(counter_sym, counter_val.type))
         elif isinstance(counter_val, Ptr):
             env.assign(counter_name, replace(counter_val, offset=counter_sym))
+        saved, self.stmts = self.stmts, ([] if kind == "do_statement" else self.stmts)
         condition = self._condition(cond_node, env) if cond_node is not None else ONE
+        tested, self.stmts = self.stmts, saved  # a do-while tests after the body: its reads end the body
         update = counter_sym
         if kind == "for_statement" and update_node is not None and counter_name:
             scratch = env.copy()
@@ -591,6 +604,10 @@ class Lowerer:
         outer, self.stmts, self.cse = self.stmts, loop.body, {}
         if body is not None:
             self.statement(body, env)
+        if update_node is not None and any(n.type == "call_expression" for n in _descendants(update_node)):
+            self.rvalue(update_node, env.copy())  # `nt /= 2, __syncthreads()`: runs after every iteration's body
+        if kind == "do_statement":
+            loop.body.extend(tested)
         self.stmts, self.cse = outer, {}
         env.pop()
         for name in assigned:
@@ -991,11 +1008,19 @@ class Lowerer:
         return _opaque("update")
 
     def _call(self, node: Node, env: Env, record: bool) -> Val:
+        value = self._call_of(node, env, record)
+        for name in _addressed_names(node.child_by_field_name("arguments")) if self.addresses_written else ():
+            if isinstance(env.lookup(name), Scalar | Ptr):  # `swap(&p, &q)`: the callee may rewrite it
+                env.assign(name, _opaque(f"{name} passed by address"))
+        return value
+
+    def _call_of(self, node: Node, env: Env, record: bool) -> Val:
         callee = node.child_by_field_name("function")
         while callee is not None and callee.type == "qualified_identifier":  # cg::tiled_partition<16>
             callee = callee.child_by_field_name("name")
         args_node = node.child_by_field_name("arguments")
-        arg_nodes = args_node.named_children if args_node is not None else []
+        # a comment after an argument (`f(energy,  // in lethargy`) is a named child too: not an argument
+        arg_nodes = [a for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
         if callee is not None and callee.type == "template_function":
             name = text(callee.child_by_field_name("name")).rsplit("::", 1)[-1]
             targs = callee.child_by_field_name("arguments")
@@ -1013,6 +1038,10 @@ class Lowerer:
             if record and not isinstance(group, Group) and space != "local":
                 # `s_vector->push(v)`: a method of an object in memory, or behind a pointer the lowering lost
                 self._opaque_memory(node, [space], "method")
+            if record and self._block_collective(callee.child_by_field_name("argument"), env):
+                # its scratch is written before its inner barrier and read after it
+                self._barrier(node, "block", text(callee), removable=False, counted=True)
+                self._opaque_memory(node, ["shared"], "method")
             return self._method(text(callee.child_by_field_name("field")), group, values, node)
         name = text(callee).rsplit("::", 1)[-1]
         return self._call_named(name, node, arg_nodes, env, record)
@@ -1045,6 +1074,16 @@ class Lowerer:
         exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
         return Scalar(op("shfl", *exprs) if exprs else Opaque(method),
                       values[0].type if values and isinstance(values[0], Scalar) else UNKNOWN)
+
+    def _block_collective(self, made: Node | None, env: Env) -> bool:
+        """`BlockReduce(temp_storage).Sum(v)`: a method of an object built on shared scratch space
+        (cub's block primitives) is called by every thread and passes data between warps through
+        it, so it holds a block barrier the lowering cannot see; it orders the accesses around it."""
+        if made is None or made.type != "call_expression":
+            return False
+        arguments = made.child_by_field_name("arguments")
+        values = [self.expr(a, env, record=False) for a in (arguments.named_children if arguments else [])]
+        return any(isinstance(v, Loc | Ptr) and v.space == "shared" for v in values)
 
     def _linear_tid(self) -> Expr:
         self.uses.update(("tid.x", "tid.linear"))  # every axis, but no evidence of a 3-D block
@@ -1122,7 +1161,7 @@ class Lowerer:
             if isinstance(target, Loc) and record:
                 self._access(target, "atomic", node)
                 self._clobber()
-            return Scalar(Opaque("atomic result"), target.type if isinstance(target, Loc) else UNKNOWN)
+            return Scalar(Opaque(f"{name} result"), target.type if isinstance(target, Loc) else UNKNOWN)
         if name.startswith(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv")):
             if arg_nodes:
                 target = self._deref(self.rvalue(arg_nodes[0], env, record))
@@ -1247,6 +1286,35 @@ def _shared_helpers(data: bytes) -> dict[str, str]:
         if found:
             helpers.setdefault(head.group(1).decode(), found.group(1).decode())
     return helpers
+
+
+_PREPROC_CONDITIONALS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif")
+_NVCC_DEFINES = ("__CUDACC__", "__NVCC__", "__CUDA_ARCH__")
+
+
+def _first_arm(node: Node) -> list[Node]:
+    """The statements of a preprocessor conditional's first arm: both arms together would
+    double-count work."""
+    return [c for c in node.named_children
+            if c.type not in ("preproc_else", "preproc_elif", "identifier", "preproc_defined",
+                              "binary_expression", "number_literal", "parenthesized_expression",
+                              "unary_expression", "call_expression")
+            and node.field_name_for_child(list(node.children).index(c)) not in ("condition", "name")]
+
+
+def _addressed_names(node: Node | None) -> set[str]:
+    """Local variables whose address a call receives (`swap((void**)&p, &q)`)."""
+    names: set[str] = set()
+    for n in _descendants(node) if node is not None else ():
+        if n.type == "argument_list":
+            for arg in n.named_children:
+                while arg.type in ("cast_expression", "parenthesized_expression") and arg.named_children:
+                    arg = arg.named_children[-1]
+                inner = arg.child_by_field_name("argument") if arg.type == "pointer_expression" else None
+                if inner is not None and text(arg.child_by_field_name("operator")) == "&" and \
+                        inner.type == "identifier":
+                    names.add(text(inner))
+    return names
 
 
 def _hoistable(loop: Loop) -> list[Access]:

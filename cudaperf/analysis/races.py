@@ -33,7 +33,7 @@ from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
-from .symbolic import Expr, Load, Op, Sym, evaluate, free_symbols, has_opaque, loads_in, op
+from .symbolic import Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
@@ -311,6 +311,23 @@ def _same_value(kind: _Kind, w: Access, other: Access, dependence: Dependence) -
         str(w.value) == str(other.value) and dependence.level(w.value) <= kind.same_for
 
 
+def _read_back(kind: _Kind, mw: Member, mo: Member, graph: nx.DiGraph, dependence: Dependence) -> bool:
+    """A load of a word its own thread stored first, on every path to the load, with a value every
+    clashing thread stores alike (`*flag = __syncthreads_and(c)` in one iteration, `if (*flag)` in the
+    next): whichever store lands last, the reader gets that value."""
+    w, other = mw.access, mo.access
+    if other.kind != "load" or w.value is None or str(w.offset) != str(other.offset) or \
+            dependence.level(w.value) > kind.same_for or w.id not in graph or other.id not in graph:
+        return False
+    parts_w, parts_o = dict(mw.parts), dict(mo.parts)
+    order = {(parts_w.get(loop), parts_o.get(loop)) for loop in parts_w.keys() | parts_o.keys()}
+    if order - {("tail", "head"), ("pre", "head"), ("tail", "tail"), ("head", "head"), ("pre", "pre")} or \
+            (not order - {("tail", "tail"), ("head", "head"), ("pre", "pre")} and w.id > other.id):
+        return False  # the load may run first
+    before, context = graph.nodes[w.id]["context"], graph.nodes[other.id]["context"]
+    return len(before) <= len(context) and all(a is b for a, b in zip(before, context))
+
+
 def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
     count = 0
     for group in groups:
@@ -333,6 +350,7 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         w, other = mw.access, mo.access
         shifts = _alignment(mw, mo)
         if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence) or \
+                _read_back(kind, mw, mo, graph, table.dependence) or \
                 table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
@@ -365,6 +383,53 @@ def _indexed_by(expr, prefix: str, loops: dict[str, Loop], seen: frozenset[str] 
     return False
 
 
+# atomics whose results differ between calls (tickets) or that one caller wins (locks)
+TICKETS = ("?atomicAdd", "?atomicSub", "?atomicInc", "?atomicDec", "?atomicCAS", "?atomicExch")
+
+
+def _single_passer(condition: Expr, batch, dependence: Dependence) -> int:
+    """How many threads at most pass `condition` (the then side of a branch): 2 for one thread of
+    the grid (`atomicInc(&done, n) == n - 1`: the last block's ticket), 1 for one thread per block
+    (`best[b] == threadIdx.x`: a block-wide value naming one thread), 0 for no such bound.  Data
+    decide which thread, not whether more than one may."""
+    if isinstance(condition, Op) and condition.name == "&&":
+        return max(_single_passer(c, batch, dependence) for c in condition.args)
+    if not (isinstance(condition, Op) and condition.name == "==" and len(condition.args) == 2):
+        return 0
+    best = 0
+    for mine, theirs in (condition.args, condition.args[::-1]):
+        if isinstance(mine, Opaque) and str(mine).startswith(TICKETS) and dependence.level(theirs) == 0:
+            return 2
+        if dependence.level(theirs) <= 1 and dependence.level(mine) == 3 and not loads_in(mine) and \
+                not has_opaque(mine):
+            ids = np.broadcast_to(evaluate_on(mine, batch), batch.active.shape)
+            block = _linear_ids(batch)[0]
+            pairs = np.stack([block.ravel(), ids.ravel()], axis=1)
+            if np.isfinite(pairs).all() and len(np.unique(pairs, axis=0)) == len(np.unique(
+                    np.stack([block.ravel(), _linear_ids(batch)[1].ravel()], axis=1), axis=0)):
+                best = 1  # a distinct value per thread of a block: at most one equals the block's value
+    return best
+
+
+def _reset_before(w: Access, earlier: list[Access], graph: nx.DiGraph) -> bool:
+    """Does the thread overwrite the word at `w`'s data-dependent address, with a value not read
+    from it, before updating it, on every path that reaches `w` (`id = list[i]; size[id] = 0; ...
+    size[id]++`)?  Code that resets a word it then builds on treats it as its own: the word is
+    owned through the index data, not shared, and atomics would not be the fix if it were."""
+    if not loads_in(w.offset):
+        return False
+    context = graph.nodes[w.id]["context"]
+    word = {a.id for a in earlier if a.array == w.array and str(a.offset) == str(w.offset)}
+    for s in earlier:
+        if s.id not in word or s.kind != "store" or s.value is None or s.id not in graph or \
+                any(ld.access_id in word for ld in loads_in(s.value)):
+            continue
+        before = graph.nodes[s.id]["context"]
+        if len(before) <= len(context) and all(a is b for a, b in zip(before, context)):
+            return True
+    return False
+
+
 def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> Iterator[Access]:
     """Non-atomic read-modify-writes (`hist[key] += 1`, `if (v > *m) *m = v`) at an address no thread
     index enters, which two lanes may perform unordered: in one block and one barrier interval, or,
@@ -373,10 +438,12 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
     statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
     dependence = Dependence(kernel)
-    for w in statements:
+    for n, w in enumerate(statements):
         if w.kind != "store" or w.id not in graph or _indexed_by(w.offset, "tid.", loops):
             continue
         if w.value is not None and dependence.level(w.value) == 0:  # `flag = 1`: every writer stores one value
+            continue
+        if _reset_before(w, statements[:n], graph):
             continue
         context = graph.nodes[w.id]["context"]
         guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}
@@ -386,7 +453,13 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
         batch = sampler.batch(context)
         env, shape = batch.env, batch.active.shape
         same_everywhere = w.space == "global" and not loads_in(w.offset) and not _indexed_by(w.offset, "bid.", loops)
+        passers = max((_single_passer(item[0].condition, batch, dependence) for item in context
+                       if not isinstance(item, Loop) and item[1]), default=0)
+        if passers == 2 or (passers == 1 and not same_everywhere):
+            continue
         block, in_block = _linear_ids(batch)
+        if passers == 1 or (w.value is not None and dependence.level(w.value) <= 1):
+            in_block = np.zeros_like(in_block)  # one writer per block, or all alike (a vote): only blocks clash
         thread = block * 1024 + in_block  # unique in the grid (at most 1024 threads a block)
         orders = GRID if same_everywhere else BLOCK
         key = ([] if same_everywhere else [block]) + [np.broadcast_to(env.get(loop.iteration, 0.0), shape)

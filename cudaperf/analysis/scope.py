@@ -142,12 +142,21 @@ def collect(source: SourceFile, root: Node, evaluate_size) -> FileScope:
     for m in parse.matches("functions", root):
         if "kernel" in m:
             scope.kernels.append(m["kernel"][0])
-        else:
+        elif "device_function" in m:
             node = m["device_function"][0]
+            scope.device_functions.setdefault(function_name(node), []).append(node)
+        elif _device_qualifier(source.macros.get(text(m["qualifier"][0]))):
+            node = m["qualified_function"][0]
             scope.device_functions.setdefault(function_name(node), []).append(node)
     for m in parse.matches("globals", root):
         _global_declaration(scope, m["declaration"][0], evaluate_size)
     return scope
+
+
+def _device_qualifier(macro) -> bool:
+    """`#define DEVICE __device__` (or `__host__ __device__ __forceinline__`): a device function's qualifier."""
+    return macro is not None and macro.params is None and "__device__" in macro.body.split() and \
+        "__global__" not in macro.body
 
 
 def _global_declaration(scope: FileScope, decl: Node, evaluate_size) -> None:

@@ -9,13 +9,13 @@ there, barriers that order nothing, atomics every lane aims at one address, and 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 
 from .divergence import BranchUniformity
 from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
-from .launch import Launch
+from .launch import Launch, dimensionality
 from .races import races
 from .sampling import Sampler
 from .symbolic import Const, Expr, Op, free_symbols, has_opaque, loads_in
@@ -23,6 +23,10 @@ from .symbolic import Const, Expr, Op, free_symbols, has_opaque, loads_in
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
 DIVERGENT_SYNCHRONISATION = ("barrier-divergence", "divergent-full-mask")
 KINDS = (*DIVERGENT_SYNCHRONISATION, *RACES, "redundant-barrier", "atomic-contention")
+# Blocks of two warps a race under a guessed block must also show in (per dimensionality of the
+# kernel): a race only the default's extra threads or wider rows make is a guess, not a finding.
+SMALL_BLOCKS = {1: ((64, 1, 1),), 2: ((8, 8, 1), (64, 1, 1)), 3: ((4, 4, 4), (64, 1, 1))}
+BLOCK_CHECKED = ("shared-race", "global-race")
 
 
 @dataclass(frozen=True)
@@ -240,12 +244,27 @@ def _guessed_arguments(launch: Launch) -> frozenset[str]:
     return frozenset(f"arg:{name}" for name, source in launch.arg_sources.items() if source == "default")
 
 
+def _races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch) -> list[Hazard]:
+    """Races under the launch; under a guessed block, `shared-race` and `global-race` only where
+    every block of SMALL_BLOCKS races at the same line too (a kernel written for 8-wide blocks
+    analysed as 16x16, a word only thread 256 would reach, a y extent the launch may not have)."""
+    found = [Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch),
+                                             _guessed_arguments(launch))]
+    if "block" not in launch.guessed or not any(h.kind in BLOCK_CHECKED for h in found):
+        return found
+    for block in SMALL_BLOCKS[dimensionality(kernel)]:
+        small = replace(launch, block=block)
+        again = {(kind, line, column) for kind, line, column, _ in races(
+            kernel, graph, Sampler(small), _copied_axes(kernel, small), _guessed_arguments(small))}
+        found = [h for h in found if h.kind not in BLOCK_CHECKED or (h.kind, h.line, h.column) in again]
+    return found
+
+
 def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
             uniformity: dict[int, BranchUniformity], broadcast_lanes: dict[int, float]) -> list[Hazard]:
     """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
     `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request."""
     found = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity),
              *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity),
-             *(Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch),
-                                               _guessed_arguments(launch)))]
+             *_races(kernel, graph, sampler, launch)]
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))

@@ -1,0 +1,279 @@
+"""Race rules on patterns of real code (HeCBench, cuda-samples) that looked like races and are not,
+each beside a twin that still races."""
+
+from __future__ import annotations
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.lint.rules import select
+from cudaperf.lint.run import lint_file
+
+RACES = ["shared-race", "global-race"]
+
+
+def found(source: str, **launch) -> set[tuple[str, str]]:
+    """(kernel, rule) of every race finding; no launch in the source, so grid and block are guessed
+    unless given."""
+    report = analyze_source(source, "k.cu", Options(resources="estimate", **launch))
+    return {(f.kernel, f.name) for f in lint_file(report, select(RACES), source)}
+
+
+GUESSED_BLOCK = """
+#define ROWS 8
+#define THREADS 128
+__global__ void rows_of_eight(float* dst, const float* src) {
+    __shared__ float block[16 * 64 + 8];
+    int offset = threadIdx.y * 64 + threadIdx.x;     // 8 threads per 8x8 tile: blockDim.x == 8
+    for (int i = 0; i < ROWS; i++) block[offset + i * 8] = src[blockIdx.x * 1024 + offset + i * 8];
+    float s = 0;
+    for (int j = 0; j < 8; j++) s += block[threadIdx.y * 64 + 8 * threadIdx.x + j];
+    dst[blockIdx.x * 1024 + offset] = s;
+}
+__global__ void exchange(float* out, const float* in) {
+    __shared__ float x[THREADS + 1];
+    int tid = threadIdx.x;
+    if (tid == 0) x[THREADS] = in[blockIdx.x];        // only a thread THREADS could clash with this
+    float mine = in[blockIdx.x * THREADS + tid];
+    for (int i = 0; i < 4; i++) {
+        x[tid] = mine;
+        __syncthreads();
+        mine += x[tid + 1];
+        __syncthreads();
+    }
+    out[blockIdx.x * THREADS + tid] = mine;
+}
+__global__ void flag_without_barrier(const int* keys, int* out) {
+    __shared__ int count;
+    if (threadIdx.x == 0) count = 0;
+    if (keys[threadIdx.x] > 0 && count > 1) out[blockIdx.x] = 1;
+}
+"""
+
+
+def test_a_race_only_the_guessed_block_makes_is_not_reported():
+    """Under a guessed block a race must also show in blocks of two warps (64, 8x8, 64x1): the
+    default's wider rows or extra threads are not evidence; a race between thread 0 and the rest is."""
+    assert found(GUESSED_BLOCK) == {("flag_without_barrier", "shared-race")}
+    given = found(GUESSED_BLOCK, grid=(4, 1, 1), block=(16, 16, 1))  # a block the user gave is believed
+    assert ("rows_of_eight", "shared-race") in given
+
+
+OWNED_THROUGH_INDEX = """
+__global__ void owned(const int* roots, int* sizes, int* table, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int root = roots[i];
+        sizes[root] = 0;                               // the thread resets the word it then builds on
+        table[root * 8 + sizes[root]++] = i;
+        table[root * 8 + sizes[root]++] = i + 1;
+    }
+}
+__global__ void scatter_add(const int* rows, const float* a, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int row = rows[i];
+    c[row] += a[i];                                    // two operations with one output row
+}
+"""
+
+
+def test_a_word_reset_before_its_updates_is_owned_and_a_scatter_add_races():
+    assert found(OWNED_THROUGH_INDEX) == {("scatter_add", "global-race")}
+
+
+ONE_THREAD = """
+__global__ void named_by_vote(const int* best, int* same, int* score) {
+    if (best[blockIdx.x] == threadIdx.x) same[blockIdx.x]++;          // one thread per block
+}
+__global__ void last_block(int* done, int* step) {
+    if (threadIdx.x == 0)
+        if (atomicInc((unsigned*)done, gridDim.x) == gridDim.x - 1) (*step)++;   // one ticket wins
+}
+__global__ void named_by_lane_group(const int* best, int* same) {
+    if (best[blockIdx.x] == threadIdx.x % 4) same[blockIdx.x]++;      // many threads per block
+}
+__global__ void maximum_ticket(int* done, int* step) {
+    if (threadIdx.x == 0)
+        if (atomicMax(done, 1) == 0) (*step)++;                         // atomicMax hands out no tickets
+}
+"""
+
+
+def test_a_guard_one_thread_passes_orders_its_update():
+    assert found(ONE_THREAD, grid=(8, 1, 1), block=(128, 1, 1)) == {
+        ("named_by_lane_group", "global-race"), ("maximum_ticket", "global-race")}
+
+
+BLOCK_COLLECTIVE = """
+#include <cub/cub.cuh>
+__global__ void rescale(float* scale, const float* g) {
+    typedef cub::BlockReduce<float, 256> Reduce;
+    __shared__ typename Reduce::TempStorage scratch;
+    float v = g[blockIdx.x * blockDim.x + threadIdx.x] * scale[blockIdx.x];
+    float m = Reduce(scratch).Reduce(v, cub::Max());   // a block barrier inside
+    if (threadIdx.x == 0) scale[blockIdx.x] = m;
+}
+__global__ void rescale_unordered(float* scale, const float* g) {
+    float v = g[blockIdx.x * blockDim.x + threadIdx.x] * scale[blockIdx.x];
+    if (threadIdx.x == 0) scale[blockIdx.x] = v;
+}
+"""
+
+
+def test_a_library_block_collective_orders_the_accesses_around_it():
+    assert found(BLOCK_COLLECTIVE, grid=(8, 1, 1), block=(256, 1, 1)) == {("rescale_unordered", "global-race")}
+
+
+def test_the_barrier_after_a_library_block_collective_in_a_loop_is_not_redundant():
+    """Its scratch is used on both sides of its inner barrier: the next iteration's call must wait."""
+    source = """
+#include <cub/cub.cuh>
+__global__ void count_rows(const float* x, int* total, int rows) {
+    typedef cub::BlockReduce<int, 256> Reduce;
+    __shared__ typename Reduce::TempStorage scratch;
+    int count = 0;
+    for (int r = 0; r < rows; r++) {
+        int n = Reduce(scratch).Sum(x[r * 256 + threadIdx.x] > 0.f);
+        if (n > 128) ++count;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(total, count);
+}
+"""
+    report = analyze_source(source, "k.cu", Options(resources="estimate", grid=(8, 1, 1), block=(256, 1, 1)))
+    assert not lint_file(report, select(["redundant-barrier"]), source)
+
+
+DO_WHILE_AND_SWAP = """
+__global__ void repeat_until_done(int* out) {
+    __shared__ bool found, done;
+    if (threadIdx.x == 0) done = false;
+    do {
+        __syncthreads();
+        if (threadIdx.x == 0) found = false;
+        __syncthreads();
+        if (out[threadIdx.x] > 0) { found = true; done = true; }
+        __syncthreads();
+    } while (found && !done);                          // tested after the body's last barrier
+}
+__device__ void swap(int** a, int** b) { int* t = *a; *a = *b; *b = t; }
+__global__ void double_buffered(int* out, int h) {
+    extern __shared__ int buffers[];
+    int* now = buffers;
+    int* next = buffers + blockDim.x;
+    now[threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    for (int row = 1; row < h; row++) {
+        int left = threadIdx.x > 0 ? now[threadIdx.x - 1] : 0;
+        swap(&now, &next);                             // the next row goes to the other buffer
+        now[threadIdx.x] = left + out[row * blockDim.x + threadIdx.x];
+        __syncthreads();
+    }
+}
+__global__ void single_buffered(int* out, int h) {
+    extern __shared__ int buffers[];
+    int* now = buffers;
+    now[threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    for (int row = 1; row < h; row++) {
+        int left = threadIdx.x > 0 ? now[threadIdx.x - 1] : 0;
+        now[threadIdx.x] = left + out[row * blockDim.x + threadIdx.x];
+        __syncthreads();
+    }
+}
+"""
+
+
+def test_a_do_while_tests_after_its_body_and_a_swapped_pointer_is_lost():
+    assert found(DO_WHILE_AND_SWAP, grid=(8, 1, 1), block=(128, 1, 1), dynamic_smem=1024) == {
+        ("single_buffered", "shared-race")}
+
+
+def test_comments_between_call_arguments_bind_nothing():
+    """`f(energy,  // in lethargy` : the comment is a named child of the argument list, and took
+    the next parameter (a thread's local array bound to a global table raced with itself)."""
+    source = """
+__device__ void accumulate(const double* table, int n, double* out) {
+    for (int k = 0; k < 5; k++) out[k] = 0;
+    for (int j = 0; j < n; j++) out[j % 5] += table[j];
+}
+__global__ void lookup(const double* table, double* results, int n) {
+    double mine[5];
+    accumulate(table,   // read only
+               n,       // entries
+               mine);   // per thread
+    results[blockIdx.x * blockDim.x + threadIdx.x] = mine[0];
+}
+"""
+    report = analyze_source(source, "k.cu", Options(resources="estimate", grid=(8, 1, 1), block=(128, 1, 1)))
+    stores = {(a.access.array, a.access.space) for a in report.kernels[0].accesses if a.access.kind == "store"}
+    assert stores == {("mine", "local"), ("results", "global")}
+
+
+def test_a_launch_through_a_variable_naming_the_kernel_gives_the_grid():
+    source = """
+template <typename T> __global__ void once(T* out) { out[threadIdx.x] = blockIdx.x; }
+__global__ void many(int* out) { out[threadIdx.x] = blockIdx.x; }
+int main() {
+    int* out = 0;
+    auto one_block = once<int>;
+    one_block<<<1, 128>>>(out);
+    auto four_blocks = &many;
+    four_blocks<<<4, 128>>>(out);
+}
+"""
+    report = analyze_source(source, "k.cu", Options(resources="estimate"))
+    assert {k.kernel.name: k.launch.grid for k in report.kernels} == {"once": (1, 1, 1), "many": (4, 1, 1)}
+    assert found(source) == {("many", "global-race")}
+
+
+READ_BACK = """
+__device__ void vote(unsigned char* all_set, int bit) { *all_set = __syncthreads_and(bit); }
+__global__ void vote_rounds(const int* bits, unsigned char* all_set) {
+    vote(&all_set[blockIdx.x], bits[threadIdx.x]);
+    for (int i = 1; i < 4; i++)                        // every thread stores the vote, then reads it back
+        vote(&all_set[blockIdx.x], all_set[blockIdx.x] && bits[i * blockDim.x + threadIdx.x]);
+}
+__global__ void own_rounds(const int* bits, unsigned char* any_set) {
+    any_set[blockIdx.x] = bits[threadIdx.x];
+    for (int i = 1; i < 4; i++) {
+        __syncthreads();
+        any_set[blockIdx.x] = any_set[blockIdx.x] || bits[i * blockDim.x + threadIdx.x];   // each its own value
+    }
+}
+"""
+
+
+def test_a_word_every_thread_stores_alike_and_reads_back_is_no_race():
+    assert found(READ_BACK, grid=(4, 1, 1), block=(128, 1, 1)) == {("own_rounds", "global-race")}
+
+
+LOWERING = """
+#define NT 128
+__device__ void min_reduce(int* x, int tid, int nt) {
+    __shared__ int buf[NT];
+    buf[tid] = *x;
+    for (nt /= 2, __syncthreads(); nt > 0; nt /= 2, __syncthreads())   // the barrier is in the update
+        if (tid < nt && buf[tid + nt] < buf[tid]) buf[tid] = buf[tid + nt];
+    if (tid == 0) *x = buf[0];
+}
+__global__ void per_row(int* v, int n) {
+    for (int i = blockIdx.x; i < n; i += gridDim.x) {
+        int best = v[i * NT + threadIdx.x];
+        min_reduce(&best, threadIdx.x, blockDim.x);
+#ifdef __CUDACC__
+        if (threadIdx.x != 0)
+            continue;                                  // guards the update after the #endif
+#endif
+        if (v[i] > best) v[i] = best;
+    }
+}
+__global__ void per_row_all_threads(int* v, int n) {
+    for (int i = blockIdx.x; i < n; i += gridDim.x) {
+        int best = v[i * NT + threadIdx.x];
+        if (v[i] > best) v[i] = best;
+    }
+}
+"""
+
+
+def test_a_barrier_in_a_for_update_and_an_exit_inside_an_ifdef_are_seen():
+    assert found(LOWERING, grid=(8, 1, 1), block=(128, 1, 1)) == {("per_row_all_threads", "global-race")}
