@@ -77,6 +77,28 @@ def test_the_leader_of_a_group_the_analysis_cannot_model_is_one_lane():
     assert list(findings(every_lane, "atomic-contention")) == [9]
 
 
+TILE_LEADER = """
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(const double* x, double* sum) {
+    cg::thread_block cta = cg::this_thread_block();
+    if (threadIdx.x < 8) {
+        cg::thread_block_tile<8> tile8 = cg::tiled_partition<8>(cta);
+        double v = x[blockIdx.x * 8 + threadIdx.x];
+        for (int offset = tile8.size() / 2; offset > 0; offset /= 2) v += tile8.shfl_down(v, offset);
+        if (tile8.thread_rank() == 0) atomicAdd(sum, v);
+    }
+}
+"""
+
+
+def test_the_leader_of_a_tiled_partition_is_one_lane():
+    """cuda-samples' jacobiCudaGraphs: one tile of 8 per block, its rank-0 lane adds."""
+    assert findings(TILE_LEADER, "atomic-contention") == {}
+    every_lane = TILE_LEADER.replace("if (tile8.thread_rank() == 0) atomicAdd", "atomicAdd")
+    assert list(findings(every_lane, "atomic-contention")) == [10]
+
+
 LOOP_TEST = """
 __global__ void k(const int* in, int* out) {
     __shared__ int repeat;

@@ -202,9 +202,11 @@ def _few_lanes(condition: Expr, side: bool) -> bool:
 
 def _may_split_warps(branch: Branch, uniformity: dict[int, BranchUniformity]) -> bool:
     """May lanes of one warp disagree on the branch?  Also when that rests on values the lowering
-    lost (not evident): silence is the safe side for a count of contending lanes."""
+    lost or calls it does not model (`tile.thread_rank()`), which uniformity takes as no evidence:
+    silence is the safe side for a count of contending lanes."""
     result = uniformity.get(branch.id)
-    return result is not None and (result.uniformity == "thread" or not result.evident)
+    return result is not None and (result.uniformity == "thread" or not result.evident
+                                   or has_opaque(branch.condition))
 
 
 def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel,
