@@ -280,3 +280,24 @@ def test_strict_flag_makes_unhandled_syntax_a_one_line_error(tmp_path, capsys):
         assert main([command, "--strict", str(lam)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "lam.cu: line 1: unhandled expression `lambda_expression`" in err[0]
+
+
+def test_a_launching_cpp_included_by_main_takes_the_block_size_main_defines(tmp_path):
+    # sss: main.cu defines BLOCK_SIZE and includes Moves.cpp (listed before main.cu), which includes
+    # kernels.cu and launches with BLOCK_SIZE; a one-warp block has no other warp to race with, two warps do
+    def shared_races(block_size):
+        folder = tmp_path / str(block_size)
+        folder.mkdir()
+        (folder / "kernels.cu").write_text(
+            "__global__ void k(int* out) {\n  __shared__ int count;\n  if (threadIdx.x == 0) count = 0;\n"
+            "  for (int i = 0; i < 4; i++) {\n    if (threadIdx.x == 0) count++;\n    if (count > 1) break;\n"
+            "  }\n  out[threadIdx.x] = count;\n}\n")
+        (folder / "Moves.cpp").write_text('#include "kernels.cu"\nvoid go(int* p) { k<<<8, BLOCK_SIZE>>>(p); }\n')
+        (folder / "main.cu").write_text(f'#define BLOCK_SIZE {block_size}\n#include "Moves.cpp"\n'
+                                        "int main() { go(0); }\n")
+        _, findings, _, _ = lint_one(str(folder / "kernels.cu"), Options(resources="estimate"), ["CP404"])
+        return [f.message for f in findings]
+
+    assert shared_races(32) == []
+    fired = shared_races(64)
+    assert fired and all("guessed" not in m for m in fired)

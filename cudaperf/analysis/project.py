@@ -118,8 +118,8 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
         files = [unit, *_includes(unit)]
         if seen_as & set(files):  # a flat folder of unrelated programs shares kernel names: only units that see it
             for f in files:
-                if f != here:
-                    candidates.setdefault(f, unit)
+                if f != here and (f not in candidates or candidates[f] in files):
+                    candidates[f] = unit  # the outermost unit: a .cpp included by main.cu sees main.cu's macros
     numbers = tuple(sorted((k, float(v)) for k, v in args.items() if isinstance(v, (int, float))))
     found: list[HostLaunch] = []
     for other, unit in candidates.items():
