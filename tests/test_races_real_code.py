@@ -277,3 +277,25 @@ __global__ void per_row_all_threads(int* v, int n) {
 
 def test_a_barrier_in_a_for_update_and_an_exit_inside_an_ifdef_are_seen():
     assert found(LOWERING, grid=(8, 1, 1), block=(128, 1, 1)) == {("per_row_all_threads", "global-race")}
+
+
+POINT_TO_ITSELF = """
+__global__ void remove_cycles(unsigned* succ, unsigned n) {      // segmentationTreeThrust
+    unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < n) {
+        unsigned s = succ[tid];
+        if (tid == succ[s] && tid > s) succ[s] = s;              // every writer of succ[s] stores s
+    }
+}
+__global__ void point_to_me(unsigned* succ, unsigned n) {
+    unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < n) {
+        unsigned s = succ[tid];
+        if (tid == succ[s] && tid > s) succ[s] = tid;            // writers of succ[s] store their own ids
+    }
+}
+"""
+
+
+def test_an_element_set_to_its_own_index_loses_no_update():
+    assert found(POINT_TO_ITSELF, grid=(4, 1, 1), block=(128, 1, 1)) == {("point_to_me", "global-race")}

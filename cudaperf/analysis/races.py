@@ -33,7 +33,7 @@ from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
-from .symbolic import Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
+from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
@@ -443,6 +443,8 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
             continue
         if w.value is not None and dependence.level(w.value) == 0:  # `flag = 1`: every writer stores one value
             continue
+        if w.value is not None and str(w.offset) == str(op("*", w.value, Const(w.size))):
+            continue  # `a[x] = x`: every writer of an element stores that element's one value
         if _reset_before(w, statements[:n], graph):
             continue
         context = graph.nodes[w.id]["context"]
