@@ -287,10 +287,12 @@ class FileAnalysis:
                 launch.args[param.name] = float(o.args[param.name])
                 launch.arg_sources[param.name] = "cli"
         if host is not None:
+            only = sum(h.kernel == host.kernel for h in self.launches()) == 1
             for param, value in zip(kernel.params, host.args):
                 if not param.pointer and value is not None and param.name not in launch.args:
                     launch.args[param.name] = float(value)
                     launch.arg_sources[param.name] = "inferred"
+                    launch.fixed += (param.name,) * only
         infer_arguments(kernel, launch)
         return launch
 

@@ -36,6 +36,10 @@ class Launch:
     args: dict[str, float] = field(default_factory=dict)
     arg_sources: dict[str, str] = field(default_factory=dict)
     guessed: tuple[str, ...] = ()  # "grid", "block": parts neither given nor found in host code (defaults)
+    # scalar arguments inferred from a bounds check in the kernel: sized to the launch, not given
+    bounded: tuple[str, ...] = ()
+    # scalar arguments the host code fixes at the kernel's only launch (`const int n = 65536;`)
+    fixed: tuple[str, ...] = ()
 
     @property
     def threads_per_block(self) -> int:
@@ -187,6 +191,7 @@ def infer_arguments(kernel: Kernel, launch: Launch) -> None:
         if best is not None:
             launch.args[param.name] = float(best)
             launch.arg_sources[param.name] = "inferred"
+            launch.bounded += (param.name,)
         elif not param.type.is_float:
             launch.args[param.name] = float(DEFAULT_ARGUMENT)
             launch.arg_sources[param.name] = "default"

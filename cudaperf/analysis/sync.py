@@ -12,12 +12,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import networkx as nx
+import numpy as np
 
-from .divergence import BranchUniformity
+from . import graph as access_graph
+from .divergence import BranchUniformity, Dependence
+from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
 from .launch import Launch, dimensionality
 from .races import races
-from .sampling import Sampler
+from .sampling import Batch, Sampler, evaluate_on
 from .symbolic import Const, Expr, Op, free_symbols, has_opaque, loads_in
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
@@ -27,6 +30,11 @@ KINDS = (*DIVERGENT_SYNCHRONISATION, *RACES, "redundant-barrier", "atomic-conten
 # kernel): a race only the default's extra threads or wider rows make is a guess, not a finding.
 SMALL_BLOCKS = {1: ((64, 1, 1),), 2: ((8, 8, 1), (64, 1, 1)), 3: ((4, 4, 4), (64, 1, 1))}
 BLOCK_CHECKED = ("shared-race", "global-race")
+# Divergent synchronisation on a made-up scalar argument must also show with the argument at least
+# this large: a split that shows only while the guess is below a block's width (`if (tid >= C)
+# return;` with C a row length) is no finding.
+LARGE_ARGUMENT = 100_003
+_BLOCK_LOCAL = ("tid", "bdim")  # symbols that are the same in every block
 
 
 @dataclass(frozen=True)
@@ -262,11 +270,73 @@ def _races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch) 
     return found
 
 
+def _made_up_arguments(launch: Launch) -> frozenset[str]:
+    """Scalar arguments neither the user nor the host code gave: defaults and values inferred from
+    a bounds check in the kernel (`tid < C` makes C the block size)."""
+    return _guessed_arguments(launch) | frozenset(f"arg:{name}" for name in launch.bounded)
+
+
+def _fixed_arguments(launch: Launch) -> frozenset[str]:
+    """Scalar arguments the host code fixes at the kernel's only launch, when grid and block are
+    known too: the program as launched, not any input, decides which threads diverge on them."""
+    return frozenset() if launch.guessed else frozenset(f"arg:{name}" for name in launch.fixed)
+
+
+def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
+                uniformity: dict[int, BranchUniformity]) -> dict[int, BranchUniformity]:
+    """`uniformity` with branches on made-up or fixed arguments judged again with those arguments
+    at one value rather than any: a fixed one at the host's value (`id > len` with len = 65536 and
+    255 blocks of 256 threads never holds), a made-up one at LARGE_ARGUMENT, but only in a test
+    against thread indices alone (`if (tid >= C) return;` splits a block only while the guess is
+    below the block's width; `blockIdx.x * blockDim.x + threadIdx.x < n` splits the block holding
+    n whatever n is, so it keeps its judgement)."""
+    made_up, fixed = _made_up_arguments(launch), _fixed_arguments(launch)
+    large = replace(launch, args={**launch.args, **{name[4:]: float(LARGE_ARGUMENT) for name in made_up}})
+    sampler, dependence = Sampler(large, all_warps=True), Dependence(kernel)
+    arguments = [f"arg:{name}" for name in launch.args if f"arg:{name}" not in made_up | fixed]
+    again = dict(uniformity)
+    for branch, context in access_graph.branches(graph):
+        names = free_symbols(branch.condition)
+        local = all(name in made_up | fixed or name.split(".")[0] in _BLOCK_LOCAL for name in names)
+        if (names & fixed or (names & made_up and local)) and not (names & made_up and not local) and \
+                not has_opaque(branch.condition) and not loads_in(branch.condition):
+            batch = sampler.batch(context)
+            again[branch.id] = branch_uniformity(branch.condition, batch, dependence, arguments)
+            if again[branch.id].uniformity == "warp" and not _splits_a_block(branch.condition, batch):
+                again[branch.id] = replace(again[branch.id], uniformity="block")
+    return again
+
+
+def _splits_a_block(condition: Expr, batch: Batch) -> bool:
+    """Do the sampled threads of some block take both sides of the condition (or one that rests on
+    values the evaluation does not know)?  Uniformity stops at warps: it never asks whether whole
+    warps of one block agree."""
+    active = batch.active
+    if not active.any():
+        return True
+    values = evaluate_on(condition, batch)
+    known = ~np.isnan(values) & active
+    sides = np.stack([((values != 0) & known).any(axis=1), ((values == 0) & known).any(axis=1),
+                      (np.isnan(values) & active).any(axis=1)], axis=1)
+    blocks = np.concatenate([np.broadcast_to(batch.env[f"bid.{a}"], (batch.rows, 1)) for a in "xyz"], axis=1)
+    _, block_of = np.unique(blocks, axis=0, return_inverse=True)
+    per_block = np.zeros((block_of.max() + 1, 3), dtype=bool)
+    np.logical_or.at(per_block, block_of.ravel(), sides)
+    return bool((per_block[:, 2] | (per_block[:, 0] & per_block[:, 1])).any())
+
+
 def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
             uniformity: dict[int, BranchUniformity], broadcast_lanes: dict[int, float]) -> list[Hazard]:
     """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
-    `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request."""
-    found = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity),
+    `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request.
+    Divergent synchronisation must also show with made-up or fixed arguments at one value (_concretely)."""
+    divergent = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity)]
+    if divergent and (_made_up_arguments(launch) or _fixed_arguments(launch)):
+        large = _concretely(kernel, graph, launch, uniformity)
+        again = {(h.kind, h.line, h.column) for h in (*barrier_divergence(kernel, large),
+                                                      *divergent_full_mask(kernel, large))}
+        divergent = [h for h in divergent if (h.kind, h.line, h.column) in again]
+    found = [*divergent,
              *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity),
              *_races(kernel, graph, sampler, launch)]
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))

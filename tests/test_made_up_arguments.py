@@ -1,0 +1,95 @@
+"""Divergent synchronisation on a scalar argument nobody gave (issue 14): a split that shows only
+while the made-up value is below a block's width is no finding.  `if (tid >= C) return;` before
+full-mask shuffles, with C a row length the host sets wider than any block (HeCBench
+softmax-online), beside the classic bounds check on a global index, which splits the last block
+for any large n that is not a multiple of the block.  Regression checks, not a held-out measurement."""
+
+from __future__ import annotations
+
+import pytest
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.lint.rules import select
+from cudaperf.lint.run import lint_file
+
+GUESSED = Options(resources="estimate")  # no --grid, --block or --arg, and no host launch
+
+SHUFFLE = """
+__global__ void k(float* out, const float* x, int C) {
+    int tid = INDEX;
+    if (tid >= C) return;
+    float v = x[tid];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+    out[tid] = v;
+}"""
+
+BARRIER = """
+__global__ void k(float* out, const float* x, int n) {
+    __shared__ float s[256];
+    int tid = INDEX;
+    if (tid >= n) return;
+    s[threadIdx.x] = x[tid];
+    __syncthreads();
+    out[tid] = s[255 - threadIdx.x];
+}"""
+
+
+def _fired(source: str, options: Options = GUESSED) -> set[str]:
+    report = analyze_source(source, "k.cu", options)
+    return {f.name for f in lint_file(report, select(["CP401", "CP407"]), source)}
+
+
+@pytest.mark.parametrize("source, rule", [(SHUFFLE, "divergent-full-mask"), (BARRIER, "barrier-divergence")])
+def test_a_thread_index_against_a_made_up_argument_is_silent_and_a_global_index_fires(source, rule):
+    assert rule not in _fired(source.replace("INDEX", "threadIdx.x"))
+    assert rule in _fired(source.replace("INDEX", "blockIdx.x * blockDim.x + threadIdx.x"))
+
+
+@pytest.mark.parametrize("source, rule", [(SHUFFLE, "divergent-full-mask"), (BARRIER, "barrier-divergence")])
+def test_an_argument_the_user_gives_below_the_block_still_splits_it(source, rule):
+    given = Options(grid=(4, 1, 1), block=(256, 1, 1), args={"C": 100, "n": 100}, resources="estimate")
+    assert rule in _fired(source.replace("INDEX", "threadIdx.x"), given)
+
+
+def test_a_two_dimensional_bounds_check_under_a_guessed_grid_still_fires():
+    source = """
+__global__ void k(float* out, const float* x, int width, int height) {
+    __shared__ float s[16][16];
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (col >= width || row >= height) return;
+    s[threadIdx.y][threadIdx.x] = x[row * width + col];
+    __syncthreads();
+    out[row * width + col] = s[threadIdx.x][threadIdx.y];
+}"""
+    assert "barrier-divergence" in _fired(source)
+
+
+UNIFORM_ADD = """
+__global__ void add(int* data, const int* sums, int len) {
+    __shared__ int buf;
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    if (id > len) return;
+    if (threadIdx.x == 0) buf = sums[blockIdx.x];
+    __syncthreads();
+    data[id] += buf;
+}
+int main() {
+    const int n = LEN;
+    int *d, *s;
+    add<<<(n + 255) / 256, 256>>>(d, s, n);
+    return 0;
+}"""
+
+
+def test_an_argument_the_host_fixes_decides_the_split_as_launched():
+    """cuda-samples shfl_scan (`id > len`, launched with len = 65536 and ids up to 65535): no
+    block splits; with len = 65000 the last block does."""
+    assert "barrier-divergence" not in _fired(UNIFORM_ADD.replace("LEN", "65536"))
+    assert "barrier-divergence" in _fired(UNIFORM_ADD.replace("LEN", "65000"))
+
+
+def test_an_argument_of_a_kernel_launched_twice_stays_any_value():
+    second = "    add<<<255, 256>>>(d, s, n / 3);\n    return 0;"
+    twice = UNIFORM_ADD.replace("LEN", "65536").replace("    return 0;", second)
+    assert "barrier-divergence" in _fired(twice)
