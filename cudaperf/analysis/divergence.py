@@ -13,6 +13,7 @@ side: the share of warps that really split under this launch and these argument 
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
 _UNIFORM_OVER = {"warp_uniform": 2, "block_uniform": 1}
 _CAN_ERASE = ("/", ">>")  # by an unknown amount, these may remove a thread index's variation (tid / WARP_SIZE)
+BOUNDARY_WARPS = 4  # one straddling warp in blocks this large is at most a quarter of the warps
 
 
 @dataclass
@@ -34,6 +36,9 @@ class BranchUniformity:
     divergent_fraction: float | None  # share of executing warps whose lanes disagree
     # the thread dependence is seen, not assumed: it survives treating unknown values as uniform
     evident: bool = True
+    # a comparison with a lane-uniform bound (`tid < n`) whose warps cover disjoint ranges: whatever
+    # the bound, only the one warp straddling it splits, and blocks have at least BOUNDARY_WARPS warps
+    boundary: bool = False
 
 
 class Dependence:
@@ -255,6 +260,49 @@ def _on_iterations(loop: Loop) -> Expr:
     return substitute(loop.condition, {loop.counter: counter})
 
 
+def _warp_ranges(side: Expr, batch: Batch) -> dict | None:
+    """Per block, per warp: the range of `side` over the warp's active lanes (None when unknown)."""
+    values = evaluate_on(side, batch)
+    if not np.isfinite(np.where(batch.active, values, 0.0)).all():
+        return None
+    lo = np.where(batch.active, values, np.inf).min(axis=1)
+    hi = np.where(batch.active, values, -np.inf).max(axis=1)
+    env = batch.env
+    key = [np.broadcast_to(np.asarray(env.get(n, 0.0), dtype=float), batch.active.shape)[:, 0]
+           for n in ("bid.x", "bid.y", "bid.z", "tid.x", "tid.y", "tid.z")]
+    blocks: dict = {}
+    for row in np.flatnonzero(batch.active.any(axis=1)):
+        warps = blocks.setdefault(tuple(k[row] for k in key[:3]), {})
+        warp = tuple(k[row] for k in key[3:])
+        old = warps.get(warp, (np.inf, -np.inf))
+        warps[warp] = (min(old[0], lo[row]), max(old[1], hi[row]))
+    return blocks
+
+
+def _boundary_split(condition: Expr, named: Expr, batch: Batch, dependence: Dependence) -> bool:
+    """`tid < n`, `threadIdx.y >= rows` with `n`, `rows` the same for every lane: when each warp
+    of a block covers its own range of the thread side, one bound splits at most the warp that
+    straddles it, not a share of the block worth reporting.  `named` is `condition` with its
+    loads named (`_Namer`), evaluable lane by lane."""
+    if not (isinstance(condition, Op) and condition.name in _RELATIONS and isinstance(named, Op)
+            and named.name == condition.name):
+        return False
+    levels = [dependence.level(a) for a in condition.args]
+    if len(levels) != 2 or sorted(levels)[0] == 3 or max(levels) < 3:
+        return False
+    block = [batch.env.get(f"bdim.{axis}", 1.0) for axis in "xyz"]
+    if math.prod(float(np.max(b)) for b in block) < BOUNDARY_WARPS * 32:
+        return False
+    blocks = _warp_ranges(named.args[levels.index(3)], batch)
+    if not blocks:
+        return False
+    for warps in blocks.values():
+        ranges = sorted(warps.values())
+        if any(hi >= lo for (_, hi), (lo, _) in itertools.pairwise(ranges)):
+            return False
+    return True
+
+
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
                loop: Loop | None = None) -> BranchUniformity:
     """Classify a branch (or loop) condition on the batch of lanes that evaluate it.  For loops,
@@ -274,9 +322,12 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
     namer = _Namer(batch, dependence)
-    condition = namer(condition if loop is None else _on_iterations(loop))
+    original, condition = condition, namer(condition if loop is None else _on_iterations(loop))
     named = namer.named
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
     divergent_rows = may_split(condition, batch, frozenset(arguments) | frozenset(named))
-    return BranchUniformity("thread" if divergent_rows[executed].any() else "warp", fraction, evident)
+    if not divergent_rows[executed].any():
+        return BranchUniformity("warp", fraction, evident)
+    boundary = loop is None and _boundary_split(original, condition, batch, dependence)
+    return BranchUniformity("thread", fraction, evident, boundary)

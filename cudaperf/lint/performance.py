@@ -137,7 +137,9 @@ class DivergentBranch(Rule):
            "cost their full time.  A short side (nvcc predicates it: no loop, a few memory instructions, under "
            f"{REAL_WORK_FLOPS} floating-point instructions) costs little, so early exits, short sides and "
            "conditions whose thread dependence the analysis only assumes (an opaque call, an unresolved "
-           "template parameter) are left alone.")
+           "template parameter) are left alone.  So is a thread index compared with a bound the same for "
+           "every lane (`tid < n`) when each warp covers its own range of the index: only the one warp "
+           "straddling the bound splits.")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
     measured = ('8 of 9 findings true (the false one compares threadIdx.y with an unresolved template'
@@ -153,7 +155,8 @@ class DivergentBranch(Rule):
                 by_line[stmt.line] = stmt
         for b in report.branches:
             stmt = by_line.get(b.line)
-            if stmt is not None and b.result.uniformity == "thread" and b.result.evident:
+            if stmt is not None and b.result.uniformity == "thread" and b.result.evident \
+                    and not b.result.boundary:
                 share = b.result.divergent_fraction
                 measured = f" ({share:.0%} of warps under this launch)" if share else ""
                 yield stmt.line, stmt.column, f"`{b.condition}` splits warps{measured}"
