@@ -46,7 +46,7 @@ def test_template_argument_named_by_a_file_scope_constant_is_resolved():
             " int i = blockIdx.x * blockDim.x + threadIdx.x; float a = 0;"
             " if (threadIdx.y >= R) " + HEAVY.format(op="+") + " else " + HEAVY.format(op="*")
             + " out[i] = a; }\n"
-            "void host(const float* in, float* out) { k<rows><<64, dim3(16, 18)>>>(in, out); }\n")
+            "void host(const float* in, float* out) { k<rows><<<64, dim3(16, 18)>>>(in, out); }\n")
     report = analyze_source(code, "t.cu", Options(resources="estimate"))
     branch = next(b for b in report.kernels[0].branches if b.kind == "if")
     # R = 16 and rows of 16 lanes: warps 0-7 all take one side, warp 8 the other (unresolved, R may split any)
