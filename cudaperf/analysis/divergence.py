@@ -13,7 +13,6 @@ side: the share of warps that really split under this launch and these argument 
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
@@ -260,23 +259,25 @@ def _on_iterations(loop: Loop) -> Expr:
     return substitute(loop.condition, {loop.counter: counter})
 
 
-def _warp_ranges(side: Expr, batch: Batch) -> dict | None:
-    """Per block, per warp: the range of `side` over the warp's active lanes (None when unknown)."""
+def _overlapping_warps(side: Expr, batch: Batch) -> bool:
+    """Do two warps of one block cover overlapping ranges of `side` (or is a value unknown)?"""
     values = evaluate_on(side, batch)
-    if not np.isfinite(np.where(batch.active, values, 0.0)).all():
-        return None
-    lo = np.where(batch.active, values, np.inf).min(axis=1)
-    hi = np.where(batch.active, values, -np.inf).max(axis=1)
-    env = batch.env
-    key = [np.broadcast_to(np.asarray(env.get(n, 0.0), dtype=float), batch.active.shape)[:, 0]
-           for n in ("bid.x", "bid.y", "bid.z", "tid.x", "tid.y", "tid.z")]
-    blocks: dict = {}
-    for row in np.flatnonzero(batch.active.any(axis=1)):
-        warps = blocks.setdefault(tuple(k[row] for k in key[:3]), {})
-        warp = tuple(k[row] for k in key[3:])
-        old = warps.get(warp, (np.inf, -np.inf))
-        warps[warp] = (min(old[0], lo[row]), max(old[1], hi[row]))
-    return blocks
+    rows = batch.active.any(axis=1)
+    if not np.isfinite(np.where(batch.active, values, 0.0)[rows]).all():
+        return True
+    lo = np.where(batch.active, values, np.inf).min(axis=1)[rows]
+    hi = np.where(batch.active, values, -np.inf).max(axis=1)[rows]
+    keys = np.stack([np.broadcast_to(np.asarray(batch.env.get(n, 0.0), dtype=float), batch.active.shape)[rows, 0]
+                     for n in ("bid.x", "bid.y", "bid.z", "tid.x", "tid.y", "tid.z")], axis=1)
+    warps, which = np.unique(keys, axis=0, return_inverse=True)  # a warp's rows: its loop iterations
+    which = which.ravel()
+    low, high = np.full(len(warps), np.inf), np.full(len(warps), -np.inf)
+    np.minimum.at(low, which, lo)
+    np.maximum.at(high, which, hi)
+    block = np.unique(warps[:, :3], axis=0, return_inverse=True)[1].ravel()
+    order = np.lexsort((low, block))
+    same_block = block[order][1:] == block[order][:-1]
+    return bool((same_block & (high[order][:-1] >= low[order][1:])).any())
 
 
 def _boundary_split(condition: Expr, named: Expr, batch: Batch, dependence: Dependence) -> bool:
@@ -293,14 +294,7 @@ def _boundary_split(condition: Expr, named: Expr, batch: Batch, dependence: Depe
     block = [batch.env.get(f"bdim.{axis}", 1.0) for axis in "xyz"]
     if math.prod(float(np.max(b)) for b in block) < BOUNDARY_WARPS * 32:
         return False
-    blocks = _warp_ranges(named.args[levels.index(3)], batch)
-    if not blocks:
-        return False
-    for warps in blocks.values():
-        ranges = sorted(warps.values())
-        if any(hi >= lo for (_, hi), (lo, _) in itertools.pairwise(ranges)):
-            return False
-    return True
+    return not _overlapping_warps(named.args[levels.index(3)], batch)
 
 
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
