@@ -203,6 +203,8 @@ class FileAnalysis:
             given = host.template_args
         if self.options.kernel and "<" in self.options.kernel:
             given = _split_template_args(self.options.kernel)
+        constants = self.scope.constants  # `k<blockSize>` with `constexpr int blockSize = 16;` at file scope
+        given = [text(constants[g]) if g in constants else g for g in given]
         bound = template_bindings(names, kinds, given, self.scope.types.lookup)
         for n, kind in zip(names, kinds):  # --arg may set template parameters too
             value = self.options.args.get(n)

@@ -26,6 +26,7 @@ LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
 _UNIFORM_OVER = {"warp_uniform": 2, "block_uniform": 1}
 _CAN_ERASE = ("/", ">>")  # by an unknown amount, these may remove a thread index's variation (tid / WARP_SIZE)
+BOUNDARY_WARPS = 4  # one straddling warp in blocks this large is at most a quarter of the warps
 
 
 @dataclass
@@ -34,6 +35,9 @@ class BranchUniformity:
     divergent_fraction: float | None  # share of executing warps whose lanes disagree
     # the thread dependence is seen, not assumed: it survives treating unknown values as uniform
     evident: bool = True
+    # a comparison with a lane-uniform bound (`tid < n`) whose warps cover disjoint ranges: whatever
+    # the bound, only the one warp straddling it splits, and blocks have at least BOUNDARY_WARPS warps
+    boundary: bool = False
 
 
 class Dependence:
@@ -255,6 +259,44 @@ def _on_iterations(loop: Loop) -> Expr:
     return substitute(loop.condition, {loop.counter: counter})
 
 
+def _overlapping_warps(side: Expr, batch: Batch) -> bool:
+    """Do two warps of one block cover overlapping ranges of `side` (or is a value unknown)?"""
+    values = evaluate_on(side, batch)
+    rows = batch.active.any(axis=1)
+    if not np.isfinite(np.where(batch.active, values, 0.0)[rows]).all():
+        return True
+    lo = np.where(batch.active, values, np.inf).min(axis=1)[rows]
+    hi = np.where(batch.active, values, -np.inf).max(axis=1)[rows]
+    keys = np.stack([np.broadcast_to(np.asarray(batch.env.get(n, 0.0), dtype=float), batch.active.shape)[rows, 0]
+                     for n in ("bid.x", "bid.y", "bid.z", "tid.x", "tid.y", "tid.z")], axis=1)
+    warps, which = np.unique(keys, axis=0, return_inverse=True)  # a warp's rows: its loop iterations
+    which = which.ravel()
+    low, high = np.full(len(warps), np.inf), np.full(len(warps), -np.inf)
+    np.minimum.at(low, which, lo)
+    np.maximum.at(high, which, hi)
+    block = np.unique(warps[:, :3], axis=0, return_inverse=True)[1].ravel()
+    order = np.lexsort((low, block))
+    same_block = block[order][1:] == block[order][:-1]
+    return bool((same_block & (high[order][:-1] >= low[order][1:])).any())
+
+
+def _boundary_split(condition: Expr, named: Expr, batch: Batch, dependence: Dependence) -> bool:
+    """`tid < n`, `threadIdx.y >= rows` with `n`, `rows` the same for every lane: when each warp
+    of a block covers its own range of the thread side, one bound splits at most the warp that
+    straddles it, not a share of the block worth reporting.  `named` is `condition` with its
+    loads named (`_Namer`), evaluable lane by lane."""
+    if not (isinstance(condition, Op) and condition.name in _RELATIONS and isinstance(named, Op)
+            and named.name == condition.name):
+        return False
+    levels = [dependence.level(a) for a in condition.args]
+    if len(levels) != 2 or sorted(levels)[0] == 3 or max(levels) < 3:
+        return False
+    block = [batch.env.get(f"bdim.{axis}", 1.0) for axis in "xyz"]
+    if math.prod(float(np.max(b)) for b in block) < BOUNDARY_WARPS * 32:
+        return False
+    return not _overlapping_warps(named.args[levels.index(3)], batch)
+
+
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
                loop: Loop | None = None) -> BranchUniformity:
     """Classify a branch (or loop) condition on the batch of lanes that evaluate it.  For loops,
@@ -274,9 +316,12 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
     namer = _Namer(batch, dependence)
-    condition = namer(condition if loop is None else _on_iterations(loop))
+    original, condition = condition, namer(condition if loop is None else _on_iterations(loop))
     named = namer.named
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
     divergent_rows = may_split(condition, batch, frozenset(arguments) | frozenset(named))
-    return BranchUniformity("thread" if divergent_rows[executed].any() else "warp", fraction, evident)
+    if not divergent_rows[executed].any():
+        return BranchUniformity("warp", fraction, evident)
+    boundary = loop is None and _boundary_split(original, condition, batch, dependence)
+    return BranchUniformity("thread", fraction, evident, boundary)

@@ -137,12 +137,16 @@ class DivergentBranch(Rule):
            "cost their full time.  A short side (nvcc predicates it: no loop, a few memory instructions, under "
            f"{REAL_WORK_FLOPS} floating-point instructions) costs little, so early exits, short sides and "
            "conditions whose thread dependence the analysis only assumes (an opaque call, an unresolved "
-           "template parameter) are left alone.")
+           "template parameter) are left alone.  So is a thread index compared with a bound the same for "
+           "every lane (`tid < n`) when each warp covers its own range of the index: only the one warp "
+           "straddling the bound splits.")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
     measured = ('8 of 9 findings true (the false one compares threadIdx.y with an unresolved template'
                 ' constant).  On the first 100 files: 2 of 2, against 2 of 7 before (predicated '
-                'one-store sides, a constant template condition). '
+                'one-store sides, a constant template condition).  Judged 5 of 8 on a fresh sample (seed 2026); '
+                'the 3 false ones split at most the warp straddling a lane-uniform bound, now left out: '
+                '171 findings over HeCBench and cuda-samples became 155 (tuned on that sample; not re-judged). '
                 + JUDGED_ON_PUBLIC_CODE)
 
     def check(self, report):
@@ -153,7 +157,8 @@ class DivergentBranch(Rule):
                 by_line[stmt.line] = stmt
         for b in report.branches:
             stmt = by_line.get(b.line)
-            if stmt is not None and b.result.uniformity == "thread" and b.result.evident:
+            if stmt is not None and b.result.uniformity == "thread" and b.result.evident \
+                    and not b.result.boundary:
                 share = b.result.divergent_fraction
                 measured = f" ({share:.0%} of warps under this launch)" if share else ""
                 yield stmt.line, stmt.column, f"`{b.condition}` splits warps{measured}"
