@@ -39,8 +39,10 @@ def mutated(draw) -> bytes:
 
 
 EXAMPLES = int(os.environ.get("CUDAPERF_FUZZ_EXAMPLES", "300"))  # set higher for a long local run
-# CPU seconds (all threads of this process) for analysis plus every rule: wall time on a shared machine
-# measures the neighbours' load (26 s of wall time for one input at load 13 in CI), CPU time the analyzer's work
+# CPU seconds of this thread for analysis plus every rule: wall time on a shared machine measures the
+# neighbours' load (26 s of wall time for one input at load 13 in CI), and the whole process's CPU time
+# also counts threads other tests left behind (torch's spinning OpenMP workers: 10.6 s once in CI for an
+# input that then took well under a second); the analyzer runs on the calling thread
 SECONDS_PER_INPUT = 10.0
 
 
@@ -48,7 +50,7 @@ SECONDS_PER_INPUT = 10.0
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(source=mutated(), block=st.sampled_from([(32, 1, 1), (256, 1, 1), (16, 16, 1), (8, 8, 4)]))
 def test_mutated_sources_never_break_the_analyzer(source, block):
-    started = time.process_time()
+    started = time.thread_time()
     try:
         report = analyze_source(source, "fuzz.cu", Options(block=block, grid=(7, 3, 2), resources="estimate"))
     except SourceError:
@@ -58,7 +60,7 @@ def test_mutated_sources_never_break_the_analyzer(source, block):
     for kernel in report.kernels:
         kernel.to_json()
     lint_file(report, list(REGISTRY.values()), source.decode(errors="replace"))  # every rule, no exception
-    assert time.process_time() - started < SECONDS_PER_INPUT
+    assert time.thread_time() - started < SECONDS_PER_INPUT
 
 
 def test_overflowing_constants_found_by_the_long_fuzz_run():
