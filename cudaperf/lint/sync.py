@@ -30,7 +30,9 @@ class BarrierDivergence(SyncRule):
                 'docs/lint-judged.md, drawn before that fix): 15 of 19 true (6 latent); the false ones were '
                 'that shfl_scan exit, cdpBitonicSort launched only when `len > 1024` with 1,024 threads, and '
                 'a `continue` block-uniform through a shared counter (ss).  '
-                + JUDGED_ON_PUBLIC_CODE)
+                + JUDGED_ON_PUBLIC_CODE
+                + ('  Round 2 (seed 2027, final commit, fresh judges): 15 of 18 true (11 latent); false: '
+                   'cdpBitonicSort (twice) and aidw, exits the host makes impossible.'))
 
 
 @rule
@@ -77,7 +79,9 @@ class SharedRace(SyncRule):
                 'sample) a launching file included by another takes the macros of the outermost one '
                 '(BLOCK_SIZE 32 from main.cu), so 13 findings became 12 and 8 of the 9 judged left are true '
                 '(the false one: a block size computed from a template argument, one warp for every key '
-                'size the program reaches).')
+                'size the program reaches).'
+                + ('  Round 2 (seed 2027, final commit, fresh judges): 9 of 10 true (2 latent); false: '
+                   "gerbil's one-warp block."))
 
 
 @rule
@@ -100,7 +104,9 @@ class GlobalRace(SyncRule):
                 'fresh sample (seed 2026): 7 of 11 true; then (tuned on that sample) a store of the '
                 "element's own index (`succ[s] = s`) is no lost update, so 22 findings became 21 and 7 of "
                 'the 10 judged left are true (the false ones: a spin-wait handoff, a struct written back, '
-                'a search in sorted keys).')
+                'a search in sorted keys).'
+                + ("  Round 2 (seed 2027, final commit, fresh judges): 7 of 10 true; false: fma's scatter "
+                   'through an index array the host fills with i (three findings).'))
 
 
 @rule
@@ -138,4 +144,5 @@ class DivergentFullMask(SyncRule):
                 'host evaluation does not follow, so C was sized from the bounds check itself (256); a test '
                 'of thread indices alone against a made-up argument must now also split a block with the '
                 'argument at 100,003.  Before issue 14\'s uniformity fixes 581, almost all false (lane groups '
-                '`gid >> 3` against bin counts rounded to whole warps).  Tuned on these corpora, so not held out.')
+                '`gid >> 3` against bin counts rounded to whole warps).  Tuned on these corpora, so not held out.'
+                + '  Round 2 (seed 2027, final commit, fresh judges): 2 of 2 true.')
