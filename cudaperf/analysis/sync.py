@@ -298,8 +298,9 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
     for branch, context in access_graph.branches(graph):
         names = free_symbols(branch.condition)
         local = all(name in made_up | fixed or name.split(".")[0] in _BLOCK_LOCAL for name in names)
-        if (names & fixed or (names & made_up and local)) and not (names & made_up and not local) and \
-                not has_opaque(branch.condition) and not loads_in(branch.condition):
+        # a made-up argument only in a test against thread indices alone; a fixed one in any test
+        judged_again = local if names & made_up else bool(names & fixed)
+        if judged_again and not has_opaque(branch.condition) and not loads_in(branch.condition):
             batch = sampler.batch(context)
             again[branch.id] = branch_uniformity(branch.condition, batch, dependence, arguments)
             if again[branch.id].uniformity == "warp" and not _splits_a_block(branch.condition, batch):
