@@ -27,6 +27,7 @@ from .launch import (
     HostLaunch,
     Launch,
     LaunchError,
+    argument_range,
     complete_block,
     dimensionality,
     find_host_launches,
@@ -289,12 +290,15 @@ class FileAnalysis:
                 launch.args[param.name] = float(o.args[param.name])
                 launch.arg_sources[param.name] = "cli"
         if host is not None:
-            only = sum(h.kernel == host.kernel for h in self.launches()) == 1
-            for param, value in zip(kernel.params, host.args):
+            every = [h for h in self.launches() if h.kernel == host.kernel]
+            for position, (param, value) in enumerate(zip(kernel.params, host.args)):
                 if not param.pointer and value is not None and param.name not in launch.args:
                     launch.args[param.name] = float(value)
                     launch.arg_sources[param.name] = "inferred"
-                    launch.fixed += (param.name,) * only
+                    launch.fixed += (param.name,) * (len(every) == 1)
+                allowed = argument_range(every, position)
+                if not param.pointer and value is None and param.name not in launch.args and allowed:
+                    launch.ranges[param.name] = allowed
         infer_arguments(kernel, launch)
         return launch
 

@@ -94,13 +94,36 @@ class Dependence:
         return result
 
 
-def _disagrees(values: np.ndarray, active: np.ndarray) -> np.ndarray:
-    """Per row: do active lanes see different values (NaN counts as possibly different)?"""
+def _disagrees(values: np.ndarray, active: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """Per row: do active lanes see different values (NaN counts as possibly different)?  With
+    `groups` (a group number per row), do the active lanes of the row's group?"""
     unknown = (np.isnan(values) & active).any(axis=1)
     known = np.nan_to_num(values, nan=0.0)
     lo = np.where(active, known, np.inf).min(axis=1)
     hi = np.where(active, known, -np.inf).max(axis=1)
+    if groups is not None:
+        lo, hi, unknown = (_over_groups(reduce, part, groups) for reduce, part in
+                           ((np.minimum, lo), (np.maximum, hi), (np.logical_or, unknown)))
     return (hi > lo) | unknown
+
+
+def _over_groups(reduce: np.ufunc, per_row: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """`reduce` over the rows of each group, given back per row."""
+    start = {np.minimum: np.inf, np.maximum: -np.inf, np.logical_or: False}[reduce]
+    out = np.full(groups.max() + 1, start, dtype=per_row.dtype)
+    reduce.at(out, groups, per_row)
+    return out[groups]
+
+
+def block_groups(batch: Batch) -> np.ndarray:
+    """A group number per row: rows of one block at the same sampled loop iterations (the values
+    the sampler keeps one per row: block indices and iteration numbers), i.e. warps of one block
+    at one point of the program."""
+    per_row = [np.broadcast_to(v, (batch.rows, 1)) for v in batch.env.values()
+               if isinstance(v, np.ndarray) and v.ndim == 2 and v.shape == (batch.rows, 1)]
+    if not per_row:
+        return np.zeros(batch.rows, dtype=int)
+    return np.unique(np.concatenate(per_row, axis=1), axis=0, return_inverse=True)[1].ravel()
 
 
 _RELATIONS = ("<", "<=", ">", ">=", "==", "!=")
@@ -153,7 +176,8 @@ def _symbolic(periods: set[Expr]) -> set[Expr]:
 _ALIGNED = {"<": (0, 1), ">=": (0, 1), ">": (1, 0), "<=": (1, 0)}  # relation: (thread side, bound side)
 
 
-def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str]) -> np.ndarray | None:
+def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str],
+                   groups: np.ndarray | None) -> np.ndarray | None:
     """Per row, for a comparison against an argument-dependent bound with a known period: do
     the lanes fall into different periods?  None when the comparison has no such form."""
     sides = _ALIGNED.get(expr.name)
@@ -161,18 +185,22 @@ def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str]) -> np.ndar
         return None
     below, bound = (expr.args[i] for i in sides)
     periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
-    splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active)
+    splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active, groups)
               for period in periods if not _argument_dependent(period, arguments) and period != Const(0.0)]
     if isinstance(bound, Op) and bound.name == "<<" and bound.args[0] == ONE and \
             not _argument_dependent(below, arguments):  # `1 << lg`: a multiple of 32, or below every lane past 31
         group = evaluate_on(op("/", below, Const(32.0), is_int=True), batch)
         first = ((group == 0) & batch.active).any(axis=1)
-        splits.append(_disagrees(group, batch.active) | (first & _disagrees(evaluate_on(below, batch), batch.active)))
+        if groups is not None:
+            first = _over_groups(np.logical_or, first, groups)
+        splits.append(_disagrees(group, batch.active, groups) |
+                      (first & _disagrees(evaluate_on(below, batch), batch.active, groups)))
     return np.logical_and.reduce(splits) if splits else None
 
 
-def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray:
-    """Per row: can lanes of this warp disagree on `expr` for some values of the arguments?
+def may_split(expr: Expr, batch: Batch, arguments: frozenset[str], groups: np.ndarray | None = None) -> np.ndarray:
+    """Per row: can lanes of this warp (with `groups`, threads of the row's group of rows)
+    disagree on `expr` for some values of the arguments?
 
     A comparison against an argument-dependent threshold (``i < n``) splits a warp for some
     argument value exactly when the difference of its sides varies across the warp's lanes; a
@@ -180,16 +208,16 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str]) -> np.ndarray
     if isinstance(expr, Op) and expr.name in _LOGICAL:
         out = np.zeros(batch.rows, dtype=bool)
         for a in expr.args:
-            out |= may_split(a, batch, arguments)
+            out |= may_split(a, batch, arguments, groups)
         return out
-    aligned = _aligned_split(expr, batch, arguments) if isinstance(expr, Op) and \
+    aligned = _aligned_split(expr, batch, arguments, groups) if isinstance(expr, Op) and \
         _argument_dependent(expr, arguments) else None
     if aligned is not None:
         return aligned
     if isinstance(expr, Op) and expr.name in _RELATIONS and _argument_dependent(expr, arguments):
         difference = op("-", expr.args[0], expr.args[1], is_int=False)
-        return _disagrees(evaluate_on(difference, batch), batch.active)
-    return _disagrees(evaluate_on(expr, batch), batch.active)
+        return _disagrees(evaluate_on(difference, batch), batch.active, groups)
+    return _disagrees(evaluate_on(expr, batch), batch.active, groups)
 
 
 _UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
@@ -320,8 +348,11 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     named = namer.named
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
-    divergent_rows = may_split(condition, batch, frozenset(arguments) | frozenset(named))
+    free = frozenset(arguments) | frozenset(named)
+    divergent_rows = may_split(condition, batch, free)
     if not divergent_rows[executed].any():
-        return BranchUniformity("warp", fraction, evident)
+        # lanes agree; so may whole warps of a block (`(tid + k * bdim) / bdim` at iteration k)
+        splits_blocks = may_split(condition, batch, free, block_groups(batch))[executed].any()
+        return BranchUniformity("warp" if splits_blocks else "block", fraction, evident)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     return BranchUniformity("thread", fraction, evident, boundary)

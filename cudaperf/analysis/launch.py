@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import parse
 from .ctype import CType
+from .guards import Range, argument_ranges
 from .ir import Branch, Kernel, Loop, walk
 from .parse import Node, text
 from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
@@ -40,6 +41,8 @@ class Launch:
     bounded: tuple[str, ...] = ()
     # scalar arguments the host code fixes at the kernel's only launch (`const int n = 65536;`)
     fixed: tuple[str, ...] = ()
+    # scalar arguments the host code leaves open within a range at every launch (`if (n > 1024) k<<<..>>>(n)`)
+    ranges: dict[str, Range] = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:
@@ -101,6 +104,8 @@ class HostLaunch:
     template_args: list[str]
     args: list[float | None]
     path: str | None = None  # the file holding the launch, when not the analysed one
+    # per argument, the range the conditions around the launch allow a variable passed as it (guards.py)
+    ranges: list[Range | None] = field(default_factory=list)
 
 
 def _written(arguments: Node) -> list[Node]:
@@ -142,12 +147,14 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
         grid = resolve(config[0], launch_node, dim3=True) if config else None
         block = resolve(config[1], launch_node, dim3=True) if len(config) > 1 else None
         smem = resolve(config[2], launch_node, dim3=False) if len(config) > 2 else [0]
-        args = [resolve(a, launch_node, dim3=False) for a in _written(m["arguments"][0])]
+        written = _written(m["arguments"][0])
+        args = [resolve(a, launch_node, dim3=False) for a in written]
+        around = argument_ranges(launch_node, lambda node, at=launch_node: (resolve(node, at, dim3=False) or [None])[0])
         launches.append(HostLaunch(
             name, parse.position(launch_node)[0],
             tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
             int(smem[0]) if smem else None, template_args,
-            [a[0] if a else None for a in args]))
+            [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written]))
     return launches
 
 
@@ -174,7 +181,8 @@ def _bound_candidates(kernel: Kernel) -> dict[str, list[Expr]]:
 
 
 def infer_arguments(kernel: Kernel, launch: Launch) -> None:
-    """Fill missing scalar arguments: from bounds checks (n = largest index + 1), else a default."""
+    """Fill missing scalar arguments: from bounds checks (n = largest index + 1), else a default,
+    moved into the range the host code allows."""
     candidates = _bound_candidates(kernel)
     values = launch.symbols()
     for i, axis in enumerate("xyz"):
@@ -188,12 +196,13 @@ def infer_arguments(kernel: Kernel, launch: Launch) -> None:
             v = evaluate(index, values)
             if math.isfinite(v):
                 best = max(best or 0, int(v) + 1)
+        lo, hi = launch.ranges.get(param.name, (-math.inf, math.inf))
         if best is not None:
-            launch.args[param.name] = float(best)
+            launch.args[param.name] = float(min(max(best, lo), hi))
             launch.arg_sources[param.name] = "inferred"
             launch.bounded += (param.name,)
         elif not param.type.is_float:
-            launch.args[param.name] = float(DEFAULT_ARGUMENT)
+            launch.args[param.name] = float(min(max(DEFAULT_ARGUMENT, lo), hi))
             launch.arg_sources[param.name] = "default"
 
 
@@ -211,3 +220,16 @@ def template_bindings(names: list[str], kinds: list[str], given: list[str], type
             except ValueError:
                 pass
     return bound
+
+
+def argument_range(launches: list[HostLaunch], position: int) -> Range | None:
+    """The values every launch allows the argument at `position`: the hull of their ranges (a
+    fixed value is a range of one), None when one launch leaves it open."""
+    ranges = []
+    for launch in launches:
+        value = launch.args[position] if position < len(launch.args) else None
+        given = launch.ranges[position] if position < len(launch.ranges) else None
+        if value is None and given is None:
+            return None
+        ranges.append((value, value) if value is not None else given)
+    return (min(lo for lo, _ in ranges), max(hi for _, hi in ranges)) if ranges else None

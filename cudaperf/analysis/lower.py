@@ -35,6 +35,9 @@ _GROUP_SYNCS = {"sync", "wait", "wait_prior"}  # cg::sync(g); cg::wait(g) syncs 
 _PTX_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.(?:sync|red|arrive)(?:\.aligned)?\s+([^;\"]*)")
 _UNSEEN_SYNC = re.compile(r"sync|barrier", re.IGNORECASE)
 _PTX_WARP_BARRIER = re.compile(r"\bbar\.warp\.sync\b")
+# one-instruction PTX whose output `%0` is a function of its input `%1` the evaluator computes:
+# `bfind` (highest set bit) rounds sizes to powers of two (`1 << (bfind(len - 1) + 1)`)
+_PTX_UNARY = {"bfind": re.compile(r"^\s*bfind\.u32\s+%0\s*,\s*%1\s*;?\s*$")}
 _PTX_MEMORY = {"shared": re.compile(r"\b(?:cp\.async|ldmatrix|stmatrix|wgmma|mbarrier|[a-z]+\.shared)\b"),
                "global": re.compile(r"\b(?:cp\.async|[a-z]+\.global)\b")}
 DOUBLE = BUILTIN_TYPES["double"]
@@ -1110,13 +1113,18 @@ class Lowerer:
     def _asm(self, node: Node, env: Env, record: bool) -> Val:
         """Inline PTX: barriers and the memory its instructions touch; outputs become unknown values."""
         code = " ".join(text(c) for c in node.children if c.type in ("string_literal", "concatenated_string"))
+        inputs, outputs = [], []
         for operands in node.named_children:
             for operand in operands.named_children if operands.type.endswith("operand_list") else []:
                 value = operand.named_children[-1] if operand.named_children else None
                 if operands.type == "gnu_asm_input_operand_list":
-                    self.rvalue(value, env, record)
+                    inputs.append(self.rvalue(value, env, record))
                 elif value is not None and value.type == "identifier" and env.lookup(text(value)) is not None:
-                    env.assign(text(value), _opaque("asm output"))
+                    outputs.append(text(value))
+        unary = next((name for name, pattern in _PTX_UNARY.items() if pattern.match(code.strip('"'))), None)
+        for name in outputs:
+            computed = unary and len(outputs) == 1 and len(inputs) == 1 and isinstance(inputs[0], Scalar)
+            env.assign(name, Scalar(op(unary, inputs[0].expr, is_int=True)) if computed else _opaque("asm output"))
         if record:
             self._opaque_memory(node, [space for space, pattern in _PTX_MEMORY.items() if pattern.search(code)], "asm")
         for m in _PTX_BARRIER.finditer(code):

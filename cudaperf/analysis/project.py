@@ -10,6 +10,7 @@ their own host code.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -107,12 +108,14 @@ def neighbours(path: Path) -> list[Path]:
 def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str, str]) -> list[HostLaunch]:
     """Launches of `kernels` in the other files of `path`'s program: files compiled in one
     translation unit with it (a neighbour, with the local headers it includes, that holds `path`
-    or the header declaring `path`'s kernels: `kernel.h` for `kernel.cu`)."""
+    or a header declaring `path`'s kernels: `kernel.h` for `kernel.cu`, or a header `path`
+    includes that declares one of them, as `cdpQuicksort.h` does for a kernel another kernel
+    launches)."""
     here = Path(path).resolve()
     if not here.is_file() or not kernels:
         return []
     seen_as = {here} | ({here.with_suffix(s) for s in HEADER_SUFFIXES} if here.suffix not in HEADER_SUFFIXES
-                        else set())
+                        else set()) | {h for h in _includes(here) if _declares(h, frozenset(kernels))}
     candidates: dict[Path, Path] = {}  # a file holding launches -> the unit it is compiled in
     for unit in neighbours(here):
         files = [unit, *_includes(unit)]
@@ -131,3 +134,14 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
 @cache
 def _includes(path: Path) -> frozenset[Path]:
     return frozenset(local_includes(path))
+
+
+@cache
+def _declares(header: Path, kernels: frozenset[str]) -> bool:
+    """Does the header declare (or define) one of `kernels` as a `__global__` function?"""
+    try:
+        data = header.read_bytes() if header.stat().st_size <= MAX_HOST_FILE_BYTES else b""
+    except OSError:
+        return False
+    names = b"|".join(re.escape(k.encode()) for k in kernels)
+    return re.search(rb"__global__[^;{}]*?\b(?:" + names + rb")\s*\(", data) is not None

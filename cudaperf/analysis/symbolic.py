@@ -326,7 +326,15 @@ _UNARY = {
     "int": lambda a: np.trunc(a),
     "float": lambda a: a,
     "abs": lambda a: np.abs(a),
+    "bfind": lambda a: _bfind(np.asarray(a, dtype=float)),
 }
+
+
+def _bfind(a: np.ndarray) -> np.ndarray:
+    """PTX `bfind.u32`: the position of the highest set bit, 0xffffffff for 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        word = np.mod(np.trunc(a), 2.0**32)
+        return np.where(np.isnan(a), np.nan, np.where(word >= 1, np.floor(np.log2(np.maximum(word, 1))), 2.0**32 - 1))
 
 
 def evaluable(expr: Op) -> bool:

@@ -8,11 +8,11 @@ there, barriers that order nothing, atomics every lane aims at one address, and 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import networkx as nx
-import numpy as np
 
 from . import graph as access_graph
 from .divergence import BranchUniformity, Dependence
@@ -20,7 +20,7 @@ from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
 from .launch import Launch, dimensionality
 from .races import races
-from .sampling import Batch, Sampler, evaluate_on
+from .sampling import Sampler
 from .symbolic import Const, Expr, Op, free_symbols, has_opaque, loads_in
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
@@ -270,10 +270,19 @@ def _races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch) 
     return found
 
 
-def _made_up_arguments(launch: Launch) -> frozenset[str]:
-    """Scalar arguments neither the user nor the host code gave: defaults and values inferred from
-    a bounds check in the kernel (`tid < C` makes C the block size)."""
-    return _guessed_arguments(launch) | frozenset(f"arg:{name}" for name in launch.bounded)
+def _made_up_arguments(launch: Launch) -> dict[str, float]:
+    """Scalar arguments neither the user nor the host code gave (defaults and values inferred from
+    a bounds check in the kernel: `tid < C` makes C the block size), with the value they are
+    judged at: LARGE_ARGUMENT, or the least the launches allow when that is more (`len > 1024`
+    around the launch); when the launches cap the argument below LARGE_ARGUMENT, the least value
+    they allow, and none (any value, as for a given argument) when that has no floor either."""
+    made_up = {}
+    for name in (*(n[4:] for n in _guessed_arguments(launch)), *launch.bounded):
+        lo, hi = launch.ranges.get(name, (-math.inf, math.inf))
+        judged = max(lo, LARGE_ARGUMENT) if hi >= max(lo, LARGE_ARGUMENT) else lo
+        if math.isfinite(judged):
+            made_up[f"arg:{name}"] = float(judged)
+    return made_up
 
 
 def _fixed_arguments(launch: Launch) -> frozenset[str]:
@@ -286,12 +295,14 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
                 uniformity: dict[int, BranchUniformity]) -> dict[int, BranchUniformity]:
     """`uniformity` with branches on made-up or fixed arguments judged again with those arguments
     at one value rather than any: a fixed one at the host's value (`id > len` with len = 65536 and
-    255 blocks of 256 threads never holds), a made-up one at LARGE_ARGUMENT, but only in a test
-    against thread indices alone (`if (tid >= C) return;` splits a block only while the guess is
-    below the block's width; `blockIdx.x * blockDim.x + threadIdx.x < n` splits the block holding
-    n whatever n is, so it keeps its judgement)."""
-    made_up, fixed = _made_up_arguments(launch), _fixed_arguments(launch)
-    large = replace(launch, args={**launch.args, **{name[4:]: float(LARGE_ARGUMENT) for name in made_up}})
+    255 blocks of 256 threads never holds), a made-up one at LARGE_ARGUMENT or as its launches
+    allow (_made_up_arguments), but only in a test against thread indices alone (`if (tid >= C)
+    return;` splits a block only while the guess is below the block's width;
+    `blockIdx.x * blockDim.x + threadIdx.x < n` splits the block holding n whatever n is, so it
+    keeps its judgement)."""
+    judged_at, fixed = _made_up_arguments(launch), _fixed_arguments(launch)
+    made_up = frozenset(judged_at)
+    large = replace(launch, args={**launch.args, **{name[4:]: value for name, value in judged_at.items()}})
     sampler, dependence = Sampler(large, all_warps=True), Dependence(kernel)
     arguments = [f"arg:{name}" for name in launch.args if f"arg:{name}" not in made_up | fixed]
     again = dict(uniformity)
@@ -303,27 +314,7 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
         if judged_again and not has_opaque(branch.condition) and not loads_in(branch.condition):
             batch = sampler.batch(context)
             again[branch.id] = branch_uniformity(branch.condition, batch, dependence, arguments)
-            if again[branch.id].uniformity == "warp" and not _splits_a_block(branch.condition, batch):
-                again[branch.id] = replace(again[branch.id], uniformity="block")
     return again
-
-
-def _splits_a_block(condition: Expr, batch: Batch) -> bool:
-    """Do the sampled threads of some block take both sides of the condition (or one that rests on
-    values the evaluation does not know)?  Uniformity stops at warps: it never asks whether whole
-    warps of one block agree."""
-    active = batch.active
-    if not active.any():
-        return True
-    values = evaluate_on(condition, batch)
-    known = ~np.isnan(values) & active
-    sides = np.stack([((values != 0) & known).any(axis=1), ((values == 0) & known).any(axis=1),
-                      (np.isnan(values) & active).any(axis=1)], axis=1)
-    blocks = np.concatenate([np.broadcast_to(batch.env[f"bid.{a}"], (batch.rows, 1)) for a in "xyz"], axis=1)
-    _, block_of = np.unique(blocks, axis=0, return_inverse=True)
-    per_block = np.zeros((block_of.max() + 1, 3), dtype=bool)
-    np.logical_or.at(per_block, block_of.ravel(), sides)
-    return bool((per_block[:, 2] | (per_block[:, 0] & per_block[:, 1])).any())
 
 
 def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
