@@ -20,7 +20,7 @@ import numpy as np
 
 from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
-from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, op, substitute
+from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, loads_in, op, substitute
 
 LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
@@ -204,20 +204,27 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str], groups: np.nd
 
     A comparison against an argument-dependent threshold (``i < n``) splits a warp for some
     argument value exactly when the difference of its sides varies across the warp's lanes; a
-    threshold rounded to a multiple of 32 only when the lanes lie in different 32-aligned groups."""
+    threshold rounded to a multiple of 32 only when the lanes lie in different 32-aligned groups.
+    Across a group of warps, a threshold that itself varies inside the group
+    (`m < min(n, start + CHUNK)` with `start` per warp) may split it for other argument values."""
     if isinstance(expr, Op) and expr.name in _LOGICAL:
         out = np.zeros(batch.rows, dtype=bool)
         for a in expr.args:
             out |= may_split(a, batch, arguments, groups)
         return out
+    split = np.zeros(batch.rows, dtype=bool)
+    if groups is not None and isinstance(expr, Op) and expr.name in _RELATIONS:
+        for side in expr.args:
+            if _argument_dependent(side, arguments):
+                split |= _disagrees(evaluate_on(side, batch), batch.active, groups)
     aligned = _aligned_split(expr, batch, arguments, groups) if isinstance(expr, Op) and \
         _argument_dependent(expr, arguments) else None
     if aligned is not None:
-        return aligned
+        return split | aligned
     if isinstance(expr, Op) and expr.name in _RELATIONS and _argument_dependent(expr, arguments):
         difference = op("-", expr.args[0], expr.args[1], is_int=False)
-        return _disagrees(evaluate_on(difference, batch), batch.active, groups)
-    return _disagrees(evaluate_on(expr, batch), batch.active, groups)
+        return split | _disagrees(evaluate_on(difference, batch), batch.active, groups)
+    return split | _disagrees(evaluate_on(expr, batch), batch.active, groups)
 
 
 _UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
@@ -351,8 +358,10 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     free = frozenset(arguments) | frozenset(named)
     divergent_rows = may_split(condition, batch, free)
     if not divergent_rows[executed].any():
-        # lanes agree; so may whole warps of a block (`(tid + k * bdim) / bdim` at iteration k)
-        splits_blocks = may_split(condition, batch, free, block_groups(batch))[executed].any()
+        # lanes agree; so may whole warps of a block (`(tid + k * bdim) / bdim` at iteration k),
+        # unless the condition reads data at per-thread addresses (a stand-in value proves nothing)
+        per_thread_data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
+        splits_blocks = per_thread_data or may_split(condition, batch, free, block_groups(batch))[executed].any()
         return BranchUniformity("warp" if splits_blocks else "block", fraction, evident)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     return BranchUniformity("thread", fraction, evident, boundary)
