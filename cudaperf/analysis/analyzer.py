@@ -20,6 +20,7 @@ from .divergence import BranchUniformity, Dependence, uniformity
 from .dram import ArrayTraffic, dram_fetch_bytes, traffic
 from .fields import merge_fields
 from .host import HostResolver
+from .indices import index_fills
 from .ir import Kernel
 from .launch import (
     DEFAULT_BLOCKS,
@@ -296,6 +297,8 @@ class FileAnalysis:
                     launch.arg_sources[param.name] = "inferred"
                     launch.fixed += (param.name,) * only
         infer_arguments(kernel, launch)
+        launch.index_fill = index_fills(self.tree.root_node, self.source.path, self.launches(), kernel.name,
+                                        [p.name for p in kernel.params])
         return launch
 
 

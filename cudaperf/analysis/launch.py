@@ -8,6 +8,7 @@ template arguments.  Every value records where it came from (``cli``, ``inferred
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import parse
@@ -40,6 +41,8 @@ class Launch:
     bounded: tuple[str, ...] = ()
     # scalar arguments the host code fixes at the kernel's only launch (`const int n = 65536;`)
     fixed: tuple[str, ...] = ()
+    # how the host fills an index array parameter: (a, b) for `idx[j] = a*j + b` (indices.py), else None
+    index_fill: Callable[[str], tuple[int, int] | None] = field(default=lambda array: None, repr=False, compare=False)
 
     @property
     def threads_per_block(self) -> int:
