@@ -85,13 +85,16 @@ def test_a_permutation_something_else_may_overwrite_is_not_trusted():
 
 
 def test_the_host_program_that_includes_a_kernel_header_fills_its_index_array(tmp_path):
-    """The launcher in the kernels' header, its caller and the fill in main.cu (HeCBench's layout)."""
+    """The launcher in the kernels' header, its caller and the fill in main.cu (HeCBench's layout),
+    which passes the host array on to a function another header declares read-only."""
     for name, fill in (("identity", "for (int i = 0; i < n; i++) h_idx[i] = i;"),
                        ("labels", "for (int i = 0; i < n; i++) h_idx[i] = i % 7;")):
         (tmp_path / name).mkdir()
         header = tmp_path / name / "kernels.h"
         header.write_text(KERNEL.replace("ROW", "row"))
-        (tmp_path / name / "main.cu").write_text('#include "kernels.h"\n' + HOST.replace("FILL", fill))
+        (tmp_path / name / "reference.h").write_text("void reference(const int* idx, int n) {}\n")
+        host = HOST.replace("FILL", fill).replace("cudaFree(d_idx);", "reference(h_idx, n);\n    cudaFree(d_idx);")
+        (tmp_path / name / "main.cu").write_text('#include "kernels.h"\n#include "reference.h"\n' + host)
         found = lint_file(analyze_file(header, Options(resources="estimate")), select(["global-race"]),
                           header.read_text())
         assert len(found) == (name == "labels"), name

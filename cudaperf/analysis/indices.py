@@ -39,14 +39,15 @@ def _tree(path: Path) -> parse.Tree | None:
 
 def _program(root: Node, path: str) -> list[Node]:
     """The analysed file's tree and those of the files of its program that include it (`main.cu`
-    including `kernels.h`): where the launcher functions it defines are called."""
-    roots = [root]
+    including `kernels.h`: where the launcher functions it defines are called) and that they
+    include (where the functions they pass arrays to are defined)."""
     here = Path(path)
-    if here.is_file():
-        here = here.resolve()
-        trees = (_tree(p) for p in neighbours(here) if here in included_headers(p))
-        roots += [t.root_node for t in trees if t is not None]
-    return roots
+    if not here.is_file():
+        return [root]
+    here = here.resolve()
+    units = [p for p in neighbours(here) if here in included_headers(p)]
+    files = dict.fromkeys(f for unit in units for f in (unit, *included_headers(unit)) if f != here)
+    return [root] + [t.root_node for t in map(_tree, files) if t is not None]
 
 
 def _walk(node: Node):
