@@ -17,7 +17,9 @@ the addresses its sampled lanes touch:
 Addresses computed from loaded data, and lanes behind data-dependent conditions, cannot be joined,
 with one exception that is a race whatever the data: a non-atomic read-modify-write whose address
 depends on no thread index (`hist[key] += 1`, `if (v > *m) *m = v`) that several lanes may perform
-without a barrier between them; updates are lost.
+without a barrier between them; updates are lost.  Only when the host fills the index arrays
+such an address is loaded from with a permutation (indices.py) do the loads get values and the
+lanes' addresses compared.
 """
 
 from __future__ import annotations
