@@ -297,8 +297,7 @@ class FileAnalysis:
                     launch.arg_sources[param.name] = "inferred"
                     launch.fixed += (param.name,) * only
         infer_arguments(kernel, launch)
-        launch.index_fill = index_fills(self.tree.root_node, self.source.path, self.launches(), kernel.name,
-                                        [p.name for p in kernel.params])
+        launch.index_fills = index_fills(self.tree.root_node, self.source.path, self.launches(), kernel)
         return launch
 
 

@@ -16,8 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import parse
+from .ir import Access, Kernel, walk
 from .parse import Node, text
 from .project import included_headers, neighbours
+from .symbolic import loads_in
 
 Fill = tuple[int, int]  # idx[j] = a*j + b (b 0 where the host leaves it to a runtime value)
 
@@ -287,22 +289,21 @@ def launch_fill(root: Node, path: str, kernel: str, line: int, position: int) ->
     return None
 
 
-def index_fills(root: Node, path: str, launches: list, kernel: str, params: list[str]):
-    """`fill(array)` for the kernel's pointer parameters: the fill every launch of `kernel` in
-    `launches` (launch.HostLaunch, `path` None: in the file `root` was parsed from) agrees on."""
-    cached: dict[str, Fill | None] = {}
-
-    def fill(array: str) -> Fill | None:
-        if array not in cached:
-            found = set()
-            for host in (h for h in launches if h.kernel == kernel):
-                tree = _tree(Path(host.path)) if host.path else None
-                if array not in params or (host.path and tree is None):
-                    found.add(None)
-                    continue
-                found.add(launch_fill(tree.root_node if tree else root, host.path or path, kernel, host.line,
-                                      params.index(array)))
-            cached[array] = found.pop() if len(found) == 1 else None
-        return cached[array]
-
-    return fill
+def index_fills(root: Node, path: str, launches: list, kernel: Kernel) -> dict[str, Fill]:
+    """The fills of the kernel's index arrays that its stores scatter through (`c[idx[t]] = ...`),
+    where every launch of it in `launches` (launch.HostLaunch; `path` None: in the file `root` was
+    parsed from) agrees."""
+    accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
+    scattered = {accesses[load.access_id].array for a in accesses.values() if a.kind == "store"
+                 for load in loads_in(a.offset) if load.access_id in accesses}
+    params = [p.name for p in kernel.params]
+    fills: dict[str, Fill] = {}
+    for array in scattered & set(params):
+        found = set()
+        for host in (h for h in launches if h.kernel == kernel.name):
+            tree = _tree(Path(host.path)) if host.path else None
+            found.add(None if host.path and tree is None else launch_fill(
+                tree.root_node if tree else root, host.path or path, kernel.name, host.line, params.index(array)))
+        if len(found) == 1 and None not in found:
+            fills[array] = found.pop()
+    return fills

@@ -8,7 +8,6 @@ template arguments.  Every value records where it came from (``cli``, ``inferred
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import parse
@@ -41,8 +40,9 @@ class Launch:
     bounded: tuple[str, ...] = ()
     # scalar arguments the host code fixes at the kernel's only launch (`const int n = 65536;`)
     fixed: tuple[str, ...] = ()
-    # how the host fills an index array parameter: (a, b) for `idx[j] = a*j + b` (indices.py), else None
-    index_fill: Callable[[str], tuple[int, int] | None] = field(default=lambda array: None, repr=False, compare=False)
+    # index arrays a store scatters through that the host fills with a permutation: (a, b) for
+    # `idx[j] = a*j + b` (indices.py)
+    index_fills: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:

@@ -441,14 +441,14 @@ def _with_loads(expr: Expr, values: dict[int, Expr]) -> Expr:
     return expr
 
 
-def _permuted(w: Access, accesses: dict[int, Access], index_fill, batch) -> bool:
+def _permuted(w: Access, accesses: dict[int, Access], index_fills: dict[str, tuple[int, int]], batch) -> bool:
     """Is `w`'s address read from index arrays the host fills with a distinct affine function of
     the position (`idx[j] = a*j + b`, indices.py), so that two threads never reach one word?  The
     loads are replaced by the values they read and the sampled lanes' addresses compared."""
     values: dict[int, Expr] = {}
     for load in loads_in(w.offset):
         source = accesses.get(load.access_id)
-        fill = index_fill(source.array) if source is not None and not loads_in(source.offset) and \
+        fill = index_fills.get(source.array) if source is not None and not loads_in(source.offset) and \
             not has_opaque(source.offset) else None
         if fill is None or any(a.array == source.array and a.kind != "load" for a in accesses.values()):
             return False
@@ -463,7 +463,8 @@ def _permuted(w: Access, accesses: dict[int, Access], index_fill, batch) -> bool
     return not (np.diff(pairs[:, 0]) == 0).any()  # sorted by address: a repeat is two threads on one word
 
 
-def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, index_fill) -> Iterator[Access]:
+def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
+                       index_fills: dict[str, tuple[int, int]]) -> Iterator[Access]:
     """Non-atomic read-modify-writes (`hist[key] += 1`, `if (v > *m) *m = v`) at an address no thread
     index enters, which two lanes may perform unordered: in one block and one barrier interval, or,
     for a global address the same in every block, in two blocks.  Data-dependent conditions count
@@ -487,7 +488,7 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, inde
                    (r.line == w.line or r.id in guards) for r in statements):
             continue
         batch = sampler.batch(context)
-        if loads_in(w.offset) and _permuted(w, accesses, index_fill, batch):
+        if loads_in(w.offset) and _permuted(w, accesses, index_fills, batch):
             continue
         env, shape = batch.env, batch.active.shape
         same_everywhere = w.space == "global" and not loads_in(w.offset) and not _indexed_by(w.offset, "bid.", loops)
@@ -519,12 +520,13 @@ def _lost(w: Access, table: LaneTable, loops: dict[str, Loop]) -> str:
 
 
 def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = (),
-          guessed: frozenset[str] = frozenset(), index_fill=lambda array: None) -> Iterator[tuple[str, int, int, str]]:
+          guessed: frozenset[str] = frozenset(),
+          index_fills: dict[str, tuple[int, int]] | None = None) -> Iterator[tuple[str, int, int, str]]:
     """(kind, line, column, message) for every write that races.  Lanes whose index along one of
     `copies` (``tid.y``, ``bid.z``, ...) is not 0 are left out: under a guessed launch, threads or
     blocks along an axis the kernel never reads only repeat index 0's work.  Pairs whose addresses
-    use an argument in `guessed` (a made-up value: a pitch, a stride) are left out.  `index_fill`
-    gives what the host puts in an index array parameter (Launch.index_fill)."""
+    use an argument in `guessed` (a made-up value: a pitch, a stride) are left out.  `index_fills`
+    are the index arrays the host fills with a permutation (Launch.index_fills)."""
     table = LaneTable(kernel, graph, sampler, copies, guessed)
     shared: set[int] = set()
     for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):
@@ -536,7 +538,7 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
         yield WARP.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no __syncwarp() between"
     global_: set[int] = set()
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
-    for w in _unordered_updates(kernel, graph, sampler, index_fill):
+    for w in _unordered_updates(kernel, graph, sampler, index_fills or {}):
         kind = "shared-race" if w.space == "shared" else "global-race"
         (shared if w.space == "shared" else global_).add(w.id)
         yield kind, w.line, w.column, f"{w.space} `{w.array}` read and written back here " + _lost(w, table, loops)
