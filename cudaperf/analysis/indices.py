@@ -152,6 +152,8 @@ def _loop_fill(assignment: Node, array: str) -> Fill | None:
         return None
     index = left.child_by_field_name("indices") or left.child_by_field_name("index")
     counter = text(index.named_children[0] if index is not None and index.named_children else index)
+    if not counter:
+        return None
     loop = assignment.parent
     while loop is not None and loop.type in ("expression_statement", "compound_statement"):
         loop = loop.parent
