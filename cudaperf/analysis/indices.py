@@ -19,7 +19,7 @@ from . import parse
 from .host import enclosing_function
 from .ir import Access, Kernel, walk
 from .parse import Node, descendants, text
-from .project import included_headers, neighbours
+from .project import _includes, neighbours
 from .symbolic import loads_in
 
 Fill = tuple[int, int]  # idx[j] = a*j + b (b 0 where the host leaves it to a runtime value)
@@ -48,8 +48,8 @@ def _program(root: Node, path: str) -> list[Node]:
     if not here.is_file():
         return [root]
     here = here.resolve()
-    units = [p for p in neighbours(here) if here in included_headers(p)]
-    files = dict.fromkeys(f for unit in units for f in (unit, *included_headers(unit)) if f != here)
+    units = [p for p in neighbours(here) if here in _includes(p)]
+    files = dict.fromkeys(f for unit in units for f in (unit, *_includes(unit)) if f != here)
     return [root] + [t.root_node for t in map(_tree, files) if t is not None]
 
 

@@ -115,7 +115,7 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
                         else set())
     candidates: dict[Path, Path] = {}  # a file holding launches -> the unit it is compiled in
     for unit in neighbours(here):
-        files = [unit, *included_headers(unit)]
+        files = [unit, *_includes(unit)]
         if seen_as & set(files):  # a flat folder of unrelated programs shares kernel names: only units that see it
             for f in files:
                 if f != here and (f not in candidates or candidates[f] in files):
@@ -129,5 +129,5 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
 
 
 @cache
-def included_headers(path: Path) -> frozenset[Path]:
+def _includes(path: Path) -> frozenset[Path]:
     return frozenset(local_includes(path))
