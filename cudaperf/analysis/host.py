@@ -14,7 +14,7 @@ from .scope import FileScope
 from .symbolic import Const, Opaque
 
 
-def enclosing_function(node: Node) -> Node | None:
+def _enclosing_function(node: Node) -> Node | None:
     while node is not None and node.type != "function_definition":
         node = node.parent
     return node
@@ -57,7 +57,7 @@ class HostResolver:
         self._envs: dict[tuple[int, int], tuple[Env, dict[str, list[int | None]]]] = {}
 
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
-        fn = enclosing_function(launch)
+        fn = _enclosing_function(launch)
         lowerer = Lowerer(self.scope)
         lowerer.addresses_written = False
         env, dims = Env(), {}

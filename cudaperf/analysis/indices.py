@@ -16,9 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import parse
-from .host import enclosing_function
+from .host import _enclosing_function
 from .ir import Access, Kernel, walk
-from .parse import Node, descendants, text
+from .lower import _descendants
+from .parse import Node, text
 from .project import _includes, neighbours
 from .symbolic import loads_in
 
@@ -101,7 +102,7 @@ def _read_only(roots: list[Node], callee: str, position: int) -> bool:
     """Is parameter `position` of every definition of `callee` a pointer to const?"""
     found = False
     for root in roots:
-        for node in descendants(root):
+        for node in _descendants(root):
             if node.type != "function_definition" or _declarator_name(node.child_by_field_name("declarator")) != callee:
                 continue
             params = _parameters(node)
@@ -172,7 +173,7 @@ def _loop_fill(assignment: Node, array: str) -> Fill | None:
 def _uses(function: Node, name: str):
     """The expressions in the function's body whose value is array `name` (`h`, `h + k`, `h.data()`)."""
     body = function.child_by_field_name("body")
-    for node in descendants(body) if body is not None else ():
+    for node in _descendants(body) if body is not None else ():
         if node.type == "identifier" and text(node) == name:
             outer = node
             while outer.parent is not None and (
@@ -243,7 +244,7 @@ def _values(roots: list[Node], function: Node, name: str, path: frozenset[tuple[
 def _traced(roots: list[Node], argument: Node, path: frozenset[tuple[str, int]], hops: int) -> Fill | None:
     """The fill of the device array `argument` names, followed through launcher parameters."""
     variable = _stripped(argument)
-    function = enclosing_function(variable)
+    function = _enclosing_function(variable)
     if variable.type != "identifier" or function is None:
         return None
     name = text(variable)
@@ -255,7 +256,7 @@ def _traced(roots: list[Node], argument: Node, path: frozenset[tuple[str, int]],
         position = params.index(name)
         fills = set()
         for root in roots:
-            for call in descendants(root):
+            for call in _descendants(root):
                 if call.type == "call_expression" and _name(call.child_by_field_name("function")) == launcher and \
                         position < len(_arguments(call)):
                     fills.add(_traced(roots, _arguments(call)[position], path | {(launcher, position)}, hops + 1))
@@ -268,7 +269,7 @@ def launch_fill(root: Node, path: str, kernel: str, line: int, position: int) ->
     """How the host fills the array passed as argument `position` of `kernel`'s launch at `line`
     of the file `root` was parsed from: (a, b) with `idx[j] = a*j + b`, or None when not known."""
     roots = _program(root, path)
-    for node in descendants(root):
+    for node in _descendants(root):
         if node.type == "call_expression" and node.child_by_field_name("arguments") is not None and \
                 parse.position(node)[0] == line and any(c.type == "kernel_call_syntax" for c in node.children) and \
                 _name(node.child_by_field_name("function")) == kernel:

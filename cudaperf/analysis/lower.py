@@ -19,7 +19,7 @@ from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
 from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, Param, SharedArray, Stmt, walk
 from .macros import substitute
-from .parse import Node, descendants, text
+from .parse import Node, text
 from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name, template_params
 from .source import Macro
 from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
@@ -232,7 +232,7 @@ class Lowerer:
                 name, dims = array_dims(decl)
                 for dim in reversed(dims[1:]):
                     ctype = array_of(ctype, self.const_int(dim))
-                decl, pointer = next((c for c in descendants(decl) if c.type == "identifier"), None), 1
+                decl, pointer = next((c for c in _descendants(decl) if c.type == "identifier"), None), 1
             while decl is not None and decl.type in ("pointer_declarator", "reference_declarator"):
                 if decl.type != "reference_declarator":
                     pointer += 1
@@ -488,7 +488,7 @@ class Lowerer:
     @staticmethod
     def _assigned_names(node: Node) -> set[str]:
         names: set[str] = set()
-        for n in descendants(node):
+        for n in _descendants(node):
             target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
                 n.child_by_field_name("argument") if n.type == "update_expression" else None
             if target is not None and target.type == "identifier":
@@ -604,7 +604,7 @@ class Lowerer:
         outer, self.stmts, self.cse = self.stmts, loop.body, {}
         if body is not None:
             self.statement(body, env)
-        if update_node is not None and any(n.type == "call_expression" for n in descendants(update_node)):
+        if update_node is not None and any(n.type == "call_expression" for n in _descendants(update_node)):
             self.rvalue(update_node, env.copy())  # `nt /= 2, __syncthreads()`: runs after every iteration's body
         if kind == "do_statement":
             loop.body.extend(tested)
@@ -1305,7 +1305,7 @@ def _first_arm(node: Node) -> list[Node]:
 def _addressed_names(node: Node | None) -> set[str]:
     """Local variables whose address a call receives (`swap((void**)&p, &q)`)."""
     names: set[str] = set()
-    for n in descendants(node) if node is not None else ():
+    for n in _descendants(node) if node is not None else ():
         if n.type == "argument_list":
             for arg in n.named_children:
                 while arg.type in ("cast_expression", "parenthesized_expression") and arg.named_children:
@@ -1419,6 +1419,14 @@ def _affine_step(update: Expr, counter: str) -> Expr | None:
     return None
 
 
+def _descendants(node: Node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.named_children))
+
+
 def _full_mask(value: Val) -> bool | None:
     """Is a warp mask the constant naming all 32 lanes?  None when it is not a constant."""
     if isinstance(value, Scalar) and isinstance(value.expr, Const):
@@ -1427,7 +1435,7 @@ def _full_mask(value: Val) -> bool | None:
 
 
 def _identifiers(node: Node) -> set[str]:
-    return {text(n) for n in descendants(node) if n.type == "identifier"}
+    return {text(n) for n in _descendants(node) if n.type == "identifier"}
 
 
 def _mentions(node: Node | None, names: set[str]) -> bool:
@@ -1435,7 +1443,7 @@ def _mentions(node: Node | None, names: set[str]) -> bool:
 
 
 def _assignment_count(body: Node, name: str) -> int:
-    return sum(1 for n in descendants(body)
+    return sum(1 for n in _descendants(body)
                if (n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name)
                or (n.type == "update_expression" and text(n.child_by_field_name("argument")) == name))
 

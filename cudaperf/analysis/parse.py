@@ -41,15 +41,6 @@ def matches(name: str, node: Node) -> list[dict[str, list[Node]]]:
     return [captures for _, captures in tree_sitter.QueryCursor(query(name)).matches(node)]
 
 
-def descendants(node: Node):
-    """The node and its named descendants, in source order."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.named_children))
-
-
 def text(node: Node | None) -> str:
     return node.text.decode(errors="replace") if node is not None and node.text is not None else ""
 
