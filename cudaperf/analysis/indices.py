@@ -98,18 +98,27 @@ def _parameters(function: Node) -> list[Node]:
     return [p for p in params.named_children if "parameter_declaration" in p.type] if params is not None else []
 
 
+@lru_cache(maxsize=32)
+def _named(root: Node) -> tuple[dict[str, list[Node]], dict[str, list[Node]]]:
+    """A file's function definitions and calls (launches too) by name, gathered in one walk."""
+    definitions: dict[str, list[Node]] = {}
+    calls: dict[str, list[Node]] = {}
+    for node in _descendants(root):
+        if node.type == "function_definition":
+            definitions.setdefault(_declarator_name(node.child_by_field_name("declarator")), []).append(node)
+        elif node.type == "call_expression":
+            calls.setdefault(_name(node.child_by_field_name("function")), []).append(node)
+    return definitions, calls
+
+
 def _read_only(roots: list[Node], callee: str, position: int) -> bool:
     """Is parameter `position` of every definition of `callee` a pointer to const?"""
-    found = False
-    for root in roots:
-        for node in _descendants(root):
-            if node.type != "function_definition" or _declarator_name(node.child_by_field_name("declarator")) != callee:
-                continue
-            params = _parameters(node)
-            if position >= len(params) or "const" not in text(params[position]).rsplit("*", 1)[0].split():
-                return False
-            found = True
-    return found
+    definitions = [d for root in roots for d in _named(root)[0].get(callee, ())]
+    for definition in definitions:
+        params = _parameters(definition)
+        if position >= len(params) or "const" not in text(params[position]).rsplit("*", 1)[0].split():
+            return False
+    return bool(definitions)
 
 
 def _affine(node: Node, counter: str) -> tuple[int, int | None] | None:
@@ -255,11 +264,9 @@ def _traced(roots: list[Node], argument: Node, path: frozenset[tuple[str, int]],
         launcher = _declarator_name(function.child_by_field_name("declarator"))
         position = params.index(name)
         fills = set()
-        for root in roots:
-            for call in _descendants(root):
-                if call.type == "call_expression" and _name(call.child_by_field_name("function")) == launcher and \
-                        position < len(_arguments(call)):
-                    fills.add(_traced(roots, _arguments(call)[position], path | {(launcher, position)}, hops + 1))
+        for call in (c for root in roots for c in _named(root)[1].get(launcher, ())):
+            if position < len(_arguments(call)):
+                fills.add(_traced(roots, _arguments(call)[position], path | {(launcher, position)}, hops + 1))
         return fills.pop() if len(fills) == 1 else None
     fills = _values(roots, function, name, path)
     return fills[0] if fills and len(set(fills)) == 1 else None
@@ -269,10 +276,8 @@ def launch_fill(root: Node, path: str, kernel: str, line: int, position: int) ->
     """How the host fills the array passed as argument `position` of `kernel`'s launch at `line`
     of the file `root` was parsed from: (a, b) with `idx[j] = a*j + b`, or None when not known."""
     roots = _program(root, path)
-    for node in _descendants(root):
-        if node.type == "call_expression" and node.child_by_field_name("arguments") is not None and \
-                parse.position(node)[0] == line and any(c.type == "kernel_call_syntax" for c in node.children) and \
-                _name(node.child_by_field_name("function")) == kernel:
+    for node in _named(root)[1].get(kernel, ()):
+        if parse.position(node)[0] == line and any(c.type == "kernel_call_syntax" for c in node.children):
             arguments = [a for a in _arguments(node) if not a.is_error and not a.type.startswith("preproc")]
             if position < len(arguments):
                 return _traced(roots, arguments[position], frozenset({(kernel, position)}), 0)
