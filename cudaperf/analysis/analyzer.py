@@ -20,6 +20,7 @@ from .divergence import BranchUniformity, Dependence, uniformity
 from .dram import ArrayTraffic, dram_fetch_bytes, traffic
 from .fields import merge_fields
 from .host import HostResolver
+from .indices import index_fills
 from .ir import Kernel
 from .launch import (
     DEFAULT_BLOCKS,
@@ -300,6 +301,7 @@ class FileAnalysis:
                 if not param.pointer and value is None and param.name not in launch.args and allowed:
                     launch.ranges[param.name] = allowed
         infer_arguments(kernel, launch)
+        launch.index_fills = index_fills(self.tree.root_node, self.source.path, self.launches(), kernel)
         return launch
 
 

@@ -36,6 +36,9 @@ class Launch:
     source: str = "default"  # cli | inferred | default
     args: dict[str, float] = field(default_factory=dict)
     arg_sources: dict[str, str] = field(default_factory=dict)
+    # index arrays a store scatters through that the host fills with a permutation: (a, b) for
+    # `idx[j] = a*j + b` (indices.py)
+    index_fills: dict[str, tuple[int, int]] = field(default_factory=dict)
     guessed: tuple[str, ...] = ()  # "grid", "block": parts neither given nor found in host code (defaults)
     # scalar arguments inferred from a bounds check in the kernel: sized to the launch, not given
     bounded: tuple[str, ...] = ()

@@ -17,7 +17,9 @@ the addresses its sampled lanes touch:
 Addresses computed from loaded data, and lanes behind data-dependent conditions, cannot be joined,
 with one exception that is a race whatever the data: a non-atomic read-modify-write whose address
 depends on no thread index (`hist[key] += 1`, `if (v > *m) *m = v`) that several lanes may perform
-without a barrier between them; updates are lost.
+without a barrier between them; updates are lost.  Only when the host fills the index arrays
+such an address is loaded from with a permutation (indices.py) do the loads get values and the
+lanes' addresses compared.
 """
 
 from __future__ import annotations
@@ -430,7 +432,39 @@ def _reset_before(w: Access, earlier: list[Access], graph: nx.DiGraph) -> bool:
     return False
 
 
-def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> Iterator[Access]:
+def _with_loads(expr: Expr, values: dict[int, Expr]) -> Expr:
+    """`expr` with the loads in `values` replaced by what they read."""
+    if isinstance(expr, Load):
+        return values.get(expr.access_id, expr)
+    if isinstance(expr, Op):
+        return op(expr.name, *(_with_loads(a, values) for a in expr.args), is_int=expr.is_int)
+    return expr
+
+
+def _permuted(w: Access, accesses: dict[int, Access], index_fills: dict[str, tuple[int, int]], batch) -> bool:
+    """Is `w`'s address read from index arrays the host fills with a distinct affine function of
+    the position (`idx[j] = a*j + b`, indices.py), so that two threads never reach one word?  The
+    loads are replaced by the values they read and the sampled lanes' addresses compared."""
+    values: dict[int, Expr] = {}
+    for load in loads_in(w.offset):
+        source = accesses.get(load.access_id)
+        fill = index_fills.get(source.array) if source is not None and not loads_in(source.offset) and \
+            not has_opaque(source.offset) else None
+        if fill is None or any(a.array == source.array and a.kind != "load" for a in accesses.values()):
+            return False
+        values[load.access_id] = op("+", op("*", Const(float(fill[0])), op("/", source.offset, Const(source.size))),
+                                    Const(float(fill[1])))
+    address = evaluate_on(_with_loads(w.offset, values), batch)
+    block, in_block = _linear_ids(batch)
+    lanes = np.stack([address[batch.active], (block * 1024 + in_block)[batch.active]], axis=1)
+    if not np.isfinite(lanes).all():
+        return False
+    pairs = np.unique(lanes, axis=0)
+    return not (np.diff(pairs[:, 0]) == 0).any()  # sorted by address: a repeat is two threads on one word
+
+
+def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
+                       index_fills: dict[str, tuple[int, int]]) -> Iterator[Access]:
     """Non-atomic read-modify-writes (`hist[key] += 1`, `if (v > *m) *m = v`) at an address no thread
     index enters, which two lanes may perform unordered: in one block and one barrier interval, or,
     for a global address the same in every block, in two blocks.  Data-dependent conditions count
@@ -438,6 +472,7 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
     statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
     dependence = Dependence(kernel)
+    accesses = {s.id: s for s in statements}
     for n, w in enumerate(statements):
         if w.kind != "store" or w.id not in graph or _indexed_by(w.offset, "tid.", loops):
             continue
@@ -453,6 +488,8 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
                    (r.line == w.line or r.id in guards) for r in statements):
             continue
         batch = sampler.batch(context)
+        if loads_in(w.offset) and _permuted(w, accesses, index_fills, batch):
+            continue
         env, shape = batch.env, batch.active.shape
         same_everywhere = w.space == "global" and not loads_in(w.offset) and not _indexed_by(w.offset, "bid.", loops)
         passers = max((_single_passer(item[0].condition, batch, dependence) for item in context
@@ -471,12 +508,25 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
             yield w
 
 
+def _lost(w: Access, table: LaneTable, loops: dict[str, Loop]) -> str:
+    """How the updates of a read-modify-write at `w` are lost: every thread on one word, or threads
+    whose indices, loaded per thread (`c[idx[t]] += v`), repeat."""
+    indexed = [table.accesses[ld.access_id] for ld in loads_in(w.offset) if ld.access_id in table.accesses]
+    arrays = list(dict.fromkeys(f"`{a.array}`" for a in indexed if _indexed_by(a.offset, "tid.", loops)))
+    if not arrays:
+        return "by several threads without atomics (no thread index in the address): updates are lost"
+    return (f"without atomics, at an index each thread loads from {' and '.join(arrays)}: updates are lost "
+            "wherever two threads load the same index")
+
+
 def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = (),
-          guessed: frozenset[str] = frozenset()) -> Iterator[tuple[str, int, int, str]]:
+          guessed: frozenset[str] = frozenset(),
+          index_fills: dict[str, tuple[int, int]] | None = None) -> Iterator[tuple[str, int, int, str]]:
     """(kind, line, column, message) for every write that races.  Lanes whose index along one of
     `copies` (``tid.y``, ``bid.z``, ...) is not 0 are left out: under a guessed launch, threads or
     blocks along an axis the kernel never reads only repeat index 0's work.  Pairs whose addresses
-    use an argument in `guessed` (a made-up value: a pitch, a stride) are left out."""
+    use an argument in `guessed` (a made-up value: a pitch, a stride) are left out.  `index_fills`
+    are the index arrays the host fills with a permutation (Launch.index_fills)."""
     table = LaneTable(kernel, graph, sampler, copies, guessed)
     shared: set[int] = set()
     for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):
@@ -487,11 +537,11 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
             f"{other.kind} at line {other.line} by another lane of the same warp"
         yield WARP.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no __syncwarp() between"
     global_: set[int] = set()
-    for w in _unordered_updates(kernel, graph, sampler):
+    loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
+    for w in _unordered_updates(kernel, graph, sampler, index_fills or {}):
         kind = "shared-race" if w.space == "shared" else "global-race"
         (shared if w.space == "shared" else global_).add(w.id)
-        yield (kind, w.line, w.column, f"{w.space} `{w.array}` read and written back here by several threads "
-               "without atomics (no thread index in the address): updates are lost")
+        yield kind, w.line, w.column, f"{w.space} `{w.array}` read and written back here " + _lost(w, table, loops)
     for kind in (GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS):
         for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_):
             whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"

@@ -259,13 +259,13 @@ def _races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch) 
     every block of SMALL_BLOCKS races at the same line too (a kernel written for 8-wide blocks
     analysed as 16x16, a word only thread 256 would reach, a y extent the launch may not have)."""
     found = [Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch),
-                                             _guessed_arguments(launch))]
+                                             _guessed_arguments(launch), launch.index_fills)]
     if "block" not in launch.guessed or not any(h.kind in BLOCK_CHECKED for h in found):
         return found
     for block in SMALL_BLOCKS[dimensionality(kernel)]:
         small = replace(launch, block=block)
         again = {(kind, line, column) for kind, line, column, _ in races(
-            kernel, graph, Sampler(small), _copied_axes(kernel, small), _guessed_arguments(small))}
+            kernel, graph, Sampler(small), _copied_axes(kernel, small), _guessed_arguments(small), small.index_fills)}
         found = [h for h in found if h.kind not in BLOCK_CHECKED or (h.kind, h.line, h.column) in again]
     return found
 

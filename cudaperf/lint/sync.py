@@ -95,7 +95,10 @@ class GlobalRace(SyncRule):
     summary = "Different threads write the same global address (or one reads what another writes) without atomics."
     why = ("Plain stores from several threads to one address leave whichever lands last, and a read of an address "
            "another block writes sees either value: nothing orders blocks within a launch.  The result depends on "
-           "scheduling, and read-modify-write updates (`out[k] += v`) lose increments.")
+           "scheduling, and read-modify-write updates (`out[k] += v`) lose increments.  A scatter through an "
+           "index array (`c[idx[t]] += v`) loses them wherever two threads load the same index, so only the data "
+           "decide; it is not reported where the host fills the array with a permutation it can see (`h[i] = i`, "
+           "`h[i] = n - 1 - i` or `std::iota` before the `cudaMemcpy` to the device array the launch passes).")
     example = "out[blockIdx.x] = partial;   // every thread of the block stores"
     fix = ("Let one thread store (`if (threadIdx.x == 0)`), reduce first, or use atomics; for in-place updates "
            "that read neighbours, write to a second buffer.")
