@@ -27,6 +27,7 @@ from .launch import (
     HostLaunch,
     Launch,
     LaunchError,
+    common_periods,
     complete_block,
     dimensionality,
     find_host_launches,
@@ -289,12 +290,16 @@ class FileAnalysis:
                 launch.args[param.name] = float(o.args[param.name])
                 launch.arg_sources[param.name] = "cli"
         if host is not None:
-            only = sum(h.kernel == host.kernel for h in self.launches()) == 1
+            same_kernel = [h for h in self.launches() if h.kernel == host.kernel]
+            only = len(same_kernel) == 1
             for param, value in zip(kernel.params, host.args):
                 if not param.pointer and value is not None and param.name not in launch.args:
                     launch.args[param.name] = float(value)
                     launch.arg_sources[param.name] = "inferred"
                     launch.fixed += (param.name,) * only
+            for param, period in zip(kernel.params, common_periods(same_kernel)):
+                if not param.pointer and period > 1 and param.name not in launch.args:
+                    launch.multiples[param.name] = period
         infer_arguments(kernel, launch)
         return launch
 

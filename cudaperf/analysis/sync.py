@@ -15,13 +15,13 @@ import networkx as nx
 import numpy as np
 
 from . import graph as access_graph
-from .divergence import BranchUniformity, Dependence
+from .divergence import BranchUniformity, Dependence, aligned_groups, on_iterations
 from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
 from .launch import Launch, dimensionality
 from .races import races
 from .sampling import Batch, Sampler, evaluate_on
-from .symbolic import Const, Expr, Op, free_symbols, has_opaque, loads_in
+from .symbolic import Const, Expr, Op, Sym, free_symbols, has_opaque, loads_in, op, substitute
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
 DIVERGENT_SYNCHRONISATION = ("barrier-divergence", "divergent-full-mask")
@@ -282,57 +282,129 @@ def _fixed_arguments(launch: Launch) -> frozenset[str]:
     return frozenset() if launch.guessed else frozenset(f"arg:{name}" for name in launch.fixed)
 
 
+def _multiple_arguments(launch: Launch) -> dict[str, Expr]:
+    """Scalar arguments the host makes a multiple of a constant (`n = k * 1024`), each as that
+    multiple of an unknown: `gid < n` then splits no block whose width divides the constant."""
+    if "block" in launch.guessed:
+        return {}
+    return {f"arg:{name}": op("*", Sym(f"arg:{name}"), Const(float(multiple)), is_int=True)
+            for name, multiple in launch.multiples.items()}
+
+
 def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
                 uniformity: dict[int, BranchUniformity]) -> dict[int, BranchUniformity]:
-    """`uniformity` with branches on made-up or fixed arguments judged again with those arguments
-    at one value rather than any: a fixed one at the host's value (`id > len` with len = 65536 and
-    255 blocks of 256 threads never holds), a made-up one at LARGE_ARGUMENT, but only in a test
-    against thread indices alone (`if (tid >= C) return;` splits a block only while the guess is
-    below the block's width; `blockIdx.x * blockDim.x + threadIdx.x < n` splits the block holding
-    n whatever n is, so it keeps its judgement)."""
-    made_up, fixed = _made_up_arguments(launch), _fixed_arguments(launch)
+    """`uniformity` with branches on made-up, fixed or host-multiple arguments judged again with
+    those arguments at one value rather than any: a fixed one at the host's value (`id > len` with
+    len = 65536 and 255 blocks of 256 threads never holds), a made-up one at LARGE_ARGUMENT, but
+    only in a test against thread indices alone (`if (tid >= C) return;` splits a block only while
+    the guess is below the block's width; `blockIdx.x * blockDim.x + threadIdx.x < n` splits the
+    block holding n whatever n is, so it keeps its judgement), and a host multiple as any multiple
+    of its constant (`tid >= n` with n = k * 1024 and blocks of 256 threads splits none)."""
+    multiples = _multiple_arguments(launch)
+    made_up, fixed = _made_up_arguments(launch) - multiples.keys(), _fixed_arguments(launch)
     large = replace(launch, args={**launch.args, **{name[4:]: float(LARGE_ARGUMENT) for name in made_up}})
     sampler, dependence = Sampler(large, all_warps=True), Dependence(kernel)
     arguments = [f"arg:{name}" for name in launch.args if f"arg:{name}" not in made_up | fixed]
     again = dict(uniformity)
     for branch, context in access_graph.branches(graph):
         names = free_symbols(branch.condition)
-        local = all(name in made_up | fixed or name.split(".")[0] in _BLOCK_LOCAL for name in names)
-        # a made-up argument only in a test against thread indices alone; a fixed one in any test
-        judged_again = local if names & made_up else bool(names & fixed)
+        if _whole_warps(branch, names, uniformity, launch) and \
+                not _splits_a_block(branch.condition, sampler.batch(context), frozenset(), differences=True):
+            again[branch.id] = replace(uniformity[branch.id], uniformity="block")
+            continue
+        local = all(name in made_up | fixed | multiples.keys() or name.split(".")[0] in _BLOCK_LOCAL
+                    for name in names)
+        # a made-up argument only in a test against thread indices alone; a fixed one or a host multiple in any
+        judged_again = local if names & made_up else bool(names & (fixed | multiples.keys()))
         if judged_again and not has_opaque(branch.condition) and not loads_in(branch.condition):
-            batch = sampler.batch(context)
-            again[branch.id] = branch_uniformity(branch.condition, batch, dependence, arguments)
-            if again[branch.id].uniformity == "warp" and not _splits_a_block(branch.condition, batch):
+            batch, condition = sampler.batch(context), substitute(branch.condition, multiples)
+            again[branch.id] = branch_uniformity(condition, batch, dependence, arguments)
+            if again[branch.id].uniformity == "warp" and \
+                    not _splits_a_block(condition, batch, frozenset(arguments)):
                 again[branch.id] = replace(again[branch.id], uniformity="block")
+    for loop, context in access_graph.loops(graph):
+        parts = (loop.init, loop.condition, loop.update)
+        if any(free_symbols(part) & multiples.keys() for part in parts) and \
+                not any(has_opaque(part) or loads_in(part) for part in parts):
+            again[loop.id] = _loop_again(loop, sampler.exits(context, loop), dependence, arguments, multiples)
     return again
 
 
-def _splits_a_block(condition: Expr, batch: Batch) -> bool:
-    """Do the sampled threads of some block take both sides of the condition (or one that rests on
-    values the evaluation does not know)?  Uniformity stops at warps: it never asks whether whole
-    warps of one block agree."""
+def _loop_again(loop: Loop, batch: Batch, dependence: Dependence, arguments: list[str],
+                multiples: dict[str, Expr]) -> BranchUniformity:
+    """A loop on a host multiple judged with it as any multiple of its constant: `for (i = tid;
+    i < n; i += 256)` with n = k * 1024 runs the same trips in every thread of a 256-thread block."""
+    step = None if loop.step is None else substitute(loop.step, multiples)
+    loop = replace(loop, init=substitute(loop.init, multiples), condition=substitute(loop.condition, multiples),
+                   update=substitute(loop.update, multiples), step=step)
+    result = branch_uniformity(loop.condition, batch, dependence, arguments, loop)
+    if result.uniformity == "warp" and not _splits_a_block(on_iterations(loop), batch, frozenset(arguments),
+                                                           (loop.iteration,)):
+        result = replace(result, uniformity="block")
+    return result
+
+
+def _whole_warps(branch: Branch, names: set[str], uniformity: dict[int, BranchUniformity], launch: Launch) -> bool:
+    """A branch whole warps take or skip, on nothing but indices and constants, under a block the
+    host gave: whole blocks do too when its comparisons' sides differ by the same amount in every
+    thread of a block (`tid / 128 + bid < 1023` with blocks of 128 threads)."""
+    result = uniformity.get(branch.id)
+    return result is not None and result.uniformity == "warp" and "block" not in launch.guessed and \
+        not any(name.startswith("arg:") for name in names) and \
+        not has_opaque(branch.condition) and not loads_in(branch.condition)
+
+
+def _block_keys(condition: Expr, arguments: frozenset[str], differences: bool) -> list[tuple[Expr, bool]]:
+    """Values the threads of a block must share for none of its threads to take the other side of
+    `condition` for any value of the free `arguments`, each with whether only its truth counts: for
+    a test against a bound that is a multiple of a constant (`gid < k * 1024`), the thread side
+    divided by it; with `differences`, the difference of a comparison's sides (equal in every
+    thread of a block: the same side in all of them whatever the block's index) or the value
+    tested; else the test."""
+    if isinstance(condition, Op) and condition.name in ("&&", "||", "!"):
+        return [key for part in condition.args for key in _block_keys(part, arguments, differences)]
+    groups = aligned_groups(condition, arguments) if isinstance(condition, Op) and \
+        free_symbols(condition) & arguments else []
+    if not groups and differences:
+        relation = isinstance(condition, Op) and condition.name in ("<", "<=", ">", ">=", "==", "!=")
+        groups = [op("-", *condition.args, is_int=False) if relation else condition]
+    return [(group, False) for group in groups] or [(condition, True)]
+
+
+def _splits_a_block(condition: Expr, batch: Batch, arguments: frozenset[str], iterations: tuple[str, ...] = (),
+                    differences: bool = False) -> bool:
+    """Do the sampled threads of some block (at one iteration of the loops named by `iterations`)
+    disagree on the condition, or on a value that decides it (_block_keys), or rest on values the
+    evaluation does not know?  Uniformity stops at warps: it never asks whether whole warps of one
+    block agree."""
     active = batch.active
     if not active.any():
         return True
-    values = evaluate_on(condition, batch)
-    known = ~np.isnan(values) & active
-    sides = np.stack([((values != 0) & known).any(axis=1), ((values == 0) & known).any(axis=1),
-                      (np.isnan(values) & active).any(axis=1)], axis=1)
-    blocks = np.concatenate([np.broadcast_to(batch.env[f"bid.{a}"], (batch.rows, 1)) for a in "xyz"], axis=1)
+    blocks = np.concatenate([np.broadcast_to(batch.env[name], (batch.rows, 1))
+                             for name in (*(f"bid.{a}" for a in "xyz"), *iterations)], axis=1)
     _, block_of = np.unique(blocks, axis=0, return_inverse=True)
-    per_block = np.zeros((block_of.max() + 1, 3), dtype=bool)
-    np.logical_or.at(per_block, block_of.ravel(), sides)
-    return bool((per_block[:, 2] | (per_block[:, 0] & per_block[:, 1])).any())
+    for key, truth in _block_keys(condition, arguments, differences):
+        values = np.broadcast_to(evaluate_on(key, batch), active.shape)
+        values = np.where(np.isnan(values), np.nan, values != 0) if truth else values
+        unknown = (np.isnan(values) & active).any(axis=1)
+        low = np.where(active, np.nan_to_num(values), np.inf).min(axis=1)
+        high = np.where(active, np.nan_to_num(values), -np.inf).max(axis=1)
+        per_block = np.full((block_of.max() + 1, 2), [np.inf, -np.inf])
+        np.minimum.at(per_block[:, 0], block_of.ravel(), low)
+        np.maximum.at(per_block[:, 1], block_of.ravel(), high)
+        if unknown.any() or (per_block[:, 1] > per_block[:, 0]).any():
+            return True
+    return False
 
 
 def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
             uniformity: dict[int, BranchUniformity], broadcast_lanes: dict[int, float]) -> list[Hazard]:
     """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
     `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request.
-    Divergent synchronisation must also show with made-up or fixed arguments at one value (_concretely)."""
+    Divergent synchronisation must also show with made-up or fixed arguments at one value, and split
+    a block, not only warps of it (_concretely)."""
     divergent = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity)]
-    if divergent and (_made_up_arguments(launch) or _fixed_arguments(launch)):
+    if divergent:
         large = _concretely(kernel, graph, launch, uniformity)
         again = {(h.kind, h.line, h.column) for h in (*barrier_divergence(kernel, large),
                                                       *divergent_full_mask(kernel, large))}
