@@ -40,8 +40,8 @@ class Launch:
     bounded: tuple[str, ...] = ()
     # scalar arguments the host code fixes at the kernel's only launch (`const int n = 65536;`)
     fixed: tuple[str, ...] = ()
-    # scalar arguments the host code leaves unknown but makes a multiple of a constant at the
-    # kernel's only launch (`n = k * 1024`): name -> that constant
+    # scalar arguments the host code leaves unknown but makes a multiple of a constant at every
+    # launch of the kernel, all with one block (`n = k * 1024`): name -> that constant
     multiples: dict[str, int] = field(default_factory=dict)
 
     @property
