@@ -117,3 +117,42 @@ int main() {
         text = source.replace("BLOCK", block)
         report = analyze_source(text, "k.cu", Options(resources="estimate"))
         assert len(lint_file(report, select(["barrier-divergence"]), text)) == found
+
+
+SEARCH = """
+#include <cstdlib>
+__global__ void search(const int* text, int* out, const int length) {
+    __shared__ int counter;
+    if (threadIdx.x == 0) counter = 0;
+    __syncthreads();
+    int position = threadIdx.x;
+    while (true) {
+        if (position < length && text[position] == 7) atomicAdd(&counter, 1);
+        position += blockDim.x;
+        __syncthreads();
+        int found = counter;
+        __syncthreads();
+        if (found < blockDim.x && TEST < length) continue;
+        if (threadIdx.x == 0) out[blockIdx.x] = found;
+        __syncthreads();
+        break;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = counter;
+}
+int main(int argc, char** argv) {
+    const int length = atoi(argv[1]);
+    int *text, *out;
+    search<<<64, 256>>>(text, out, length);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("test, found", [("(position / blockDim.x) * blockDim.x", 0), ("position", 1)])
+def test_a_continue_on_a_shared_count_and_the_blocks_round(test, found):
+    """`found` is one shared word read between barriers and `position / blockDim.x` is the round
+    every thread of the block is in: the `continue` is the block's, not a thread's.  On `position`
+    itself the last round splits the block."""
+    source = SEARCH.replace("TEST", test)
+    report = analyze_source(source, "k.cu", Options(resources="estimate"))
+    assert len(lint_file(report, select(["barrier-divergence"]), source)) == found

@@ -308,9 +308,12 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
     again = dict(uniformity)
     for branch, context in access_graph.branches(graph):
         names = free_symbols(branch.condition)
-        if _whole_warps(branch, names, uniformity, launch) and \
-                not _splits_a_block(branch.condition, sampler.batch(context), frozenset(), differences=True):
-            again[branch.id] = replace(uniformity[branch.id], uniformity="block")
+        # whole warps agree: whole blocks do too when no value the condition varies with inside a block does
+        judged = uniformity.get(branch.id)
+        parts = _thread_parts(branch.condition, dependence) \
+            if judged is not None and judged.uniformity == "warp" and "block" not in launch.guessed else None
+        if parts is not None and not _varies_in_a_block([(p, False) for p in parts], sampler.batch(context)):
+            again[branch.id] = replace(judged, uniformity="block")
             continue
         local = all(name in made_up | fixed | multiples.keys() or name.split(".")[0] in _BLOCK_LOCAL
                     for name in names)
@@ -344,46 +347,55 @@ def _loop_again(loop: Loop, batch: Batch, dependence: Dependence, arguments: lis
     return result
 
 
-def _whole_warps(branch: Branch, names: set[str], uniformity: dict[int, BranchUniformity], launch: Launch) -> bool:
-    """A branch whole warps take or skip, on nothing but indices and constants, under a block the
-    host gave: whole blocks do too when its comparisons' sides differ by the same amount in every
-    thread of a block (`tid / 128 + bid < 1023` with blocks of 128 threads)."""
-    result = uniformity.get(branch.id)
-    return result is not None and result.uniformity == "warp" and "block" not in launch.guessed and \
-        not any(name.startswith("arg:") for name in names) and \
-        not has_opaque(branch.condition) and not loads_in(branch.condition)
+_RELATIONS = ("<", "<=", ">", ">=", "==", "!=")
 
 
-def _block_keys(condition: Expr, arguments: frozenset[str], differences: bool) -> list[tuple[Expr, bool]]:
+def _thread_parts(condition: Expr, dependence: Dependence) -> list[Expr] | None:
+    """The values a condition whole warps agree on varies with inside a block: per comparison,
+    its one thread-dependent side, or the difference of two (the same in every thread of a block:
+    the same side in all of them whatever the block's index and the values of block-uniform
+    loads); None when such a value rests on arguments, loaded data or values the lowering lost."""
+    if isinstance(condition, Op) and condition.name in ("&&", "||", "!"):
+        parts = [_thread_parts(a, dependence) for a in condition.args]
+        return None if None in parts else [p for part in parts for p in part]
+    relation = isinstance(condition, Op) and condition.name in _RELATIONS
+    sides = [a for a in (condition.args if relation else (condition,)) if dependence.level(a) == 3]
+    if any(has_opaque(side) or loads_in(side) or any(name.startswith("arg:") for name in free_symbols(side))
+           for side in sides):
+        return None
+    return [op("-", *sides, is_int=False)] if len(sides) == 2 else sides
+
+
+def _block_keys(condition: Expr, arguments: frozenset[str]) -> list[tuple[Expr, bool]]:
     """Values the threads of a block must share for none of its threads to take the other side of
     `condition` for any value of the free `arguments`, each with whether only its truth counts: for
     a test against a bound that is a multiple of a constant (`gid < k * 1024`), the thread side
-    divided by it; with `differences`, the difference of a comparison's sides (equal in every
-    thread of a block: the same side in all of them whatever the block's index) or the value
-    tested; else the test."""
+    divided by it; else the test itself."""
     if isinstance(condition, Op) and condition.name in ("&&", "||", "!"):
-        return [key for part in condition.args for key in _block_keys(part, arguments, differences)]
+        return [key for part in condition.args for key in _block_keys(part, arguments)]
     groups = aligned_groups(condition, arguments) if isinstance(condition, Op) and \
         free_symbols(condition) & arguments else []
-    if not groups and differences:
-        relation = isinstance(condition, Op) and condition.name in ("<", "<=", ">", ">=", "==", "!=")
-        groups = [op("-", *condition.args, is_int=False) if relation else condition]
     return [(group, False) for group in groups] or [(condition, True)]
 
 
-def _splits_a_block(condition: Expr, batch: Batch, arguments: frozenset[str], iterations: tuple[str, ...] = (),
-                    differences: bool = False) -> bool:
+def _splits_a_block(condition: Expr, batch: Batch, arguments: frozenset[str], iterations: tuple[str, ...] = ()) -> bool:
     """Do the sampled threads of some block (at one iteration of the loops named by `iterations`)
     disagree on the condition, or on a value that decides it (_block_keys), or rest on values the
     evaluation does not know?  Uniformity stops at warps: it never asks whether whole warps of one
     block agree."""
+    return _varies_in_a_block(_block_keys(condition, arguments), batch, iterations)
+
+
+def _varies_in_a_block(keys: list[tuple[Expr, bool]], batch: Batch, iterations: tuple[str, ...] = ()) -> bool:
+    """Do the sampled threads of some block disagree on one of `keys` (its truth where that alone
+    counts), or is one unknown to the evaluation?"""
     active = batch.active
     if not active.any():
         return True
     blocks = np.concatenate([np.broadcast_to(batch.env[name], (batch.rows, 1))
                              for name in (*(f"bid.{a}" for a in "xyz"), *iterations)], axis=1)
     _, block_of = np.unique(blocks, axis=0, return_inverse=True)
-    for key, truth in _block_keys(condition, arguments, differences):
+    for key, truth in keys:
         values = np.broadcast_to(evaluate_on(key, batch), active.shape)
         values = np.where(np.isnan(values), np.nan, values != 0) if truth else values
         unknown = (np.isnan(values) & active).any(axis=1)
