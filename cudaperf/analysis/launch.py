@@ -175,7 +175,7 @@ def common_periods(launches: list[HostLaunch]) -> list[int]:
     literal is a multiple of itself); all 1 unless the launches share one block."""
     if not launches or any(h.block != launches[0].block or len(h.periods) != len(h.args) for h in launches):
         return []
-    return [math.gcd(*(int(abs(value)) if value is not None else period
+    return [math.gcd(*(period if value is None else int(abs(value)) if float(value).is_integer() else 1
                        for value, period in zip(values, periods)))
             for values, periods in zip(zip(*(h.args for h in launches)), zip(*(h.periods for h in launches)))]
 
