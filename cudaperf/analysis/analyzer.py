@@ -29,6 +29,7 @@ from .launch import (
     Launch,
     LaunchError,
     argument_range,
+    common_periods,
     complete_block,
     dimensionality,
     find_host_launches,
@@ -300,6 +301,9 @@ class FileAnalysis:
                 allowed = argument_range(every, position)
                 if not param.pointer and value is None and param.name not in launch.args and allowed:
                     launch.ranges[param.name] = allowed
+            for param, period in zip(kernel.params, common_periods(every)):
+                if not param.pointer and period > 1 and param.name not in launch.args:
+                    launch.multiples[param.name] = period
         infer_arguments(kernel, launch)
         launch.index_fills = index_fills(self.tree.root_node, self.source.path, self.launches(), kernel)
         return launch

@@ -158,6 +158,11 @@ def _periods(expr: Expr) -> set[Expr]:
     return set()
 
 
+def constant_period(expr: Expr) -> int:
+    """The constant `expr` is a multiple of whatever its unknowns (1024 for `k * 1024`; 1 when none)."""
+    return _step(_periods(expr))
+
+
 def _step(periods: set[Expr]) -> int:
     """The constant among `periods` (1 when none; 0 for the value 0, a multiple of anything)."""
     return next((int(p.value) for p in periods if isinstance(p, Const)), 1)
@@ -176,6 +181,19 @@ def _symbolic(periods: set[Expr]) -> set[Expr]:
 _ALIGNED = {"<": (0, 1), ">=": (0, 1), ">": (1, 0), "<=": (1, 0)}  # relation: (thread side, bound side)
 
 
+def aligned_groups(expr: Op, arguments: frozenset[str]) -> list[Expr]:
+    """For a comparison against an argument-dependent bound with known periods: `below / period`
+    per period, which lanes must share for no value of the arguments to split them (empty when
+    the comparison has no such form)."""
+    sides = _ALIGNED.get(expr.name)
+    if sides is None:
+        return []
+    below, bound = (expr.args[i] for i in sides)
+    periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
+    return [op("/", below, period, is_int=True) for period in periods
+            if not _argument_dependent(period, arguments) and period != Const(0.0)]
+
+
 def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str],
                    groups: np.ndarray | None) -> np.ndarray | None:
     """Per row, for a comparison against an argument-dependent bound with a known period: do
@@ -184,9 +202,7 @@ def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str],
     if sides is None:
         return None
     below, bound = (expr.args[i] for i in sides)
-    periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
-    splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active, groups)
-              for period in periods if not _argument_dependent(period, arguments) and period != Const(0.0)]
+    splits = [_disagrees(evaluate_on(group, batch), batch.active, groups) for group in aligned_groups(expr, arguments)]
     if isinstance(bound, Op) and bound.name == "<<" and bound.args[0] == ONE and \
             not _argument_dependent(below, arguments):  # `1 << lg`: a multiple of 32, or below every lane past 31
         group = evaluate_on(op("/", below, Const(32.0), is_int=True), batch)
@@ -284,7 +300,7 @@ class _Namer:
         return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
 
 
-def _on_iterations(loop: Loop) -> Expr:
+def on_iterations(loop: Loop) -> Expr:
     """The loop's condition on the iteration number rather than the counter, when the counter is
     affine: a counter starting at a loaded value (`for (j = row_ptr[r]; j < row_ptr[r + 1]; ...)`)
     is then judged by the loads' addresses, which the sampled counter values cannot show."""
@@ -351,7 +367,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         executed = np.ones(batch.rows, dtype=bool)
     namer = _Namer(batch, dependence)
-    original, condition = condition, namer(condition if loop is None else _on_iterations(loop))
+    original, condition = condition, namer(condition if loop is None else on_iterations(loop))
     named = namer.named
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import math
 
+from . import parse
+from .divergence import constant_period
+from .launch import written_arguments
 from .lower import Env, Lowerer, Scalar
 from .parse import Node, text
-from .scope import FileScope
-from .symbolic import Const, Opaque
+from .scope import FileScope, function_declarator, function_name
+from .symbolic import Const, Opaque, op
 
 
 def _enclosing_function(node: Node) -> Node | None:
@@ -55,6 +58,8 @@ class HostResolver:
         self.scope = scope
         self.values = {k: v for k, v in (values or {}).items() if isinstance(v, (int, float))}
         self._envs: dict[tuple[int, int], tuple[Env, dict[str, list[int | None]]]] = {}
+        self._calls: dict[str, list[tuple[Node, list[Node]]]] | None = None  # by the called name
+        self._resolving: set[int] = set()  # host functions whose callers are being evaluated
 
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
         fn = _enclosing_function(launch)
@@ -69,6 +74,9 @@ class HostResolver:
             return env, dims, lowerer
         for name, value in self.values.items():  # host-function parameters
             env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
+        for name, multiple in self._caller_periods(fn).items():
+            if name not in self.values:
+                env.declare(name, Scalar(op("*", Opaque(f"argument {name}"), Const(float(multiple)), is_int=True)))
         stack: list[tuple[Node | None, bool]] = [(fn.child_by_field_name("body"), False)]
         ordered: list[tuple[Node, bool]] = []  # with whether it may not run on the way to the launch
         while stack:
@@ -105,6 +113,31 @@ class HostResolver:
                     env.assign(name, Scalar(Const(float(value), float(value).is_integer())))
         self._envs[key] = (env, dims)
         return env, dims, lowerer
+
+    def _caller_periods(self, fn: Node) -> dict[str, int]:
+        """Parameters of a host function that every call of it in the file passes a multiple of one
+        constant (`run(n)` after `n = k * 1024`): a launch inside sees them as such multiples."""
+        if self._calls is None:
+            root = fn
+            while root.parent is not None:
+                root = root.parent
+            self._calls = {}
+            for m in parse.matches("calls", root):
+                call = (m["call"][0], written_arguments(m["arguments"][0]))
+                self._calls.setdefault(text(m["callee"][0]), []).append(call)
+        calls = self._calls.get(function_name(fn), [])
+        declarator = function_declarator(fn)
+        parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+        if not calls or parameters is None or fn.start_byte in self._resolving:
+            return {}
+        names = [_parameter_name(p) for p in parameters.named_children if p.type == "parameter_declaration"]
+        self._resolving.add(fn.start_byte)
+        try:
+            periods = [math.gcd(*(self.period(args[i], call) for call, args in calls if len(args) == len(names)))
+                       if all(len(args) == len(names) for _, args in calls) else 1 for i in range(len(names))]
+        finally:
+            self._resolving.discard(fn.start_byte)
+        return {name: period for name, period in zip(names, periods) if name and period > 1}
 
     def _dim3(self, declarator: Node, env: Env, lowerer: Lowerer) -> tuple[str, list[int | None]]:
         if declarator.type == "init_declarator":
@@ -180,6 +213,22 @@ class HostResolver:
             return values if known and all(v > 0 for v in known) else None
         value = self._int(node, env, lowerer)
         return [value] if value is not None else None
+
+    def period(self, node: Node, launch: Node) -> int:
+        """The constant a value the host leaves unknown is a multiple of (`n = k * 1024`,
+        `n = (m + 255) / 256 * 256`, `m << 8`); 1 when none."""
+        env, _, lowerer = self._env(launch)
+        value = lowerer.rvalue(node, env, record=False)
+        return constant_period(value.expr) if isinstance(value, Scalar) else 1
+
+
+def _parameter_name(parameter: Node) -> str:
+    """`n` of `const int n`, `int &n`, `size_t *n` (empty for an unnamed parameter)."""
+    node = parameter.child_by_field_name("declarator")
+    while node is not None and node.type != "identifier":
+        node = node.child_by_field_name("declarator") or next(
+            (c for c in node.named_children if c.type == "identifier"), None)
+    return text(node)
 
 
 def _scalar_dims(value: int | None) -> list[int | None]:

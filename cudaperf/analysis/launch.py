@@ -46,6 +46,9 @@ class Launch:
     fixed: tuple[str, ...] = ()
     # scalar arguments the host code leaves open within a range at every launch (`if (n > 1024) k<<<..>>>(n)`)
     ranges: dict[str, Range] = field(default_factory=dict)
+    # scalar arguments the host code leaves unknown but makes a multiple of a constant at every
+    # launch of the kernel, all with one block (`n = k * 1024`): name -> that constant
+    multiples: dict[str, int] = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:
@@ -109,9 +112,11 @@ class HostLaunch:
     path: str | None = None  # the file holding the launch, when not the analysed one
     # per argument, the range the conditions around the launch allow a variable passed as it (guards.py)
     ranges: list[Range | None] = field(default_factory=list)
+    # per argument the host leaves unknown, the constant it is a multiple of (1: none known)
+    periods: list[int] = field(default_factory=list)
 
 
-def _written(arguments: Node) -> list[Node]:
+def written_arguments(arguments: Node) -> list[Node]:
     """Argument nodes, without the `#ifndef`/`#endif` lines the grammar leaves among them as
     ERROR nodes (cuda-samples' Sobel launch), which would shift every later argument."""
     return [c for c in arguments.named_children if not c.is_error and c.type != "comment"
@@ -131,7 +136,8 @@ def _kernel_aliases(root: Node) -> dict[str, Node]:
 
 
 def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
-    """``resolve(node, launch_node) -> list of up to 3 ints or None`` evaluates host expressions."""
+    """``resolve(node, launch_node) -> list of up to 3 ints or None`` evaluates host expressions;
+    ``resolve.period(node, launch_node)`` gives the constant an unknown one is a multiple of."""
     launches = []
     aliases: dict[str, Node] | None = None
     for m in parse.matches("launches", root):
@@ -142,23 +148,45 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
         template_args: list[str] = []
         if callee.type == "template_function":
             targs = callee.child_by_field_name("arguments")
-            template_args = [text(a) for a in targs.named_children] if targs is not None else []
+            template_args = [_template_value(a, m["launch"][0], resolve) for a in targs.named_children] \
+                if targs is not None else []
             callee = callee.child_by_field_name("name")
         name = text(callee).rsplit("::", 1)[-1]
-        config = _written(m["config"][0])
+        config = written_arguments(m["config"][0])
         launch_node = m["launch"][0]
         grid = resolve(config[0], launch_node, dim3=True) if config else None
         block = resolve(config[1], launch_node, dim3=True) if len(config) > 1 else None
         smem = resolve(config[2], launch_node, dim3=False) if len(config) > 2 else [0]
-        written = _written(m["arguments"][0])
+        written = written_arguments(m["arguments"][0])
         args = [resolve(a, launch_node, dim3=False) for a in written]
         around = argument_ranges(launch_node, lambda node, at=launch_node: (resolve(node, at, dim3=False) or [None])[0])
+        periods = [1 if value else resolve.period(a, launch_node) for a, value in zip(written, args)]
         launches.append(HostLaunch(
             name, parse.position(launch_node)[0],
             tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
             int(smem[0]) if smem else None, template_args,
-            [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written]))
+            [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods))
     return launches
+
+
+def _template_value(argument: Node, launch: Node, resolve) -> str:
+    """A template argument as written, or its value when it names a host constant
+    (`k<BLOCK><<<...>>>` after `const int BLOCK = 256;` in the launching function)."""
+    written = text(argument)
+    if not written.isidentifier():
+        return written
+    value = resolve(argument.child_by_field_name("type") or argument, launch, dim3=False)
+    return str(value[0]) if value else written
+
+
+def common_periods(launches: list[HostLaunch]) -> list[int]:
+    """Per argument, the constant it is a multiple of at every one of a kernel's launches (a
+    literal is a multiple of itself); all 1 unless the launches share one block."""
+    if not launches or any(h.block != launches[0].block or len(h.periods) != len(h.args) for h in launches):
+        return []
+    return [math.gcd(*(period if value is None else int(abs(value)) if float(value).is_integer() else 1
+                       for value, period in zip(values, periods)))
+            for values, periods in zip(zip(*(h.args for h in launches)), zip(*(h.periods for h in launches)))]
 
 
 def _bound_candidates(kernel: Kernel) -> dict[str, list[Expr]]:

@@ -20,8 +20,8 @@ from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
 from .launch import Launch, dimensionality
 from .races import races
-from .sampling import Sampler
-from .symbolic import Const, Expr, Op, free_symbols, has_opaque, loads_in
+from .sampling import Batch, Sampler
+from .symbolic import Const, Expr, Op, Sym, free_symbols, has_opaque, loads_in, op, substitute
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
 DIVERGENT_SYNCHRONISATION = ("barrier-divergence", "divergent-full-mask")
@@ -291,39 +291,67 @@ def _fixed_arguments(launch: Launch) -> frozenset[str]:
     return frozenset() if launch.guessed else frozenset(f"arg:{name}" for name in launch.fixed)
 
 
+def _multiple_arguments(launch: Launch) -> dict[str, Expr]:
+    """Scalar arguments the host makes a multiple of a constant (`n = k * 1024`), each as that
+    multiple of an unknown: `gid < n` then splits no block whose width divides the constant."""
+    if "block" in launch.guessed:
+        return {}
+    return {f"arg:{name}": op("*", Sym(f"arg:{name}"), Const(float(multiple)), is_int=True)
+            for name, multiple in launch.multiples.items()}
+
+
 def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
                 uniformity: dict[int, BranchUniformity]) -> dict[int, BranchUniformity]:
-    """`uniformity` with branches on made-up or fixed arguments judged again with those arguments
-    at one value rather than any: a fixed one at the host's value (`id > len` with len = 65536 and
-    255 blocks of 256 threads never holds), a made-up one at LARGE_ARGUMENT or as its launches
-    allow (_made_up_arguments), but only in a test against thread indices alone (`if (tid >= C)
-    return;` splits a block only while the guess is below the block's width;
+    """`uniformity` with branches on made-up, fixed or host-multiple arguments judged again with
+    those arguments at one value rather than any: a fixed one at the host's value (`id > len` with
+    len = 65536 and 255 blocks of 256 threads never holds), a made-up one at LARGE_ARGUMENT or as
+    its launches allow (_made_up_arguments), but only in a test against thread indices alone
+    (`if (tid >= C) return;` splits a block only while the guess is below the block's width;
     `blockIdx.x * blockDim.x + threadIdx.x < n` splits the block holding n whatever n is, so it
-    keeps its judgement)."""
-    judged_at, fixed = _made_up_arguments(launch), _fixed_arguments(launch)
-    made_up = frozenset(judged_at)
+    keeps its judgement), and a host multiple as any multiple of its constant (`tid >= n` with
+    n = k * 1024 and blocks of 256 threads splits none)."""
+    multiples = _multiple_arguments(launch)
+    judged_at = {name: value for name, value in _made_up_arguments(launch).items() if name not in multiples}
+    made_up, fixed = frozenset(judged_at), _fixed_arguments(launch)
     large = replace(launch, args={**launch.args, **{name[4:]: value for name, value in judged_at.items()}})
     sampler, dependence = Sampler(large, all_warps=True), Dependence(kernel)
     arguments = [f"arg:{name}" for name in launch.args if f"arg:{name}" not in made_up | fixed]
     again = dict(uniformity)
     for branch, context in access_graph.branches(graph):
         names = free_symbols(branch.condition)
-        local = all(name in made_up | fixed or name.split(".")[0] in _BLOCK_LOCAL for name in names)
-        # a made-up argument only in a test against thread indices alone; a fixed one in any test
-        judged_again = local if names & made_up else bool(names & fixed)
+        local = all(name in made_up | fixed | multiples.keys() or name.split(".")[0] in _BLOCK_LOCAL
+                    for name in names)
+        # a made-up argument only in a test against thread indices alone; a fixed one or a host multiple in any
+        judged_again = local if names & made_up else bool(names & (fixed | multiples.keys()))
         if judged_again and not has_opaque(branch.condition) and not loads_in(branch.condition):
-            batch = sampler.batch(context)
-            again[branch.id] = branch_uniformity(branch.condition, batch, dependence, arguments)
+            batch, condition = sampler.batch(context), substitute(branch.condition, multiples)
+            again[branch.id] = branch_uniformity(condition, batch, dependence, arguments)
+    for loop, context in access_graph.loops(graph):
+        parts = (loop.init, loop.condition, loop.update)
+        if any(free_symbols(part) & multiples.keys() for part in parts) and \
+                not any(has_opaque(part) or loads_in(part) for part in parts):
+            again[loop.id] = _loop_again(loop, sampler.exits(context, loop), dependence, arguments, multiples)
     return again
+
+
+def _loop_again(loop: Loop, batch: Batch, dependence: Dependence, arguments: list[str],
+                multiples: dict[str, Expr]) -> BranchUniformity:
+    """A loop on a host multiple judged with it as any multiple of its constant: `for (i = tid;
+    i < n; i += 256)` with n = k * 1024 runs the same trips in every thread of a 256-thread block."""
+    step = None if loop.step is None else substitute(loop.step, multiples)
+    loop = replace(loop, init=substitute(loop.init, multiples), condition=substitute(loop.condition, multiples),
+                   update=substitute(loop.update, multiples), step=step)
+    return branch_uniformity(loop.condition, batch, dependence, arguments, loop)
 
 
 def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
             uniformity: dict[int, BranchUniformity], broadcast_lanes: dict[int, float]) -> list[Hazard]:
     """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
     `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request.
-    Divergent synchronisation must also show with made-up or fixed arguments at one value (_concretely)."""
+    Divergent synchronisation must also show with made-up or fixed arguments at one value, and split
+    a block, not only warps of it (_concretely)."""
     divergent = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity)]
-    if divergent and (_made_up_arguments(launch) or _fixed_arguments(launch)):
+    if divergent:
         large = _concretely(kernel, graph, launch, uniformity)
         again = {(h.kind, h.line, h.column) for h in (*barrier_divergence(kernel, large),
                                                       *divergent_full_mask(kernel, large))}

@@ -32,12 +32,13 @@ class BarrierDivergence(SyncRule):
                 'a `continue` block-uniform through a shared counter (ss).  '
                 + JUDGED_ON_PUBLIC_CODE
                 + ('  Round 2 (seed 2027, final commit, fresh judges): 15 of 18 true (11 latent); false: '
-                   'cdpBitonicSort (twice) and aidw, exits the host makes impossible.  After that round: 94 '
-                   'findings; the 8 removed, all false by reading the code, are cdpBitonicSort\'s two (its launch '
-                   'is in another kernel, in a file including the header that declares it: 1,024 threads under '
-                   '`len > 1024`, with PTX `bfind` rounding len up), ss\'s three (a `continue` every thread of '
-                   'the block takes alike) and word2vec\'s three (`sentence_position` is `blockIdx.x` with '
-                   '128-thread blocks of 128 threads per word).'))
+                   'cdpBitonicSort (twice) and aidw, exits the host makes impossible.  After that round: the '
+                   'launch of cdpBitonicSort is found (in another kernel, in a file including the header that '
+                   'declares it: 1,024 threads under `len > 1024`); a bounds test or block-stride loop on a size '
+                   'the host makes a multiple of a constant the block width divides (aidw\'s `n = numk * 1024`, '
+                   'aop\'s `num_paths *= 1024` through `do_run`) and a test whole warps of a block agree on '
+                   '(word2vec\'s one sentence per block, ss\'s `continue` on a shared count and the block\'s '
+                   'round) are silent; see docs/lint.md.'))
 
 
 @rule
