@@ -299,3 +299,90 @@ __global__ void point_to_me(unsigned* succ, unsigned n) {
 
 def test_an_element_set_to_its_own_index_loses_no_update():
     assert found(POINT_TO_ITSELF, grid=(4, 1, 1), block=(128, 1, 1)) == {("point_to_me", "global-race")}
+
+
+HAND_OFF = """
+__global__ void chained_offsets(volatile int* goffset, const int* counts, int* out) {   // mpc
+    int bid = blockIdx.x;
+    int next = (bid + 1 == gridDim.x) ? 0 : bid + 1;
+    if (threadIdx.x == blockDim.x - 1) {
+        int st = 0;
+        if (bid > 0) {
+            do {
+                st = goffset[bid];
+            } while (st < 0);                                    // wait for the previous block
+        }
+        goffset[next] = st + counts[bid];
+        goffset[bid] = -1;
+        out[bid] = st;
+    }
+}
+__global__ void chained_without_volatile(int* goffset, const int* counts, int* out) {
+    int bid = blockIdx.x;
+    int next = (bid + 1 == gridDim.x) ? 0 : bid + 1;
+    if (threadIdx.x == blockDim.x - 1) {
+        int st = 0;
+        if (bid > 0) {
+            do {
+                st = goffset[bid];
+            } while (st < 0);                                    // may spin forever on a cached word
+        }
+        goffset[next] = st + counts[bid];
+        goffset[bid] = -1;
+        out[bid] = st;
+    }
+}
+__global__ void volatile_without_wait(volatile int* goffset, const int* counts, int* out) {
+    int bid = blockIdx.x;
+    int next = (bid + 1 == gridDim.x) ? 0 : bid + 1;
+    if (threadIdx.x == blockDim.x - 1) {
+        int st = goffset[bid];                                   // read once, whatever is there
+        goffset[next] = st + counts[bid];
+        goffset[bid] = -1;
+        out[bid] = st;
+    }
+}
+"""
+
+
+def test_a_volatile_word_a_loop_waits_on_is_a_hand_off_not_a_race():
+    """The spin loop orders the blocks by design; without `volatile` or without the wait, the
+    same stores race."""
+    assert found(HAND_OFF, grid=(8, 1, 1), block=(128, 1, 1)) == {
+        ("chained_without_volatile", "global-race"), ("volatile_without_wait", "global-race")}
+
+
+BUCKET_SEARCH = """
+__global__ void find_child(const int* keys, const int* children, const int* wanted, long* next) {   // b+tree
+    int t = threadIdx.x, b = blockIdx.x;
+    if (keys[b * 257 + t] <= wanted[b] && keys[b * 257 + t + 1] > wanted[b])   // one bucket holds the key
+        next[b] = children[next[b] * 256 + t];
+}
+__global__ void find_row(const int* row_start, const int* wanted, long* row) {          // CSR row of an entry
+    int t = threadIdx.x, b = blockIdx.x;
+    if (wanted[b] >= row_start[t] && wanted[b] < row_start[t + 1])
+        row[b] = row[b] + t;
+}
+__global__ void below_key(const int* keys, const int* children, const int* wanted, long* next) {
+    int t = threadIdx.x, b = blockIdx.x;
+    if (keys[b * 257 + t] <= wanted[b])                                          // every smaller key passes
+        next[b] = children[next[b] * 256 + t];
+}
+__global__ void closed_bracket(const int* keys, const int* children, const int* wanted, long* next) {
+    int t = threadIdx.x, b = blockIdx.x;
+    if (keys[b * 257 + t] <= wanted[b] && keys[b * 257 + t + 1] >= wanted[b])  // repeated keys: several pass
+        next[b] = children[next[b] * 256 + t];
+}
+__global__ void far_bracket(const int* keys, const int* children, const int* wanted, long* next) {
+    int t = threadIdx.x, b = blockIdx.x;
+    if (keys[b * 257 + t] <= wanted[b] && keys[b * 257 + t + 2] > wanted[b])   // overlapping buckets
+        next[b] = children[next[b] * 256 + t];
+}
+"""
+
+
+def test_a_bucket_search_over_adjacent_keys_is_passed_by_one_thread():
+    """`a[t] <= k && a[t + 1] > k` with one k per block holds for one t of sorted keys; a one-sided
+    test, a closed bracket, or elements two apart hold for several."""
+    assert found(BUCKET_SEARCH, grid=(8, 1, 1), block=(256, 1, 1)) == {
+        ("below_key", "global-race"), ("closed_bracket", "global-race"), ("far_bracket", "global-race")}

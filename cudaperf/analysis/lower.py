@@ -163,6 +163,8 @@ class Lowerer:
         self.work = WorkCounter()
         self.statements = 0
         self.macro_depth = 0
+        self.volatile: set[str] = set()  # arrays reached through a `volatile` pointer
+        self.spun_on: set[str] = set()  # volatile arrays a loop waits on (see _waited_on)
 
     # ---------------------------------------------------------------- helpers
     def _id(self) -> int:
@@ -202,7 +204,7 @@ class Lowerer:
             self.block(body, env)
         template_params = list(self.template_args)
         return Kernel(name, line, column, params, template_params, self.shared, self.stmts, bounds,
-                      frozenset(self.uses), self.notes)
+                      frozenset(self.uses), self.notes, frozenset(self.spun_on))
 
     def _launch_bounds(self, definition: Node) -> tuple[int, ...]:
         for child in definition.children:
@@ -243,6 +245,8 @@ class Lowerer:
                 continue
             line = parse.position(p)[0]
             if pointer:
+                if any(c.type == "type_qualifier" and text(c) == "volatile" for c in p.children):
+                    self.volatile.add(name)
                 params.append(Param(name, ctype, True, line))
                 env.declare(name, Ptr("global", name, ZERO, ctype))
             else:
@@ -410,6 +414,8 @@ class Lowerer:
                 value = Scalar(value.expr, base)
             if pointer and isinstance(value, Scalar) and value_node.type == "call_expression":
                 value = self._pointer_from_call(value_node, name, base, value)
+            if pointer and "volatile" in quals and isinstance(value, Ptr):
+                self.volatile.add(value.array)
             env.declare(name, value)
 
     def _pointer_from_call(self, call: Node, name: str, base: CType, value: Scalar) -> Val:
@@ -447,12 +453,49 @@ class Lowerer:
         line, column = self._pos(node)
         cond_node = node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
+        position = self._bracket(cond_node, cond, env)
+        if position is not None:
+            cond = op("&&", cond, position)
         alternative = node.child_by_field_name("alternative")
         branch = Branch(self._id(), line, column, _condition_text(cond_node), cond)
         then_env, else_env = env.copy(), env.copy()
         self._sides(branch, lambda: self.statement(node.child_by_field_name("consequence"), then_env),
                     lambda: [self.statement(c, else_env) for c in (alternative.named_children if alternative else [])])
         self._merge(env, cond, then_env, else_env)
+
+    def _bracket(self, node: Node | None, cond: Expr, env: Env) -> Expr | None:
+        """`a[i] <= k && a[i + 1] > k` (a bucket search: CSR rows, histogram bins, tree keys) says
+        `i == rank(k)`, the one bucket of sorted `a` holding k, as long as one side is strict; the
+        idiom only makes sense on sorted data.  Returned as that equality, for the one-thread guards."""
+        node = _unparenthesized(node)
+        if node is None or node.type != "binary_expression" or text(node.child_by_field_name("operator")) != "&&" or \
+                not (isinstance(cond, Op) and cond.name == "&&" and isinstance(cond.args[0], Op) and
+                     len(cond.args[0].args) == 2):
+            return None
+        for first in _bounds(node.child_by_field_name("left")):
+            for second in _bounds(node.child_by_field_name("right")):
+                # the key as the condition read it (lowering it again would read its memory again)
+                key = cond.args[0].args[0 if first[-1] else 1]
+                position = self._position(first, second, key, env)
+                if position is not None:
+                    return position
+        return None
+
+    def _position(self, first: tuple, second: tuple, key: Expr, env: Env) -> Expr | None:
+        (base, low, key_node, above, strict, _), (other_base, high, other_key, other_above, other_strict, _) = \
+            first, second
+        if base != other_base or text(key_node) != text(other_key) or above == other_above or \
+                not (strict or other_strict):
+            return None
+        if above:
+            low, high = high, low
+        lowered_low, lowered_high = (self.rvalue(n, env, record=False) for n in (low, high))
+        if not all(isinstance(v, Scalar) for v in (lowered_low, lowered_high)):
+            return None
+        low_expr, high_expr = lowered_low.expr, lowered_high.expr
+        if str(op("+", low_expr, ONE)) != str(high_expr) and str(low_expr) != str(op("-", high_expr, ONE)):
+            return None  # not i and i + 1 (nor i - 1 and i)
+        return op("==", low_expr, op("rank", key))
 
     def _merge(self, env: Env, cond: Expr, a: Env, b: Env) -> None:
         for depth, frame in enumerate(env.frames):
@@ -547,6 +590,8 @@ class Lowerer:
         else:
             update_node = None
         cond_node = node.child_by_field_name("condition")
+        if cond_node is not None and self.volatile:
+            self.spun_on |= self._waited_on(cond_node, body, env)
         assigned = self._assigned_names(body) if body is not None else set()
         if update_node is not None:
             assigned |= self._assigned_names(update_node)
@@ -618,6 +663,22 @@ class Lowerer:
             loop.body.remove(access)
             self.emit(access)
         self.emit(loop)
+
+    def _waited_on(self, condition: Node, body: Node | None, env: Env) -> set[str]:
+        """The volatile arrays a loop spins on: its exit test reads one, directly or through a
+        variable its body loads from one (`do st = flag[b]; while (st < 0);`).  Such a loop is a
+        hand-off protocol between threads that the race analysis does not model."""
+        def volatile_reads(node: Node | None) -> set[str]:
+            return {v.array for n in _identifiers(node) if isinstance(v := env.lookup(n), Ptr)
+                    and v.array in self.volatile} if node is not None else set()
+
+        found, tested = volatile_reads(condition), _identifiers(condition)
+        for n in _descendants(body) if body is not None else ():
+            if n.type == "assignment_expression" and text(n.child_by_field_name("left")) in tested:
+                found |= volatile_reads(n.child_by_field_name("right"))
+            elif n.type == "init_declarator" and text(n.child_by_field_name("declarator")) in tested:
+                found |= volatile_reads(n.child_by_field_name("value"))
+        return found
 
     def _switch(self, node: Node, env: Env) -> None:
         value = self.rvalue(node.child_by_field_name("condition"), env)
@@ -1432,6 +1493,37 @@ def _full_mask(value: Val) -> bool | None:
     if isinstance(value, Scalar) and isinstance(value.expr, Const):
         return value.expr.value in _FULL_MASKS
     return None
+
+
+# `a[i] OP k`: (a[i] bounds k from above, strictly)
+_ELEMENT_BOUNDS = {"<=": (False, False), "<": (False, True), ">=": (True, False), ">": (True, True)}
+
+
+def _bounds(node: Node | None) -> list[tuple[str, Node, Node, bool, bool, bool]]:
+    """Readings of one side of a bucket search, `a[i] <= k` or `k < a[i]`: (a, i, k, whether a[i]
+    bounds k from above, whether strictly, whether k is written first); both operands may be
+    subscripts (`k` = `key[b]`)."""
+    node = _unparenthesized(node)
+    relation = _ELEMENT_BOUNDS.get(text(node.child_by_field_name("operator"))) \
+        if node is not None and node.type == "binary_expression" else None
+    if relation is None:
+        return []
+    above, strict = relation
+    left, right = (_unparenthesized(node.child_by_field_name(side)) for side in ("left", "right"))
+    readings = []
+    for element, key, flipped in ((left, right, False), (right, left, True)):
+        indices = element.child_by_field_name("indices") if element is not None and \
+            element.type == "subscript_expression" else None
+        if key is not None and indices is not None and len(indices.named_children) == 1:
+            readings.append((text(element.child_by_field_name("argument")), indices.named_children[0], key,
+                             above != flipped, strict, flipped))
+    return readings
+
+
+def _unparenthesized(node: Node | None) -> Node | None:
+    while node is not None and node.type in ("condition_clause", "parenthesized_expression") and node.named_children:
+        node = node.named_children[-1]
+    return node
 
 
 def _identifiers(node: Node) -> set[str]:

@@ -141,6 +141,7 @@ class LaneTable:
         self.extents = {s.name: s.type.size for s in kernel.shared if not s.dynamic}
         self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
         self.guessed = guessed  # arguments whose values were made up: addresses built from them prove nothing
+        self.spun_on = kernel.spun_on  # volatile words a loop waits on: a hand-off the lanes do not model
         self.dependence = Dependence(kernel)
         self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
         self.cache: dict[tuple, Lanes | None] = {}
@@ -349,8 +350,8 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         check()
         w, other = mw.access, mo.access
         shifts = _alignment(mw, mo)
-        if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence) or \
-                _read_back(kind, mw, mo, graph, table.dependence) or \
+        if w.id in reported or shifts is None or w.array in table.spun_on or \
+                _same_value(kind, w, other, table.dependence) or _read_back(kind, mw, mo, graph, table.dependence) or \
                 table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
@@ -439,7 +440,7 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler) -> I
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
     dependence = Dependence(kernel)
     for n, w in enumerate(statements):
-        if w.kind != "store" or w.id not in graph or _indexed_by(w.offset, "tid.", loops):
+        if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on or _indexed_by(w.offset, "tid.", loops):
             continue
         if w.value is not None and dependence.level(w.value) == 0:  # `flag = 1`: every writer stores one value
             continue
