@@ -3,7 +3,7 @@ each beside a twin that still races."""
 
 from __future__ import annotations
 
-from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source
 from cudaperf.lint.rules import select
 from cudaperf.lint.run import lint_file
 
@@ -386,3 +386,55 @@ def test_a_bucket_search_over_adjacent_keys_is_passed_by_one_thread():
     test, a closed bracket, or elements two apart hold for several."""
     assert found(BUCKET_SEARCH, grid=(8, 1, 1), block=(256, 1, 1)) == {
         ("below_key", "global-race"), ("closed_bracket", "global-race"), ("far_bracket", "global-race")}
+
+
+WRITE_BACK = """
+struct Particle { float pos[3]; float vel[3]; float acc[3]; float mass; };
+__global__ void accelerate(Particle* p, int n) {                 // nbody
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    Particle pi = p[i];
+    float a = 0.f;
+    for (int j = 0; j < n; j++) {
+        Particle pj = p[j];                                      // reads pos and mass only
+        a += (pj.pos[0] - pi.pos[0]) * pj.mass;
+    }
+    pi.acc[0] = a;
+    p[i] = pi;                                                   // pos and mass go back unchanged
+}
+__global__ void move(Particle* p, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    Particle pi = p[i];
+    float a = 0.f;
+    for (int j = 0; j < n; j++) {
+        Particle pj = p[j];
+        a += (pj.pos[0] - pi.pos[0]) * pj.mass;
+    }
+    pi.pos[0] += a;
+    p[i] = pi;                                                   // a position others read changes
+}
+"""
+
+
+def test_a_struct_written_back_changes_only_the_members_it_assigned():
+    assert found(WRITE_BACK, grid=(8, 1, 1), block=(128, 1, 1)) == {("move", "global-race")}
+
+
+def test_struct_members_that_are_arrays_keep_their_length():
+    """`float pos[3]` inside a struct is 12 bytes: the layout puts mass at 36 and a copy moves
+    every element (the sizes were lost while the file's types were gathered)."""
+    report = analyze_source(WRITE_BACK, "k.cu", Options(resources="estimate", grid=(8, 1, 1), block=(128, 1, 1)))
+    stores = [a.access for a in report.kernels[0].accesses if a.access.kind == "store"]
+    assert len(stores) == 10 and {s.size for s in stores} == {4}
+
+
+def test_a_kernel_header_sees_the_types_of_the_unit_that_includes_it(tmp_path):
+    """`main.cu` includes `particle.h` and then `kernels.h`, which uses Particle without including
+    it: the header alone does not know the layout, its translation unit does."""
+    struct, kernels = WRITE_BACK.split("};", 1)
+    (tmp_path / "particle.h").write_text(struct + "};\n")
+    (tmp_path / "kernels.h").write_text(kernels)
+    (tmp_path / "main.cu").write_text('#include "particle.h"\n#include "kernels.h"\nint main() {}\n')
+    report = analyze_file(tmp_path / "kernels.h", Options(resources="estimate", grid=(8, 1, 1), block=(128, 1, 1)))
+    assert {f.kernel for f in lint_file(report, select(RACES), kernels)} == {"move"}

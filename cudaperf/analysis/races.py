@@ -312,6 +312,15 @@ def _same_value(kind: _Kind, w: Access, other: Access, dependence: Dependence) -
         str(w.value) == str(other.value) and dependence.level(w.value) <= kind.same_for
 
 
+def _written_back(w: Access, accesses: dict[int, Access]) -> bool:
+    """A store of the value its thread loaded from the same place (`p[i] = pi` for the members of a
+    copy of p[i] it never changed): the word keeps its value, so readers see the same either way;
+    only another thread's store to it can be lost."""
+    source = accesses.get(w.value.access_id) if isinstance(w.value, Load) else None
+    return source is not None and source.kind == "load" and source.array == w.array and \
+        source.size == w.size and str(source.offset) == str(w.offset)
+
+
 def _read_back(kind: _Kind, mw: Member, mo: Member, graph: nx.DiGraph, dependence: Dependence) -> bool:
     """A load of a word its own thread stored first, on every path to the load, with a value every
     clashing thread stores alike (`*flag = __syncthreads_and(c)` in one iteration, `if (*flag)` in the
@@ -352,7 +361,8 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         shifts = _alignment(mw, mo)
         if w.id in reported or shifts is None or w.array in table.spun_on or \
                 _same_value(kind, w, other, table.dependence) or _read_back(kind, mw, mo, graph, table.dependence) or \
-                table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
+                table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)) or \
+                (_written_back(w, table.accesses) and (other.kind == "load" or _written_back(other, table.accesses))):
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
                                     _separating_loops(graph, other, kind.orders)))
