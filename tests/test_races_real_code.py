@@ -438,3 +438,10 @@ def test_a_kernel_header_sees_the_types_of_the_unit_that_includes_it(tmp_path):
     (tmp_path / "main.cu").write_text('#include "particle.h"\n#include "kernels.h"\nint main() {}\n')
     report = analyze_file(tmp_path / "kernels.h", Options(resources="estimate", grid=(8, 1, 1), block=(128, 1, 1)))
     assert {f.kernel for f in lint_file(report, select(RACES), kernels)} == {"move"}
+
+
+def test_a_struct_of_unknown_layout_changed_and_stored_back_still_races():
+    """Without the layout nothing says which members changed: the member assignment makes the
+    copy unknown, not the value it was loaded with."""
+    kernel = WRITE_BACK.split("};", 1)[1].replace("Particle", "Body")
+    assert ("accelerate", "global-race") in found(kernel, grid=(8, 1, 1), block=(128, 1, 1))
