@@ -3,7 +3,7 @@ each beside a twin that still races."""
 
 from __future__ import annotations
 
-from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source
 from cudaperf.lint.rules import select
 from cudaperf.lint.run import lint_file
 
@@ -299,3 +299,149 @@ __global__ void point_to_me(unsigned* succ, unsigned n) {
 
 def test_an_element_set_to_its_own_index_loses_no_update():
     assert found(POINT_TO_ITSELF, grid=(4, 1, 1), block=(128, 1, 1)) == {("point_to_me", "global-race")}
+
+
+HAND_OFF = """
+__global__ void chained_offsets(volatile int* goffset, const int* counts, int* out) {   // mpc
+    int bid = blockIdx.x;
+    int next = (bid + 1 == gridDim.x) ? 0 : bid + 1;
+    if (threadIdx.x == blockDim.x - 1) {
+        int st = 0;
+        if (bid > 0) {
+            do {
+                st = goffset[bid];
+            } while (st < 0);                                    // wait for the previous block
+        }
+        goffset[next] = st + counts[bid];
+        goffset[bid] = -1;
+        out[bid] = st;
+    }
+}
+__global__ void chained_without_volatile(int* goffset, const int* counts, int* out) {
+    int bid = blockIdx.x;
+    int next = (bid + 1 == gridDim.x) ? 0 : bid + 1;
+    if (threadIdx.x == blockDim.x - 1) {
+        int st = 0;
+        if (bid > 0) {
+            do {
+                st = goffset[bid];
+            } while (st < 0);                                    // may spin forever on a cached word
+        }
+        goffset[next] = st + counts[bid];
+        goffset[bid] = -1;
+        out[bid] = st;
+    }
+}
+__global__ void volatile_without_wait(volatile int* goffset, const int* counts, int* out) {
+    int bid = blockIdx.x;
+    int next = (bid + 1 == gridDim.x) ? 0 : bid + 1;
+    if (threadIdx.x == blockDim.x - 1) {
+        int st = goffset[bid];                                   // read once, whatever is there
+        goffset[next] = st + counts[bid];
+        goffset[bid] = -1;
+        out[bid] = st;
+    }
+}
+"""
+
+
+def test_a_volatile_word_a_loop_waits_on_is_a_hand_off_not_a_race():
+    """The spin loop orders the blocks by design; without `volatile` or without the wait, the
+    same stores race."""
+    assert found(HAND_OFF, grid=(8, 1, 1), block=(128, 1, 1)) == {
+        ("chained_without_volatile", "global-race"), ("volatile_without_wait", "global-race")}
+
+
+BUCKET_SEARCH = """
+__global__ void find_child(const int* keys, const int* children, const int* wanted, long* next) {   // b+tree
+    int t = threadIdx.x, b = blockIdx.x;
+    if (keys[b * 257 + t] <= wanted[b] && keys[b * 257 + t + 1] > wanted[b])   // one bucket holds the key
+        next[b] = children[next[b] * 256 + t];
+}
+__global__ void find_row(const int* row_start, const int* wanted, long* row) {          // CSR row of an entry
+    int t = threadIdx.x, b = blockIdx.x;
+    if (wanted[b] >= row_start[t] && wanted[b] < row_start[t + 1])
+        row[b] = row[b] + t;
+}
+__global__ void below_key(const int* keys, const int* children, const int* wanted, long* next) {
+    int t = threadIdx.x, b = blockIdx.x;
+    if (keys[b * 257 + t] <= wanted[b])                                          // every smaller key passes
+        next[b] = children[next[b] * 256 + t];
+}
+__global__ void closed_bracket(const int* keys, const int* children, const int* wanted, long* next) {
+    int t = threadIdx.x, b = blockIdx.x;
+    if (keys[b * 257 + t] <= wanted[b] && keys[b * 257 + t + 1] >= wanted[b])  // repeated keys: several pass
+        next[b] = children[next[b] * 256 + t];
+}
+__global__ void far_bracket(const int* keys, const int* children, const int* wanted, long* next) {
+    int t = threadIdx.x, b = blockIdx.x;
+    if (keys[b * 257 + t] <= wanted[b] && keys[b * 257 + t + 2] > wanted[b])   // overlapping buckets
+        next[b] = children[next[b] * 256 + t];
+}
+"""
+
+
+def test_a_bucket_search_over_adjacent_keys_is_passed_by_one_thread():
+    """`a[t] <= k && a[t + 1] > k` with one k per block holds for one t of sorted keys; a one-sided
+    test, a closed bracket, or elements two apart hold for several."""
+    assert found(BUCKET_SEARCH, grid=(8, 1, 1), block=(256, 1, 1)) == {
+        ("below_key", "global-race"), ("closed_bracket", "global-race"), ("far_bracket", "global-race")}
+
+
+WRITE_BACK = """
+struct Particle { float pos[3]; float vel[3]; float acc[3]; float mass; };
+__global__ void accelerate(Particle* p, int n) {                 // nbody
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    Particle pi = p[i];
+    float a = 0.f;
+    for (int j = 0; j < n; j++) {
+        Particle pj = p[j];                                      // reads pos and mass only
+        a += (pj.pos[0] - pi.pos[0]) * pj.mass;
+    }
+    pi.acc[0] = a;
+    p[i] = pi;                                                   // pos and mass go back unchanged
+}
+__global__ void move(Particle* p, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    Particle pi = p[i];
+    float a = 0.f;
+    for (int j = 0; j < n; j++) {
+        Particle pj = p[j];
+        a += (pj.pos[0] - pi.pos[0]) * pj.mass;
+    }
+    pi.pos[0] += a;
+    p[i] = pi;                                                   // a position others read changes
+}
+"""
+
+
+def test_a_struct_written_back_changes_only_the_members_it_assigned():
+    assert found(WRITE_BACK, grid=(8, 1, 1), block=(128, 1, 1)) == {("move", "global-race")}
+
+
+def test_struct_members_that_are_arrays_keep_their_length():
+    """`float pos[3]` inside a struct is 12 bytes: the layout puts mass at 36 and a copy moves
+    every element (the sizes were lost while the file's types were gathered)."""
+    report = analyze_source(WRITE_BACK, "k.cu", Options(resources="estimate", grid=(8, 1, 1), block=(128, 1, 1)))
+    stores = [a.access for a in report.kernels[0].accesses if a.access.kind == "store"]
+    assert len(stores) == 10 and {s.size for s in stores} == {4}
+
+
+def test_a_kernel_header_sees_the_types_of_the_unit_that_includes_it(tmp_path):
+    """`main.cu` includes `particle.h` and then `kernels.h`, which uses Particle without including
+    it: the header alone does not know the layout, its translation unit does."""
+    struct, kernels = WRITE_BACK.split("};", 1)
+    (tmp_path / "particle.h").write_text(struct + "};\n")
+    (tmp_path / "kernels.h").write_text(kernels)
+    (tmp_path / "main.cu").write_text('#include "particle.h"\n#include "kernels.h"\nint main() {}\n')
+    report = analyze_file(tmp_path / "kernels.h", Options(resources="estimate", grid=(8, 1, 1), block=(128, 1, 1)))
+    assert {f.kernel for f in lint_file(report, select(RACES), kernels)} == {"move"}
+
+
+def test_a_struct_of_unknown_layout_changed_and_stored_back_still_races():
+    """Without the layout nothing says which members changed: the member assignment makes the
+    copy unknown, not the value it was loaded with."""
+    kernel = WRITE_BACK.split("};", 1)[1].replace("Particle", "Body")
+    assert ("accelerate", "global-race") in found(kernel, grid=(8, 1, 1), block=(128, 1, 1))

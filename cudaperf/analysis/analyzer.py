@@ -42,7 +42,7 @@ from .memory import executions
 from .occupancy import occupancy
 from .parse import Node, text
 from .predication import issue_context, predicated, tail_branches
-from .project import SOURCE_SUFFIXES, add_included, project_launches, scoped
+from .project import SOURCE_SUFFIXES, add_included, add_unit_types, project_launches, scoped
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
@@ -113,6 +113,7 @@ class FileAnalysis:
         self.options = options
         self.tree, self.scope = scoped(source)
         add_included(self.scope, source.path, options.defines)
+        add_unit_types(self.scope, source.path, options.defines)
         self.host_launches: list[HostLaunch] | None = None
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
         self.lost_bodies: list[Diagnostic] = []

@@ -144,6 +144,7 @@ class Kernel:
     # every axis (thread_rank()), which reads them all but says nothing of how many the launch has
     uses: frozenset[str] = frozenset()
     notes: list[str] = field(default_factory=list)
+    spun_on: frozenset[str] = frozenset()  # volatile arrays a loop waits on: a hand-off protocol, not a race
 
 
 def walk(stmts: list[Stmt], ancestors: tuple[Stmt, ...] = ()):

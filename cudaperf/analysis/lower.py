@@ -124,6 +124,18 @@ class _Inline:
     returns: list[Val] = field(default_factory=list)
 
 
+@dataclass
+class _Copy:
+    """A local struct copied from memory (`Particle pi = p[i];`): where from, the loads of the
+    members the code reads (by piece offset), and the members it assigns (None: it may change
+    any), so that storing it back (`p[i] = pi;`) writes only what changed."""
+
+    source: Loc
+    value: Val
+    loads: dict[str, Load]
+    modified: frozenset[str] | None
+
+
 class LoweringError(Exception):
     pass
 
@@ -166,6 +178,9 @@ class Lowerer:
         self.work = WorkCounter()
         self.statements = 0
         self.macro_depth = 0
+        self.volatile: set[str] = set()  # arrays reached through a `volatile` pointer
+        self.spun_on: set[str] = set()  # volatile arrays a loop waits on (see _waited_on)
+        self.copies: dict[str, _Copy] = {}  # local structs copied from memory, by name
 
     # ---------------------------------------------------------------- helpers
     def _id(self) -> int:
@@ -205,7 +220,7 @@ class Lowerer:
             self.block(body, env)
         template_params = list(self.template_args)
         return Kernel(name, line, column, params, template_params, self.shared, self.stmts, bounds,
-                      frozenset(self.uses), self.notes)
+                      frozenset(self.uses), self.notes, frozenset(self.spun_on))
 
     def _launch_bounds(self, definition: Node) -> tuple[int, ...]:
         for child in definition.children:
@@ -246,6 +261,8 @@ class Lowerer:
                 continue
             line = parse.position(p)[0]
             if pointer:
+                if any(c.type == "type_qualifier" and text(c) == "volatile" for c in p.children):
+                    self.volatile.add(name)
                 params.append(Param(name, ctype, True, line))
                 env.declare(name, Ptr("global", name, ZERO, ctype))
             else:
@@ -400,6 +417,8 @@ class Lowerer:
             if value_node.type in ("initializer_list", "argument_list"):
                 items = value_node.named_children
                 value = self.rvalue(items[0], env) if len(items) == 1 else _opaque("aggregate", base)
+            elif not pointer:
+                value = self._copied(name, self.expr(value_node, env), value_node)
             else:
                 value = self.rvalue(value_node, env)
             if isinstance(value, Group):
@@ -413,7 +432,29 @@ class Lowerer:
                 value = Scalar(value.expr, base)
             if pointer and isinstance(value, Scalar) and value_node.type == "call_expression":
                 value = self._pointer_from_call(value_node, name, base, value)
+            if pointer and "volatile" in quals and isinstance(value, Ptr):
+                self.volatile.add(value.array)
             env.declare(name, value)
+            if name in self.copies:
+                self.copies[name].value = value
+
+    def _copied(self, name: str, place: Val, node: Node) -> Val:
+        """The value of a local initialised from `place`.  A struct copied from memory loads only
+        the members the code after it reads (the compiler drops the rest) and is remembered as a
+        copy (see _Copy)."""
+        self.copies.pop(name, None)
+        if not isinstance(place, Loc) or place.type.is_array or not place.type.fields or len(_pieces(place)) < 2:
+            return self._loaded(place, node, True)
+        read, modified = _member_uses(name, node)
+        loads: dict[str, Load] = {}
+        for member, piece in _member_pieces(place):
+            if read is None or member in read:
+                access = self._access(piece, "load", node)
+                loads[str(piece.offset)] = Load(access.id, text(node)[:60], not piece.type.is_float)
+        first = next(iter(loads.values()), None)
+        value = Scalar(first if first is not None else Opaque("struct copy"), place.type)
+        self.copies[name] = _Copy(place, value, loads, modified)
+        return value
 
     def _pointer_from_call(self, call: Node, name: str, base: CType, value: Scalar) -> Val:
         """`T* s = SharedMemory<T>();`: a helper struct whose conversion operator returns its
@@ -450,12 +491,49 @@ class Lowerer:
         line, column = self._pos(node)
         cond_node = node.child_by_field_name("condition")
         cond = self._condition(cond_node, env)
+        position = self._bracket(cond_node, cond, env)
+        if position is not None:
+            cond = op("&&", cond, position)
         alternative = node.child_by_field_name("alternative")
         branch = Branch(self._id(), line, column, _condition_text(cond_node), cond)
         then_env, else_env = env.copy(), env.copy()
         self._sides(branch, lambda: self.statement(node.child_by_field_name("consequence"), then_env),
                     lambda: [self.statement(c, else_env) for c in (alternative.named_children if alternative else [])])
         self._merge(env, cond, then_env, else_env)
+
+    def _bracket(self, node: Node | None, cond: Expr, env: Env) -> Expr | None:
+        """`a[i] <= k && a[i + 1] > k` (a bucket search: CSR rows, histogram bins, tree keys) says
+        `i == rank(k)`, the one bucket of sorted `a` holding k, as long as one side is strict; the
+        idiom only makes sense on sorted data.  Returned as that equality, for the one-thread guards."""
+        node = _unparenthesized(node)
+        if node is None or node.type != "binary_expression" or text(node.child_by_field_name("operator")) != "&&" or \
+                not (isinstance(cond, Op) and cond.name == "&&" and isinstance(cond.args[0], Op) and
+                     len(cond.args[0].args) == 2):
+            return None
+        for first in _bounds(node.child_by_field_name("left")):
+            for second in _bounds(node.child_by_field_name("right")):
+                # the key as the condition read it (lowering it again would read its memory again)
+                key = cond.args[0].args[0 if first[-1] else 1]
+                position = self._position(first, second, key, env)
+                if position is not None:
+                    return position
+        return None
+
+    def _position(self, first: tuple, second: tuple, key: Expr, env: Env) -> Expr | None:
+        (base, low, key_node, above, strict, _), (other_base, high, other_key, other_above, other_strict, _) = \
+            first, second
+        if base != other_base or text(key_node) != text(other_key) or above == other_above or \
+                not (strict or other_strict):
+            return None
+        if above:
+            low, high = high, low
+        lowered_low, lowered_high = (self.rvalue(n, env, record=False) for n in (low, high))
+        if not all(isinstance(v, Scalar) for v in (lowered_low, lowered_high)):
+            return None
+        low_expr, high_expr = lowered_low.expr, lowered_high.expr
+        if str(op("+", low_expr, ONE)) != str(high_expr) and str(low_expr) != str(op("-", high_expr, ONE)):
+            return None  # not i and i + 1 (nor i - 1 and i)
+        return op("==", low_expr, op("rank", key))
 
     def _merge(self, env: Env, cond: Expr, a: Env, b: Env) -> None:
         for depth, frame in enumerate(env.frames):
@@ -550,6 +628,8 @@ class Lowerer:
         else:
             update_node = None
         cond_node = node.child_by_field_name("condition")
+        if cond_node is not None and self.volatile:
+            self.spun_on |= self._waited_on(cond_node, body, env)
         assigned = self._assigned_names(body) if body is not None else set()
         if update_node is not None:
             assigned |= self._assigned_names(update_node)
@@ -622,6 +702,22 @@ class Lowerer:
             self.emit(access)
         self.emit(loop)
 
+    def _waited_on(self, condition: Node, body: Node | None, env: Env) -> set[str]:
+        """The volatile arrays a loop spins on: its exit test reads one, directly or through a
+        variable its body loads from one (`do st = flag[b]; while (st < 0);`).  Such a loop is a
+        hand-off protocol between threads that the race analysis does not model."""
+        def volatile_reads(node: Node | None) -> set[str]:
+            return {v.array for n in _identifiers(node) if isinstance(v := env.lookup(n), Ptr)
+                    and v.array in self.volatile} if node is not None else set()
+
+        found, tested = volatile_reads(condition), _identifiers(condition)
+        for n in _descendants(body) if body is not None else ():
+            if n.type == "assignment_expression" and text(n.child_by_field_name("left")) in tested:
+                found |= volatile_reads(n.child_by_field_name("right"))
+            elif n.type == "init_declarator" and text(n.child_by_field_name("declarator")) in tested:
+                found |= volatile_reads(n.child_by_field_name("value"))
+        return found
+
     def _switch(self, node: Node, env: Env) -> None:
         value = self.rvalue(node.child_by_field_name("condition"), env)
         body = node.child_by_field_name("body")
@@ -671,7 +767,10 @@ class Lowerer:
 
     # ---------------------------------------------------------------- expressions
     def rvalue(self, node: Node | None, env: Env, record: bool = True) -> Val:
-        value = self.expr(node, env, record)
+        return self._loaded(self.expr(node, env, record), node, record)
+
+    def _loaded(self, value: Val, node: Node | None, record: bool) -> Val:
+        """What reading `value` gives: a location is loaded (an array decays to a pointer)."""
         if isinstance(value, Loc):
             if value.type.is_array:
                 return Ptr(value.space, value.array, value.offset, value.type.element)
@@ -979,13 +1078,32 @@ class Lowerer:
             if operator != "=":
                 current = self._read(target, left_node, record)
                 right = self._combine(current, operator[:-1], right)
+            copy = self.copies.get(text(node.child_by_field_name("right")))
+            if record and operator == "=" and copy is not None and copy.value is right and \
+                    _same_place(copy.source, target):
+                self._write_back(copy, left_node)
+                return right
             if record:
                 self._write(target, left_node, value=right.expr if operator == "=" and isinstance(right, Scalar)
                             else None)
             return right
+        root = _root_identifier(left_node)
+        local = env.lookup(root) if root is not None else None
+        if isinstance(local, Scalar) and left_node.type != "identifier" and \
+                not (root in self.copies and self.copies[root].value is local):
+            # a member of a local struct whose members the lowering does not track: no longer what it was
+            env.assign(root, Scalar(Opaque(f"{root} with a member assigned"), local.type))
         if operator != "=" and isinstance(target, Scalar):  # a member of a local struct: `p.x += v`
             return self._combine(target, operator[:-1], right)
         return right
+
+    def _write_back(self, copy: _Copy, node: Node) -> None:
+        """`p[i] = pi;` of a copy of p[i]: members it never assigned are stored with the value loaded
+        from the same place (a write-back, which changes nothing another thread reads)."""
+        for member, piece in _member_pieces(copy.source):
+            unchanged = copy.modified is not None and member not in copy.modified
+            self._access(piece, "store", node, copy.loads.get(str(piece.offset)) if unchanged else None)
+        self._clobber()
 
     def _combine(self, current: Val | None, operator: str, right: Val) -> Val:
         if isinstance(current, Ptr) and isinstance(right, Scalar) and operator in ("+", "-"):
@@ -1403,16 +1521,78 @@ def _header(node) -> str:
     return " ".join(full.split())[:80]
 
 
+def _member_pieces(loc: Loc) -> list[tuple[str, Loc]]:
+    """The pieces of a struct copy (see _pieces), each with the top-level member it belongs to."""
+    return [(member, piece) for member, offset, ftype in loc.type.fields
+            for piece in _pieces(Loc(loc.space, loc.array, op("+", loc.offset, lift(offset)), ftype))]
+
+
+def _same_place(a: Loc, b: Loc) -> bool:
+    return (a.space, a.array, str(a.offset), a.type.size) == (b.space, b.array, str(b.offset), b.type.size)
+
+
+def _root_identifier(node: Node | None) -> str | None:
+    """`s` of `s.a[2].b`: the variable a member or element expression starts from."""
+    while node is not None and node.type in ("field_expression", "subscript_expression", "parenthesized_expression"):
+        node = node.child_by_field_name("argument") if node.type != "parenthesized_expression" else \
+            (node.named_children[0] if node.named_children else None)
+    return text(node) if node is not None and node.type == "identifier" else None
+
+
+_WRITES = {"assignment_expression": "left", "update_expression": "argument"}
+
+
+def _member_uses(name: str, declaration: Node) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+    """(members read, members assigned) of local `name` in the code after its declaration, in the
+    same block; None where the whole variable is read (`p[i] = pi`, `f(pi)`) or may change (`&pi`,
+    `pi = q`)."""
+    anchor = declaration
+    while anchor.parent is not None and anchor.parent.type in ("init_declarator", "declaration"):
+        anchor = anchor.parent
+    block = anchor.parent
+    later = [c for c in block.children if c.start_byte >= anchor.end_byte] if block is not None else []
+    read: set[str] | None = set()
+    modified: set[str] | None = set()
+    for use in (n for c in later for n in _descendants(c) if n.type == "identifier" and text(n) == name):
+        outer, member = use, None
+        while outer.parent is not None and outer.parent.type in ("field_expression", "subscript_expression") and \
+                outer.parent.child_by_field_name("argument") == outer:
+            if member is None and outer.parent.type == "field_expression":
+                member = text(outer.parent.child_by_field_name("field"))
+            outer = outer.parent
+        parent = outer.parent
+        kind = parent.type if parent is not None else ""
+        written = kind in _WRITES and parent.child_by_field_name(_WRITES[kind]) == outer
+        overwritten = written and text(parent.child_by_field_name("operator")) == "="
+        addressed = kind in ("pointer_expression", "argument_list")  # `&pi`, `f(pi.acc)`: may change
+        if member is None or addressed:
+            if written or addressed:
+                modified = None
+            if not overwritten:
+                read = None
+            continue
+        if (written or addressed) and modified is not None:
+            modified.add(member)
+        if not overwritten and read is not None:
+            read.add(member)
+    return (frozenset(read) if read is not None else None, frozenset(modified) if modified is not None else None)
+
+
+MAX_SPLIT_ELEMENTS = 32  # a longer array member copied whole stays one access (thousands would swamp the analyses)
+
+
 def _pieces(loc: Loc) -> list[Loc]:
     """How a whole-object copy is split into memory instructions: one wide access when the type's
-    alignment allows (float4, __align__(16) structs), otherwise member by member."""
+    alignment allows (float4, __align__(16) structs), otherwise member by member (element by
+    element for an array member: `float pos[3]`)."""
     t = loc.type
-    if not t.fields or (t.size in (1, 2, 4, 8, 16) and t.align >= t.size):
+    if (t.size in (1, 2, 4, 8, 16) and t.align >= t.size) or not (t.fields or (t.is_array and t.length)) or \
+            (t.is_array and t.length > MAX_SPLIT_ELEMENTS):
         return [loc]
-    out: list[Loc] = []
-    for _, offset, ftype in t.fields:
-        out.extend(_pieces(Loc(loc.space, loc.array, op("+", loc.offset, lift(offset)), ftype)))
-    return out
+    parts = [(k * t.element.size, t.element) for k in range(t.length)] if t.is_array else \
+        [(offset, ftype) for _, offset, ftype in t.fields]
+    return [piece for offset, ptype in parts
+            for piece in _pieces(Loc(loc.space, loc.array, op("+", loc.offset, lift(offset)), ptype))]
 
 
 def _affine_step(update: Expr, counter: str) -> Expr | None:
@@ -1440,6 +1620,37 @@ def _full_mask(value: Val) -> bool | None:
     if isinstance(value, Scalar) and isinstance(value.expr, Const):
         return value.expr.value in _FULL_MASKS
     return None
+
+
+# `a[i] OP k`: (a[i] bounds k from above, strictly)
+_ELEMENT_BOUNDS = {"<=": (False, False), "<": (False, True), ">=": (True, False), ">": (True, True)}
+
+
+def _bounds(node: Node | None) -> list[tuple[str, Node, Node, bool, bool, bool]]:
+    """Readings of one side of a bucket search, `a[i] <= k` or `k < a[i]`: (a, i, k, whether a[i]
+    bounds k from above, whether strictly, whether k is written first); both operands may be
+    subscripts (`k` = `key[b]`)."""
+    node = _unparenthesized(node)
+    relation = _ELEMENT_BOUNDS.get(text(node.child_by_field_name("operator"))) \
+        if node is not None and node.type == "binary_expression" else None
+    if relation is None:
+        return []
+    above, strict = relation
+    left, right = (_unparenthesized(node.child_by_field_name(side)) for side in ("left", "right"))
+    readings = []
+    for element, key, flipped in ((left, right, False), (right, left, True)):
+        indices = element.child_by_field_name("indices") if element is not None and \
+            element.type == "subscript_expression" else None
+        if key is not None and indices is not None and len(indices.named_children) == 1:
+            readings.append((text(element.child_by_field_name("argument")), indices.named_children[0], key,
+                             above != flipped, strict, flipped))
+    return readings
+
+
+def _unparenthesized(node: Node | None) -> Node | None:
+    while node is not None and node.type in ("condition_clause", "parenthesized_expression") and node.named_children:
+        node = node.named_children[-1]
+    return node
 
 
 def _identifiers(node: Node) -> set[str]:

@@ -28,16 +28,12 @@ MAX_HOST_FILE_BYTES = 1024 * 1024
 
 
 def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
-    """Parse a file and gather its namespace scope (array sizes evaluated by a lowerer of that scope)."""
+    """Parse a file and gather its namespace scope (array sizes, of struct members too, evaluated by
+    a lowerer of the scope gathered so far: `float pos[3]`, `int keys[ORDER + 1]`)."""
     tree = parse.parse(source.data)
-    holder: dict = {}
-
-    def evaluate(node):
-        lowerer = holder.get("lowerer")
-        return lowerer.const_int(node) if lowerer is not None and node is not None else None
-
-    scope = collect(source, tree.root_node, evaluate)
-    holder["lowerer"] = Lowerer(scope)
+    scope = FileScope(source, tree.root_node)
+    lowerer = Lowerer(scope)
+    collect(source, tree.root_node, lambda node: lowerer.const_int(node) if node is not None else None, scope)
     return tree, scope
 
 
@@ -91,6 +87,24 @@ def add_included(scope: FileScope, path: str, defines: dict[str, str]) -> None:
         for table, theirs in ((scope.constants, other.constants), (scope.arrays, other.arrays)):
             for name, value in theirs.items():
                 table.setdefault(name, value)
+
+
+def add_unit_types(scope: FileScope, path: str, defines: dict[str, str]) -> None:
+    """Types of the translation units that include `path` (a kernel header such as
+    `kernels.hpp` that uses `Particle` from a header `main.cu` includes before it), where
+    neither the file nor its own headers define them."""
+    here = Path(path).resolve()
+    if not here.is_file():
+        return
+    key = tuple(sorted(defines.items()))
+    for unit in neighbours(here):
+        files = [unit, *_includes(unit)]
+        if here not in files:
+            continue
+        for other in (f for f in files if f != here):
+            theirs = _header_scope(other, key)
+            for name, ctype in (theirs.types.user.items() if theirs is not None else ()):
+                scope.types.user.setdefault(name, ctype)
 
 
 def neighbours(path: Path) -> list[Path]:

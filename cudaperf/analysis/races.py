@@ -143,6 +143,7 @@ class LaneTable:
         self.extents = {s.name: s.type.size for s in kernel.shared if not s.dynamic}
         self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
         self.guessed = guessed  # arguments whose values were made up: addresses built from them prove nothing
+        self.spun_on = kernel.spun_on  # volatile words a loop waits on: a hand-off the lanes do not model
         self.dependence = Dependence(kernel)
         self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
         self.cache: dict[tuple, Lanes | None] = {}
@@ -313,6 +314,15 @@ def _same_value(kind: _Kind, w: Access, other: Access, dependence: Dependence) -
         str(w.value) == str(other.value) and dependence.level(w.value) <= kind.same_for
 
 
+def _written_back(w: Access, accesses: dict[int, Access]) -> bool:
+    """A store of the value its thread loaded from the same place (`p[i] = pi` for the members of a
+    copy of p[i] it never changed): the word keeps its value, so readers see the same either way;
+    only another thread's store to it can be lost."""
+    source = accesses.get(w.value.access_id) if isinstance(w.value, Load) else None
+    return source is not None and source.kind == "load" and source.array == w.array and \
+        source.size == w.size and str(source.offset) == str(w.offset)
+
+
 def _read_back(kind: _Kind, mw: Member, mo: Member, graph: nx.DiGraph, dependence: Dependence) -> bool:
     """A load of a word its own thread stored first, on every path to the load, with a value every
     clashing thread stores alike (`*flag = __syncthreads_and(c)` in one iteration, `if (*flag)` in the
@@ -351,9 +361,10 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         check()
         w, other = mw.access, mo.access
         shifts = _alignment(mw, mo)
-        if w.id in reported or shifts is None or _same_value(kind, w, other, table.dependence) or \
-                _read_back(kind, mw, mo, graph, table.dependence) or \
-                table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
+        if w.id in reported or shifts is None or w.array in table.spun_on or \
+                _same_value(kind, w, other, table.dependence) or _read_back(kind, mw, mo, graph, table.dependence) or \
+                table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)) or \
+                (_written_back(w, table.accesses) and (other.kind == "load" or _written_back(other, table.accesses))):
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
                                     _separating_loops(graph, other, kind.orders)))
@@ -474,7 +485,7 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
     dependence = Dependence(kernel)
     accesses = {s.id: s for s in statements}
     for n, w in enumerate(statements):
-        if w.kind != "store" or w.id not in graph or _indexed_by(w.offset, "tid.", loops):
+        if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on or _indexed_by(w.offset, "tid.", loops):
             continue
         if w.value is not None and dependence.level(w.value) == 0:  # `flag = 1`: every writer stores one value
             continue

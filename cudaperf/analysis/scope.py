@@ -124,9 +124,10 @@ def _struct(types: TypeTable, name: str, body: Node, evaluate_size, align: int |
     return struct_of(name, members, align)
 
 
-def collect(source: SourceFile, root: Node, evaluate_size) -> FileScope:
-    """Gather namespace-scope facts.  ``evaluate_size`` turns an array-size node into an int."""
-    scope = FileScope(source, root)
+def collect(source: SourceFile, root: Node, evaluate_size, scope: FileScope | None = None) -> FileScope:
+    """Gather namespace-scope facts into `scope` (a new one by default).  ``evaluate_size`` turns an
+    array-size node into an int, with what has been gathered so far."""
+    scope = scope or FileScope(source, root)
     aligns = {offset: int(args[0]) for offset, name, args in source.attributes
               if name == "__align__" and args and args[0].isdigit()}
     for m in parse.matches("types", root):

@@ -115,7 +115,14 @@ class GlobalRace(SyncRule):
                 'the 10 judged left are true (the false ones: a spin-wait handoff, a struct written back, '
                 'a search in sorted keys).'
                 + ("  Round 2 (seed 2027, final commit, fresh judges): 7 of 10 true; false: fma's scatter "
-                   'through an index array the host fills with i (three findings).'))
+                   'through an index array the host fills with i (three findings).')
+                + ('  Then (tuned on these findings, not held out) a `volatile` word a loop spins on is a '
+                   'hand-off, not a race; a bucket search `keys[t] <= k && keys[t + 1] > k` (one side strict) '
+                   'is a guard one thread passes; a struct copied from an element and stored back writes only '
+                   'the members it assigned (`p[i] = pi` after `pi.acc[0] = a`: readers of `p[j].pos` see no '
+                   'change).  21 findings became 18, all read: 13 true (false: fma\'s scatter through an '
+                   'index array the host fills with i, four findings; a value every thread of the one block '
+                   'computes alike after a loop, in gerbil).'))
 
 
 @rule
