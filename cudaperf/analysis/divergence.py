@@ -240,7 +240,22 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str], groups: np.nd
     if isinstance(expr, Op) and expr.name in _RELATIONS and _argument_dependent(expr, arguments):
         difference = op("-", expr.args[0], expr.args[1], is_int=False)
         return split | _disagrees(evaluate_on(difference, batch), batch.active, groups)
+    if groups is not None and isinstance(expr, Op) and expr.name in _RELATIONS and \
+            _between_sampled_blocks(expr, batch, groups):
+        return np.ones(batch.rows, dtype=bool)
     return split | _disagrees(evaluate_on(expr, batch), batch.active, groups)
+
+
+def _between_sampled_blocks(expr: Op, batch: Batch, groups: np.ndarray) -> bool:
+    """May a block that was not sampled split on this comparison?  When its sides differ by
+    different amounts inside a block and the sampled blocks do not all take one side
+    (`tid / 128 + 2 * bid < 1023`: blocks 0-2 pass, the last fails, block 511 splits)."""
+    difference = evaluate_on(op("-", expr.args[0], expr.args[1], is_int=False), batch)
+    if not _disagrees(difference, batch.active, groups).any():
+        return False
+    truth = np.broadcast_to(evaluate_on(expr, batch), batch.active.shape)
+    taken = np.unique(truth[batch.active & ~np.isnan(truth)] != 0)
+    return len(taken) > 1
 
 
 _UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
