@@ -174,3 +174,36 @@ def test_launch_guards_give_ranges_from_if_else_and_early_exits_but_not_past_an_
     assert _ranges("void f(int n) { if (!((n < 8) || (n >= 64))) k<<<1, 2>>>(n); }") == [{"n": (8, 63)}]
     assert _ranges("void f(int n) { if (n > 1024) { n = 0; k<<<1, 2>>>(n); } }") == [{}]
     assert _ranges("void f(int n, int m) { if (n > 4 || m > 4) k<<<1, 2>>>(n); }") == [{}]
+
+
+# HeCBench moe-align: `fill_threads` threads fill, pass one barrier and leave; the others pass
+# three.  The block is `fill_threads + threads` with `threads` unknown, so the analysis guesses
+# 256, which is `fill_threads` itself: every thread of the guess is a filler.  A guessed width
+# says nothing of which warps a real block holds, so the finding stays; under a block of 256
+# given by the user the test is the same in every thread.
+FILLERS = """
+template <int fill_threads>
+__global__ void align(int* ids, int* counts, int experts) {
+    __shared__ int total;
+    if (threadIdx.x < fill_threads) {
+        ids[threadIdx.x] = 0;
+        __syncthreads();
+        return;
+    }
+    if (threadIdx.x == fill_threads) total = 0;
+    __syncthreads();
+    atomicAdd(&total, counts[threadIdx.x]);
+    __syncthreads();
+    counts[threadIdx.x] = total;
+}
+void launch(int* ids, int* counts, int experts) {
+    const int threads = experts > 32 ? experts : 32;
+    constexpr int fill_threads = 256;
+    align<fill_threads><<<1, fill_threads + threads>>>(ids, counts, experts);
+}
+"""
+
+
+def test_a_guessed_block_as_wide_as_a_thread_test_keeps_the_finding():
+    assert _lines(FILLERS, Options(resources="estimate")) == {7, 11, 13}
+    assert _lines(FILLERS, Options(grid=(1, 1, 1), block=(256, 1, 1), resources="estimate")) == set()

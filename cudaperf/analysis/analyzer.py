@@ -402,13 +402,14 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
         arguments = [f"arg:{name}" for name in launch.args]
         for b, ctx in access_graph.branches(g):
             check()
-            uniform[b.id] = uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments)
+            uniform[b.id] = uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments,
+                                       block_given="block" not in launch.guessed)
             jump = b.kind == "case" or not (b.exits or b.id in tails or predicated(b))  # switches branch
             branch_reports.append(BranchReport(b.line, b.kind, b.text, uniform[b.id], jump))
         for loop, ctx in access_graph.loops(g):
             check()
             uniform[loop.id] = uniformity(loop.condition, divergence_sampler.exits(ctx, loop), dependence,
-                                          arguments, loop)
+                                          arguments, loop, block_given="block" not in launch.guessed)
             branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniform[loop.id]))
         branch_reports.sort(key=lambda b: b.line)
 

@@ -364,9 +364,11 @@ def _boundary_split(condition: Expr, named: Expr, batch: Batch, dependence: Depe
 
 
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
-               loop: Loop | None = None) -> BranchUniformity:
+               loop: Loop | None = None, block_given: bool = False) -> BranchUniformity:
     """Classify a branch (or loop) condition on the batch of lanes that evaluate it.  For loops,
-    the counter's update matters as much as the condition."""
+    the counter's update matters as much as the condition.  Whole warps agreeing makes a
+    condition block-uniform only under a block the user or the host gave (`block_given`): a
+    guessed width says nothing of which warps a real block holds (`tid < 256` in a guess of 256)."""
     parts = [condition] if loop is None else [condition, loop.update]
     level = max(dependence.level(p) for p in parts)
     evident = max(dependence.level(p, unknown=0) for p in parts) == 3
@@ -392,7 +394,8 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         # lanes agree; so may whole warps of a block (`(tid + k * bdim) / bdim` at iteration k),
         # unless the condition reads data at per-thread addresses (a stand-in value proves nothing)
         per_thread_data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
-        splits_blocks = per_thread_data or may_split(condition, batch, free, block_groups(batch))[executed].any()
+        splits_blocks = not block_given or per_thread_data or \
+            may_split(condition, batch, free, block_groups(batch))[executed].any()
         return BranchUniformity("warp" if splits_blocks else "block", fraction, evident)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     return BranchUniformity("thread", fraction, evident, boundary)

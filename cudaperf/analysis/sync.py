@@ -18,7 +18,7 @@ from . import graph as access_graph
 from .divergence import BranchUniformity, Dependence
 from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
-from .launch import Launch, dimensionality
+from .launch import MAX_BLOCK_THREADS, Launch, dimensionality
 from .races import races
 from .sampling import Batch, Sampler
 from .symbolic import Const, Expr, Op, Sym, free_symbols, has_opaque, loads_in, op, substitute
@@ -313,7 +313,11 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
     multiples = _multiple_arguments(launch)
     judged_at = {name: value for name, value in _made_up_arguments(launch).items() if name not in multiples}
     made_up, fixed = frozenset(judged_at), _fixed_arguments(launch)
-    large = replace(launch, args={**launch.args, **{name[4:]: value for name, value in judged_at.items()}})
+    # a guessed block is judged at its widest: a test that splits no block of 1024 threads splits none
+    widest = (launch.block[0] * (MAX_BLOCK_THREADS // launch.threads_per_block), *launch.block[1:]) \
+        if "block" in launch.guessed else launch.block
+    large = replace(launch, block=widest,
+                    args={**launch.args, **{name[4:]: value for name, value in judged_at.items()}})
     sampler, dependence = Sampler(large, all_warps=True), Dependence(kernel)
     arguments = [f"arg:{name}" for name in launch.args if f"arg:{name}" not in made_up | fixed]
     again = dict(uniformity)
@@ -325,23 +329,24 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
         judged_again = local if names & made_up else bool(names & (fixed | multiples.keys()))
         if judged_again and not has_opaque(branch.condition) and not loads_in(branch.condition):
             batch, condition = sampler.batch(context), substitute(branch.condition, multiples)
-            again[branch.id] = branch_uniformity(condition, batch, dependence, arguments)
+            again[branch.id] = branch_uniformity(condition, batch, dependence, arguments, block_given=True)
     for loop, context in access_graph.loops(graph):
         parts = (loop.init, loop.condition, loop.update)
         if any(free_symbols(part) & multiples.keys() for part in parts) and \
                 not any(has_opaque(part) or loads_in(part) for part in parts):
-            again[loop.id] = _loop_again(loop, sampler.exits(context, loop), dependence, arguments, multiples)
+            again[loop.id] = _loop_again(loop, sampler.exits(context, loop), dependence, arguments, multiples,
+                                         block_given="block" not in launch.guessed)
     return again
 
 
 def _loop_again(loop: Loop, batch: Batch, dependence: Dependence, arguments: list[str],
-                multiples: dict[str, Expr]) -> BranchUniformity:
+                multiples: dict[str, Expr], block_given: bool) -> BranchUniformity:
     """A loop on a host multiple judged with it as any multiple of its constant: `for (i = tid;
     i < n; i += 256)` with n = k * 1024 runs the same trips in every thread of a 256-thread block."""
     step = None if loop.step is None else substitute(loop.step, multiples)
     loop = replace(loop, init=substitute(loop.init, multiples), condition=substitute(loop.condition, multiples),
                    update=substitute(loop.update, multiples), step=step)
-    return branch_uniformity(loop.condition, batch, dependence, arguments, loop)
+    return branch_uniformity(loop.condition, batch, dependence, arguments, loop, block_given)
 
 
 def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
