@@ -380,8 +380,10 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         w = batch.weight * executed
         actual = _disagrees(evaluate_on(condition, batch), batch.active)
         fraction = float((w * actual).sum() / w.sum())
-    if not executed.any():  # never reached under this launch: judge every lane of the sampled warps
+    if not executed.any():  # never reached under this launch: judge every lane of the sampled warps,
+        # and the code alone, not which warps this launch's block holds
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
+        block_given = False
         executed = np.ones(batch.rows, dtype=bool)
     namer = _Namer(batch, dependence)
     original, condition = condition, namer(condition if loop is None else on_iterations(loop))
