@@ -76,6 +76,8 @@ class Dependence:
         elif isinstance(expr, Load):
             access = self.accesses.get(expr.access_id)
             result = self.level(access.offset, depth + 1, unknown) if access is not None else unknown
+            if access is not None and access.space == "shared":  # each block has its own shared memory
+                result = max(result, 1)
         elif isinstance(expr, Opaque):
             result = 0 if expr.uniform else unknown
         elif isinstance(expr, Op) and expr.name == "shfl_idx":  # every lane reads one lane's value

@@ -205,13 +205,15 @@ def _codes(columns: np.ndarray) -> np.ndarray:
 
 def _stand_in(value: Expr, batch, accesses: dict[int, Access]) -> np.ndarray:
     """Per lane, a number that is equal where the stored values are: loaded data stands for the
-    address it came from (two loads of one word give one value)."""
+    address it came from (two loads of one word give one value; a shared word is one per block)."""
     env: dict[str, np.ndarray] = {}
+    block = _linear_ids(batch)[0]
 
     def named(expr: Expr) -> Expr:
         if isinstance(expr, Load) and expr.access_id in accesses:
             source = accesses[expr.access_id]
-            env[f"load{expr.access_id}"] = evaluate_on(source.offset, batch) * 4096 + zlib.crc32(source.array.encode())
+            word = evaluate_on(source.offset, batch) * 4096 + zlib.crc32(source.array.encode())
+            env[f"load{expr.access_id}"] = word + block * 2.0 ** 40 if source.space == "shared" else word
             return Sym(f"load{expr.access_id}", expr.is_int)
         if isinstance(expr, Op):
             return op(expr.name, *(named(a) for a in expr.args), is_int=expr.is_int)
@@ -345,7 +347,9 @@ def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
     for group in groups:
         for w in (m for m in group if m.access.kind == "store"):
             for other in group:
-                if other.access.array != w.access.array or other.access.kind == "atomic":
+                # a plain store and another thread's atomic on one word race too (`*acc = 0` in one
+                # block, `atomicAdd(acc, v)` in another): atomics order only atomics
+                if other.access.array != w.access.array:
                     continue
                 if other.access.kind == "store" and other.access.id < w.access.id:
                     continue

@@ -48,14 +48,19 @@ class Batch:
 _OFFSETS = (0.0, 0.6180339887, 0.4142135624)
 
 
-def _strata(extent: int) -> list[tuple[str, int, int]]:
-    """Per grid axis: (kind, first index, count) for the first block, the interior, the last block."""
-    if extent <= 2:
+def _strata(extent: int, neighbours: bool = False) -> list[tuple[str, int, int]]:
+    """Per grid axis: (kind, first index, count) for the first block, the interior, the last block;
+    with `neighbours`, the first three blocks on their own (what one block writes next to its own
+    range, the next one reads or writes, also when block 0 leaves early)."""
+    first = 3 if neighbours else 1
+    if extent <= first + 1:
         return [("edge", i, 1) for i in range(extent)]
-    return [("edge", 0, 1), ("interior", 1, extent - 2), ("edge", extent - 1, 1)]
+    return [*(("edge", i, 1) for i in range(first)), ("interior", first, extent - first - 1),
+            ("edge", extent - 1, 1)]
 
 
-def _warp_executions(launch: Launch, warps_per_stratum: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _warp_executions(launch: Launch, warps_per_stratum: int,
+                     neighbours: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sampled warp executions as (block coordinates (n, 3), warp index (n,), weight (n,)).
 
     The grid is split per axis into first block, interior and last block (bounds checks bite at
@@ -71,7 +76,7 @@ def _warp_executions(launch: Launch, warps_per_stratum: int) -> tuple[np.ndarray
         return (np.repeat(blocks, warps, axis=0), np.tile(np.arange(warps), len(blocks)),
                 np.ones(len(blocks) * warps))
     picks = np.unique(np.linspace(0, warps - 1, min(warps, warps_per_stratum)).round().astype(int))
-    strata = list(itertools.product(*(_strata(extent) for extent in launch.grid)))
+    strata = list(itertools.product(*(_strata(extent, neighbours) for extent in launch.grid)))
     starts = np.array([[start for _, start, _ in stratum] for stratum in strata])
     counts = np.array([[count for _, _, count in stratum] for stratum in strata])
     blocks = counts.prod(axis=1)
@@ -86,10 +91,10 @@ def _warp_executions(launch: Launch, warps_per_stratum: int) -> tuple[np.ndarray
     return coords, picks[j % len(picks)], (blocks * warps / sizes)[which]
 
 
-def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8) -> Batch:
+def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8, neighbours: bool = False) -> Batch:
     bx, by, bz = launch.block
     threads = bx * by * bz
-    bid, warp_ids, weight = _warp_executions(launch, 32 if all_warps else max_warps)
+    bid, warp_ids, weight = _warp_executions(launch, 32 if all_warps else max_warps, neighbours)
     linear = (warp_ids * WARP).astype(float)[:, None] + np.arange(WARP)[None, :]
     env: dict[str, np.ndarray | float] = dict(launch.symbols())
     env["tid.x"] = linear % bx
@@ -236,8 +241,8 @@ def enter_branch(batch: Batch, branch: Branch, side: bool) -> Batch:
 class Sampler:
     """Batches per statement context, memoised on the chain of enclosing loops and branches."""
 
-    def __init__(self, launch: Launch, all_warps: bool = False):
-        self.root = initial_batch(launch, all_warps=all_warps)
+    def __init__(self, launch: Launch, all_warps: bool = False, neighbours: bool = False):
+        self.root = initial_batch(launch, all_warps=all_warps, neighbours=neighbours)
         self.cache: dict[tuple, Batch] = {(): self.root}
         self.unknown_trips: set[int] = set()
 

@@ -254,18 +254,21 @@ def _guessed_arguments(launch: Launch) -> frozenset[str]:
     return frozenset(f"arg:{name}" for name, source in launch.arg_sources.items() if source == "default")
 
 
-def _races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch) -> list[Hazard]:
-    """Races under the launch; under a guessed block, `shared-race` and `global-race` only where
+def _races(kernel: Kernel, graph: nx.DiGraph, launch: Launch) -> list[Hazard]:
+    """Races under the launch, sampled with the first block's neighbour (what block 0 writes past
+    its range, block 1 touches); under a guessed block, `shared-race` and `global-race` only where
     every block of SMALL_BLOCKS races at the same line too (a kernel written for 8-wide blocks
     analysed as 16x16, a word only thread 256 would reach, a y extent the launch may not have)."""
-    found = [Hazard(*race) for race in races(kernel, graph, sampler, _copied_axes(kernel, launch),
-                                             _guessed_arguments(launch), launch.index_fills)]
+    found = [Hazard(*race) for race in races(kernel, graph, Sampler(launch, neighbours=True),
+                                             _copied_axes(kernel, launch), _guessed_arguments(launch),
+                                             launch.index_fills)]
     if "block" not in launch.guessed or not any(h.kind in BLOCK_CHECKED for h in found):
         return found
     for block in SMALL_BLOCKS[dimensionality(kernel)]:
         small = replace(launch, block=block)
         again = {(kind, line, column) for kind, line, column, _ in races(
-            kernel, graph, Sampler(small), _copied_axes(kernel, small), _guessed_arguments(small), small.index_fills)}
+            kernel, graph, Sampler(small, neighbours=True), _copied_axes(kernel, small), _guessed_arguments(small),
+            small.index_fills)}
         found = [h for h in found if h.kind not in BLOCK_CHECKED or (h.kind, h.line, h.column) in again]
     return found
 
@@ -363,5 +366,5 @@ def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
         divergent = [h for h in divergent if (h.kind, h.line, h.column) in again]
     found = [*divergent,
              *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity),
-             *_races(kernel, graph, sampler, launch)]
+             *_races(kernel, graph, launch)]
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))
