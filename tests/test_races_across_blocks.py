@@ -1,7 +1,7 @@
-"""global-race between blocks: a store racing with another block's atomics, neighbouring blocks'
-overlapping ranges, and one word stored from each block's own shared memory.  Written after the
-misses of tests/sync_heldout at its arrival (so that suite is tuned on from then); each racing
-kernel has a clean twin that stays silent."""
+"""Races tests/sync_heldout missed at its arrival (so that suite is tuned on from then): between
+blocks, a store racing with another block's atomics, neighbouring blocks' overlapping ranges, and
+one word stored from each block's own shared memory; in a block, the last iteration of a loop with
+its barrier at the top meeting what follows the loop.  Each racing kernel has a clean twin."""
 
 from __future__ import annotations
 
@@ -66,3 +66,27 @@ __global__ void partial_sums(const float* in, float* partial) {
 def test_a_race_between_blocks_fires_and_its_fix_is_silent(source, racing, clean):
     assert _races(racing)
     assert not _races(clean)
+
+
+TOP_BARRIER = """
+__global__ void normalise(float* x) {
+    __shared__ float red[512];
+    red[threadIdx.x] = x[blockIdx.x * 512 + threadIdx.x];
+    for (int s = 256; s > 0; s >>= 1) {
+        __syncthreads();
+        if (threadIdx.x < s) red[threadIdx.x] += red[threadIdx.x + s];
+    }
+    AFTER
+    x[blockIdx.x * 512 + threadIdx.x] /= READ;
+}"""
+
+
+@pytest.mark.parametrize("after, read, races", [
+    ("", "red[0]", True),  # thread 0 stores red[0] in the last iteration; every warp reads it
+    ("__syncthreads();", "red[0]", False),
+    ("", "red[threadIdx.x]", False),  # each thread reads its own word: no other thread wrote it last
+])
+def test_the_last_iteration_of_a_top_barrier_loop_meets_what_follows(after, read, races):
+    source = TOP_BARRIER.replace("AFTER", after).replace("READ", read)
+    report = analyze_source(source, "k.cu", Options(grid=(8, 1, 1), block=(512, 1, 1), resources="estimate"))
+    assert bool(lint_file(report, select(["shared-race"]), source)) is races

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 import numpy as np
@@ -46,7 +46,8 @@ BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block sho
 class Member:
     """An access in an epoch, with where it stands in the wrap-round epochs of barrier loops:
     ``(loop id, part)`` for part ``pre`` (before the loop), ``tail`` (after the body's last
-    barrier, iteration i) or ``head`` (before the body's first barrier, iteration i + 1)."""
+    barrier, iteration i), ``head`` (before the body's first barrier, iteration i + 1) or ``last``
+    (after the body's last barrier in the last iteration, meeting what follows the loop)."""
 
     access: Access
     parts: tuple[tuple[int, str], ...] = ()
@@ -74,7 +75,7 @@ def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done
                 done.append([m.marked(s, "pre") for m in current] + [m.marked(s, "tail") for m in tail] +
                             [m.marked(s, "head") for m in inner[0]])
                 done.extend(inner[1:])
-                current = []
+                current = [m.marked(s, "last") for m in tail]  # ... and, in the last iteration, what follows
             else:
                 current = current + tail
     return current
@@ -101,7 +102,23 @@ def _alignment(a: Member, b: Member) -> dict[int, tuple[int, int]] | None:
             return None
         if pair == {"head", "tail"}:
             shifts[loop] = (int(parts_a[loop] == "head"), int(parts_b[loop] == "head"))
+        if pair == {"pre", "last"}:  # after the loop: only its last iteration's tail is unordered
+            shifts[loop] = (int(parts_a.get(loop) == "last"), int(parts_b.get(loop) == "last"), LAST)
     return shifts
+
+
+LAST = "last"  # an alignment entry: that side's lanes in the loop's last sampled iteration only
+
+
+def _in_last_iteration(lanes: Lanes, column: int) -> Lanes:
+    """The lanes at the last sampled iteration of one loop, with that iteration counted as 0 (the
+    other side, after the loop, has no iteration of it)."""
+    when = lanes.when[:, column]
+    keep = when == when.max()
+    later = lanes.when[keep].copy()
+    later[:, column] = 0
+    return replace(lanes, block=lanes.block[keep], warp=lanes.warp[keep], thread=lanes.thread[keep], when=later,
+                   address=lanes.address[keep], value=lanes.value[keep])
 
 
 @dataclass
@@ -375,6 +392,10 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         a, b = table.get(w, loops), table.get(other, loops)
         if a is None or b is None:
             continue
+        for column, loop in enumerate(loops):
+            last = shifts.pop(loop.id) if shifts.get(loop.id, ())[2:] == (LAST,) else None
+            if last is not None:
+                a, b = (_in_last_iteration(lanes, column) if at_last else lanes for lanes, at_last in zip((a, b), last))
         granule = min(w.size, other.size)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
         values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
