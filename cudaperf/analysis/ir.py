@@ -86,6 +86,9 @@ class Loop:
     at_least_once: bool = False  # do-while
     unroll: int | None = None
     body: list[Stmt] = field(default_factory=list)
+    # a variable the body reassigns (not the counter), by the symbol standing for its value in an
+    # iteration: what that value is computed from (its value before the loop, after an iteration, the condition)
+    carried: dict[str, tuple[Expr, ...]] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
