@@ -4,6 +4,7 @@ each beside a twin that still races."""
 from __future__ import annotations
 
 from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source
+from cudaperf.analysis.divergence import Dependence
 from cudaperf.lint.rules import select
 from cudaperf.lint.run import lint_file
 
@@ -518,3 +519,24 @@ def test_a_value_every_thread_computes_alike_through_helpers_and_a_loop_is_store
     assert found(SAME_AFTER_LOOP, grid=(1, 1, 1), block=(256, 1, 1)) == {
         ("own", "global-race"), ("lanes", "global-race"), ("per_thread_update", "global-race"),
         ("leaves_early", "global-race")}
+
+
+UNBOUND_CONSTANT = """
+template <int N>
+__device__ int scaled(int v) { return v * N; }
+__global__ void k(const int* in, int* out) {
+    out[0] = scaled<WIDTH>(in[0]);       // WIDTH unknown: the helper's N is unbound
+    out[1] = threadIdx.x / scaled<WIDTH>(1);
+}
+"""
+
+
+def test_a_template_constant_nobody_gave_is_one_value_for_the_grid():
+    """`v * N` varies no wider than v; `threadIdx.x / N` may still differ between threads (N
+    may be 1) or not (N may be the block size): unknown, as before."""
+    report = analyze_source(UNBOUND_CONSTANT, "k.cu", Options(resources="estimate", grid=(1, 1, 1), block=(256, 1, 1)))
+    kernel = report.kernels[0].kernel
+    dependence = Dependence(kernel)
+    first, second = (a.access for a in report.kernels[0].accesses if a.access.kind == "store")
+    assert dependence.level(first.value) == 0
+    assert dependence.level(second.value, unknown=0) == 0 and dependence.level(second.value) == 3

@@ -731,10 +731,10 @@ class Lowerer:
         """Record what each carried value follows: its value before the loop, its value once an
         iteration's body and update have run, and the loop's condition."""
         after = env.copy()
-        if update_node is not None:
-            saved, self.stmts = self.stmts, []
+        if update_node is not None:  # lowered again for its values only: its statements and work were counted
+            (saved, self.stmts), (work, self.work) = (self.stmts, []), (self.work, WorkCounter())
             self.rvalue(update_node, after, record=False)
-            self.stmts = saved
+            self.stmts, self.work = saved, work
         for name, symbol in carried.items():
             first, then = before[name], after.lookup(name)
             loop.carried[symbol.name] = (first.expr, then.expr, loop.condition) if isinstance(then, Scalar) \
