@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import Access, Kernel, Loop, walk
+from .ir import CARRIED, Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
 from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, loads_in, op, substitute
 
@@ -56,13 +56,15 @@ class Dependence:
 
     def _cyclic(self, symbol: Sym, depth: int, unknown: int) -> int:
         """A value that follows itself through the loop's update: it counts as uniform while its own
-        level is worked out; levels of other values found meanwhile leaned on that guess, so they are
-        forgotten when it proves wrong."""
+        level is worked out.  Levels of other values found meanwhile leaned on that guess: for a
+        carried value they are forgotten when it proves wrong.  Loop counters keep them (forgetting
+        them there too makes the divergence rules see thread dependence they miss now, e.g. bmf's
+        `j < SDIV(width, B) * B` from `j = threadIdx.x` with B unknown: left to the rules' owners)."""
         key = (symbol, unknown)
         mark = len(self._memo)
         self._memo[key] = 0
         result = max(self.level(part, depth + 1, unknown) for part in self.cycles[symbol.name])
-        if result > 0:
+        if result > 0 and symbol.name.startswith(CARRIED):
             for leaned in list(self._memo)[mark:]:
                 del self._memo[leaned]
         return result

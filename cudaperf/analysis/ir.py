@@ -71,6 +71,9 @@ class Collective:
     full_mask: bool | None  # the mask is the constant 0xffffffff (None: not a constant)
 
 
+CARRIED = "carry"  # prefix of the symbols that stand for loop-carried values (Loop.carried)
+
+
 @dataclass(eq=False)
 class Loop:
     id: int

@@ -17,7 +17,21 @@ from dataclasses import dataclass, field, replace
 from . import budget, parse
 from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
-from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, Param, SharedArray, Stmt, walk
+from .ir import (
+    CARRIED,
+    Access,
+    Barrier,
+    Branch,
+    Collective,
+    Compute,
+    Kernel,
+    Loop,
+    OpaqueMemory,
+    Param,
+    SharedArray,
+    Stmt,
+    walk,
+)
 from .macros import substitute
 from .parse import Node, text
 from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name, template_params
@@ -673,7 +687,7 @@ class Lowerer:
                 env.assign(name, replace(current, offset=op("+", current.offset, op(
                     "*", iteration_sym, op("*", steps[name], lift(current.pointee.size))))))
             elif isinstance(current, Scalar) and followed:
-                carried[name] = Sym(f"carry{loop_id}:{name}")
+                carried[name] = Sym(f"{CARRIED}{loop_id}:{name}")
                 env.assign(name, Scalar(Opaque(f"{name} changes in the loop", not current.type.is_float,
                                                follows=(carried[name],)), current.type))
             elif current is not None:
