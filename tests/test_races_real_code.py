@@ -4,6 +4,7 @@ each beside a twin that still races."""
 from __future__ import annotations
 
 from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source
+from cudaperf.analysis.divergence import Dependence
 from cudaperf.lint.rules import select
 from cudaperf.lint.run import lint_file
 
@@ -445,3 +446,97 @@ def test_a_struct_of_unknown_layout_changed_and_stored_back_still_races():
     copy unknown, not the value it was loaded with."""
     kernel = WRITE_BACK.split("};", 1)[1].replace("Particle", "Body")
     assert ("accelerate", "global-race") in found(kernel, grid=(8, 1, 1), block=(128, 1, 1))
+
+
+SCAN_HELPERS = """
+template <int STRIDE>
+__device__ unsigned first_free(const int* table, unsigned l, unsigned r, volatile unsigned* found) {
+    if (threadIdx.x == 0) *found = r;
+    __syncthreads();
+    unsigned i = l;
+    while (i < r && *found == r) {
+        for (unsigned j = 0; j < STRIDE && i < r; j++, i++)
+            if (threadIdx.x == 0 && table[i] == 0) *found = i;   // one thread scans, all read the word
+        __syncthreads();
+        if (*found != r)
+            return *found;
+    }
+    return r;                                                     // an argument every thread passes alike
+}
+__device__ unsigned own_slot(const int* table, unsigned l, unsigned r) {
+    if (table[l] == 0) return l;
+    return threadIdx.x;                                           // per thread on one path
+}
+__device__ unsigned by_lane(unsigned l, unsigned r) {
+    if (threadIdx.x < 32) return l;                               // uniform values, per-thread choice
+    return r;
+}
+"""
+SAME_AFTER_LOOP = SCAN_HELPERS + """
+template <int STRIDE>
+__global__ void compress(const int* table, unsigned n, unsigned* res) {
+    __shared__ unsigned found;
+    unsigned l = first_free<STRIDE>(table, 0, n, &found);
+    while (l < n) l = first_free<STRIDE>(table, l + 1, n, &found);
+    *res = l;
+}
+__global__ void own(const int* table, unsigned n, unsigned* res) {
+    unsigned l = own_slot(table, 0, n);
+    *res = l;
+}
+__global__ void lanes(const int* table, unsigned n, unsigned* res) {
+    *res = by_lane(0, n);
+}
+__global__ void per_thread_update(const int* table, unsigned n, unsigned* res) {
+    __shared__ unsigned found;
+    unsigned l = first_free<4>(table, 0, n, &found);
+    while (l < n) l = first_free<4>(table, l + 1, n, &found) + threadIdx.x;
+    *res = l;
+}
+__global__ void counts(const int* table, unsigned n, unsigned* res) {
+    unsigned l = 0;
+    while (l < n && table[l] != 0) l = l + 1;
+    *res = l;
+}
+__global__ void leaves_early(const int* table, unsigned n, unsigned* res) {
+    unsigned l = 0;
+    while (l < n) {
+        if (table[l] == threadIdx.x) break;
+        l = l + 1;
+    }
+    *res = l;
+}
+"""
+
+
+def test_a_value_every_thread_computes_alike_through_helpers_and_a_loop_is_stored_without_a_race():
+    """gerbil's compress: every thread of the one block stores `l`, the result of a helper whose
+    returns are a shared word read after a barrier or an argument, updated in a loop; the choice of
+    return follows tests every thread takes alike (STRIDE is one constant), so all store one value.
+    So does a count every thread advances alike. A helper returning threadIdx.x on one path, one
+    choosing its return by thread, a loop adding threadIdx.x and one a thread leaves by its own break
+    still race."""
+    assert found(SAME_AFTER_LOOP, grid=(1, 1, 1), block=(256, 1, 1)) == {
+        ("own", "global-race"), ("lanes", "global-race"), ("per_thread_update", "global-race"),
+        ("leaves_early", "global-race")}
+
+
+UNBOUND_CONSTANT = """
+template <int N>
+__device__ int scaled(int v) { return v * N; }
+__global__ void k(const int* in, int* out) {
+    out[0] = scaled<WIDTH>(in[0]);       // WIDTH unknown: the helper's N is unbound
+    out[1] = threadIdx.x / scaled<WIDTH>(1);
+}
+"""
+
+
+def test_a_template_constant_nobody_gave_is_one_value_for_the_grid():
+    """`v * N` varies no wider than v; `threadIdx.x / N` may still differ between threads (N
+    may be 1) or not (N may be the block size): unknown, as before."""
+    report = analyze_source(UNBOUND_CONSTANT, "k.cu", Options(resources="estimate", grid=(1, 1, 1), block=(256, 1, 1)))
+    kernel = report.kernels[0].kernel
+    dependence = Dependence(kernel)
+    first, second = (a.access for a in report.kernels[0].accesses if a.access.kind == "store")
+    assert dependence.level(first.value) == 0
+    assert dependence.level(second.value, unknown=0) == 0 and dependence.level(second.value) == 3

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import Access, Kernel, Loop, walk
+from .ir import CARRIED, Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
 from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, loads_in, op, substitute
 
@@ -45,13 +45,29 @@ class Dependence:
 
     def __init__(self, kernel: Kernel):
         self.accesses: dict[int, Access] = {}
-        self.loops: dict[str, Loop] = {}
+        self.cycles: dict[str, tuple[Expr, ...]] = {}  # loop counters and carried values: what they follow
         for stmt, _ in walk(kernel.body):
             if isinstance(stmt, Access):
                 self.accesses[stmt.id] = stmt
             elif isinstance(stmt, Loop):
-                self.loops[stmt.counter] = stmt
+                self.cycles[stmt.counter] = (stmt.init, stmt.update, stmt.condition)
+                self.cycles.update(stmt.carried)
         self._memo: dict[Expr, int] = {}
+
+    def _cyclic(self, symbol: Sym, depth: int, unknown: int) -> int:
+        """A value that follows itself through the loop's update: it counts as uniform while its own
+        level is worked out.  Levels of other values found meanwhile leaned on that guess: for a
+        carried value they are forgotten when it proves wrong.  Loop counters keep them (forgetting
+        them there too makes the divergence rules see thread dependence they miss now, e.g. bmf's
+        `j < SDIV(width, B) * B` from `j = threadIdx.x` with B unknown: left to the rules' owners)."""
+        key = (symbol, unknown)
+        mark = len(self._memo)
+        self._memo[key] = 0
+        result = max(self.level(part, depth + 1, unknown) for part in self.cycles[symbol.name])
+        if result > 0 and symbol.name.startswith(CARRIED):
+            for leaned in list(self._memo)[mark:]:
+                del self._memo[leaned]
+        return result
 
     def level(self, expr: Expr, depth: int = 0, unknown: int = 3) -> int:
         """0 uniform, 1 per block, 3 per thread; values the lowering could not follow (opaque
@@ -67,10 +83,8 @@ class Dependence:
                 result = 3
             elif head == "bid":
                 result = 1
-            elif expr.name in self.loops:
-                loop = self.loops[expr.name]
-                self._memo[(expr, unknown)] = 0  # break cycles through the loop's own update
-                result = max(self.level(part, depth + 1, unknown) for part in (loop.init, loop.update, loop.condition))
+            elif expr.name in self.cycles:
+                result = self._cyclic(expr, depth, unknown)
             else:
                 result = 0
         elif isinstance(expr, Load):
@@ -79,7 +93,8 @@ class Dependence:
             if access is not None and access.space == "shared":  # each block has its own shared memory
                 result = max(result, 1)
         elif isinstance(expr, Opaque):
-            result = 0 if expr.uniform else unknown
+            result = 0 if expr.uniform else unknown if not expr.follows else \
+                max(self.level(part, depth + 1, unknown) for part in expr.follows)
         elif isinstance(expr, Op) and expr.name == "shfl_idx":  # every lane reads one lane's value
             value, source, width = expr.args
             whole_warp = isinstance(width, Const) and width.value >= 32

@@ -71,6 +71,9 @@ class Collective:
     full_mask: bool | None  # the mask is the constant 0xffffffff (None: not a constant)
 
 
+CARRIED = "carry"  # prefix of the symbols that stand for loop-carried values (Loop.carried)
+
+
 @dataclass(eq=False)
 class Loop:
     id: int
@@ -86,6 +89,9 @@ class Loop:
     at_least_once: bool = False  # do-while
     unroll: int | None = None
     body: list[Stmt] = field(default_factory=list)
+    # a variable the body reassigns (not the counter), by the symbol standing for its value in an
+    # iteration: what that value is computed from (its value before the loop, after an iteration, the condition)
+    carried: dict[str, tuple[Expr, ...]] = field(default_factory=dict)
 
 
 @dataclass(eq=False)

@@ -17,7 +17,21 @@ from dataclasses import dataclass, field, replace
 from . import budget, parse
 from .arith import PRECISION, WorkCounter, precision
 from .ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType, array_of
-from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, Param, SharedArray, Stmt, walk
+from .ir import (
+    CARRIED,
+    Access,
+    Barrier,
+    Branch,
+    Collective,
+    Compute,
+    Kernel,
+    Loop,
+    OpaqueMemory,
+    Param,
+    SharedArray,
+    Stmt,
+    walk,
+)
 from .macros import substitute
 from .parse import Node, text
 from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name, template_params
@@ -122,6 +136,8 @@ class Env:
 @dataclass
 class _Inline:
     returns: list[Val] = field(default_factory=list)
+    outer_tests: int = 0  # tests enclosing the call (Lowerer.tests below this index)
+    tests: list[Expr] = field(default_factory=list)  # conditions enclosing its returns inside the helper
 
 
 @dataclass
@@ -145,6 +161,7 @@ class UnhandledSyntax(LoweringError):
 
 
 # statements with nothing to lower (control transfer the IR models elsewhere, declarations of names only)
+_JUMPS = ("break_statement", "continue_statement", "goto_statement")
 _NOTHING_TO_LOWER = {"break_statement", "continue_statement", "comment", "type_definition", "alias_declaration",
                      "using_declaration", "static_assert_declaration", "namespace_alias_definition", "goto_statement",
                      "preproc_def", "preproc_function_def", "preproc_include", "preproc_undef", "template_declaration",
@@ -181,6 +198,7 @@ class Lowerer:
         self.volatile: set[str] = set()  # arrays reached through a `volatile` pointer
         self.spun_on: set[str] = set()  # volatile arrays a loop waits on (see _waited_on)
         self.copies: dict[str, _Copy] = {}  # local structs copied from memory, by name
+        self.tests: list[Expr] = []  # conditions of the branches and loops enclosing the statement lowered
 
     # ---------------------------------------------------------------- helpers
     def _id(self) -> int:
@@ -213,6 +231,7 @@ class Lowerer:
         name = kernel_name(definition, self.scope.source.macros)
         line, column = parse.position(definition)
         env = Env()
+        _declare_unbound_constants(definition, env, self.template_args)
         params = self._params(definition, env)
         bounds = self._launch_bounds(definition)
         body = definition.child_by_field_name("body")
@@ -329,10 +348,12 @@ class Lowerer:
         """Lower both sides into `branch`.  Loads before the branch dominate both sides (still
         available for reuse); loads inside a side are not available after it."""
         outer, available, writes = self.stmts, self.cse, self.writes
+        self.tests.append(branch.condition)
         self.stmts, self.cse = branch.then, dict(available)
         lower_then()
         self.stmts, self.cse = branch.orelse, dict(available)
         lower_else()
+        self.tests.pop()
         self.stmts, self.cse = outer, available if self.writes == writes else {}
         self.emit(branch)
 
@@ -564,7 +585,9 @@ class Lowerer:
 
     def _return(self, node: Node, env: Env) -> None:
         if self.inline_stack and node.named_children:
-            self.inline_stack[-1].returns.append(self.rvalue(node.named_children[0], env))
+            ctx = self.inline_stack[-1]
+            ctx.returns.append(self.rvalue(node.named_children[0], env))
+            ctx.tests.extend(self.tests[ctx.outer_tests:])
 
     @staticmethod
     def _assigned_names(node: Node) -> set[str]:
@@ -640,6 +663,8 @@ class Lowerer:
             counter_name = next((n for n in steps if n in cond_names), None)
         loop_id = self._id()
         counter_sym = Sym(f"loop{loop_id}:{counter_name or 'it'}")
+        followed = not _jumps(body) and not _jumps(update_node)  # no break or continue: every iteration ends below
+        carried: dict[str, Sym] = {}
         iteration_sym = Sym(f"iter{loop_id}")
         counter_val = env.lookup(counter_name) if counter_name else None
         init_expr: Expr = ZERO
@@ -651,6 +676,7 @@ class Lowerer:
         for name in _addressed_names(body) if self.addresses_written else ():
             if isinstance(env.lookup(name), Scalar | Ptr):  # a pointer a callee may swap is lost in the loop
                 env.assign(name, _opaque(f"{name} passed by address"))
+        before = {name: env.lookup(name) for name in assigned}
         for name in assigned:
             current = env.lookup(name)
             if name == counter_name:
@@ -660,6 +686,10 @@ class Lowerer:
             elif isinstance(current, Ptr) and name in steps:
                 env.assign(name, replace(current, offset=op("+", current.offset, op(
                     "*", iteration_sym, op("*", steps[name], lift(current.pointee.size))))))
+            elif isinstance(current, Scalar) and followed:
+                carried[name] = Sym(f"{CARRIED}{loop_id}:{name}")
+                env.assign(name, Scalar(Opaque(f"{name} changes in the loop", not current.type.is_float,
+                                               follows=(carried[name],)), current.type))
             elif current is not None:
                 env.assign(name, _opaque(f"{name} changes in the loop", current.type if isinstance(current, Scalar)
                                          else UNKNOWN) if isinstance(current, Scalar) else current)
@@ -667,6 +697,7 @@ class Lowerer:
             env.assign(counter_name, Scalar(counter_sym, counter_val.type))
         elif isinstance(counter_val, Ptr):
             env.assign(counter_name, replace(counter_val, offset=counter_sym))
+        starts = {name: env.lookup(name) for name in assigned}  # each name's value as an iteration begins
         saved, self.stmts = self.stmts, ([] if kind == "do_statement" else self.stmts)
         condition = self._condition(cond_node, env) if cond_node is not None else ONE
         tested, self.stmts = self.stmts, saved  # a do-while tests after the body: its reads end the body
@@ -685,8 +716,12 @@ class Lowerer:
         loop = Loop(loop_id, line, column, _header(node), counter_sym.name, iteration_sym.name, init_expr,
                     update, condition, step, kind == "do_statement", unroll)
         outer, self.stmts, self.cse = self.stmts, loop.body, {}
+        self.tests.append(condition)
         if body is not None:
             self.statement(body, env)
+        self.tests.pop()
+        if carried:
+            self._carry(loop, carried, before, env, update_node)
         if update_node is not None and any(n.type == "call_expression" for n in _descendants(update_node)):
             self.rvalue(update_node, env.copy())  # `nt /= 2, __syncthreads()`: runs after every iteration's body
         if kind == "do_statement":
@@ -694,13 +729,30 @@ class Lowerer:
         self.stmts, self.cse = outer, {}
         env.pop()
         for name in assigned:
-            current = env.lookup(name)
-            if isinstance(current, Scalar):
+            current, start = env.lookup(name), starts.get(name)
+            if isinstance(current, Scalar) and followed and isinstance(start, Scalar):
+                env.assign(name, Scalar(Opaque(f"{name} after a loop", not current.type.is_float,
+                                               follows=(start.expr, condition)), current.type))
+            elif isinstance(current, Scalar):
                 env.assign(name, _opaque(f"{name} after a loop", current.type))
         for access in _hoistable(loop):
             loop.body.remove(access)
             self.emit(access)
         self.emit(loop)
+
+    def _carry(self, loop: Loop, carried: dict[str, Sym], before: dict[str, Val], env: Env,
+               update_node: Node | None) -> None:
+        """Record what each carried value follows: its value before the loop, its value once an
+        iteration's body and update have run, and the loop's condition."""
+        after = env.copy()
+        if update_node is not None:  # lowered again for its values only: its statements and work were counted
+            (saved, self.stmts), (work, self.work) = (self.stmts, []), (self.work, WorkCounter())
+            self.rvalue(update_node, after, record=False)
+            self.stmts, self.work = saved, work
+        for name, symbol in carried.items():
+            first, then = before[name], after.lookup(name)
+            loop.carried[symbol.name] = (first.expr, then.expr, loop.condition) if isinstance(then, Scalar) \
+                else (Opaque(f"{name} changes in the loop"),)
 
     def _waited_on(self, condition: Node, body: Node | None, env: Env) -> set[str]:
         """The volatile arrays a loop spins on: its exit test reads one, directly or through a
@@ -1343,6 +1395,7 @@ class Lowerer:
         for tname, kind, value in zip(names, kinds, template_values):
             if kind == "value" and isinstance(value, Scalar) and not isinstance(value.expr, Opaque):
                 frame.declare(tname, value)   # an unread argument (`f<N>` parsed as a type) binds nothing
+        _declare_unbound_constants(definition, frame, frame.frames[-1])
         declarator = function_declarator(definition)
         plist = declarator.child_by_field_name("parameters") if declarator is not None else None
         params = [p for p in plist.named_children if p.type in ("parameter_declaration",
@@ -1357,7 +1410,7 @@ class Lowerer:
                 if isinstance(value, Ptr) and ptype is not None and ptype is not UNKNOWN and "*" in text(p):
                     value = replace(value, pointee=ptype)
                 frame.declare(text(pname), value)
-        ctx = _Inline()
+        ctx = _Inline(outer_tests=len(self.tests))
         self.inline_stack.append(ctx)
         try:
             body = definition.child_by_field_name("body")
@@ -1369,6 +1422,10 @@ class Lowerer:
             return ctx.returns[0]
         if ctx.returns and all(r == ctx.returns[0] for r in ctx.returns):
             return ctx.returns[0]
+        if ctx.returns and all(isinstance(r, Scalar) for r in ctx.returns) and not _jumps(definition):
+            # which return a thread takes follows only the tests around them (no break or continue
+            # leads elsewhere): the result varies no wider than those tests and the values returned
+            return Scalar(Opaque(f"result of {name}", follows=(*(r.expr for r in ctx.returns), *ctx.tests)))
         return _opaque(f"result of {name}")
 
     def _initializer(self, node: Node, env: Env, record: bool) -> Val:
@@ -1426,6 +1483,20 @@ def _first_arm(node: Node) -> list[Node]:
                               "binary_expression", "number_literal", "parenthesized_expression",
                               "unary_expression", "call_expression")
             and node.field_name_for_child(list(node.children).index(c)) not in ("condition", "name")]
+
+
+def _declare_unbound_constants(definition: Node, env: Env, bound) -> None:
+    """A value template parameter no argument gave: unknown, but one compile-time constant for the
+    whole grid."""
+    names, kinds, _ = template_params(definition)
+    for name, kind in zip(names, kinds):
+        if kind == "value" and name not in bound:
+            env.declare(name, Scalar(Opaque(name, uniform=True)))
+
+
+def _jumps(node: Node | None) -> bool:
+    """Does a break, continue or goto leave a loop early, or a switch case, somewhere under node?"""
+    return node is not None and any(n.type in _JUMPS for n in _descendants(node))
 
 
 def _addressed_names(node: Node | None) -> set[str]:

@@ -86,6 +86,9 @@ class Opaque(Expr):
     reason: str
     is_int: bool = True
     uniform: bool = False  # the same in every thread of the grid (a member of a by-value struct argument)
+    # what the lost value is computed from, when the lowering knows (a helper's returns and the tests that
+    # pick one; a loop's carried value): it varies no wider than they do
+    follows: tuple[Expr, ...] = ()
 
     def __str__(self) -> str:
         return f"?{self.reason}"

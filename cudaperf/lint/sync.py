@@ -102,7 +102,11 @@ class GlobalRace(SyncRule):
            "scheduling, and read-modify-write updates (`out[k] += v`) lose increments.  A scatter through an "
            "index array (`c[idx[t]] += v`) loses them wherever two threads load the same index, so only the data "
            "decide; it is not reported where the host fills the array with a permutation it can see (`h[i] = i`, "
-           "`h[i] = n - 1 - i` or `std::iota` before the `cudaMemcpy` to the device array the launch passes).")
+           "`h[i] = n - 1 - i` or `std::iota` before the `cudaMemcpy` to the device array the launch passes).  "
+           "Plain stores of one value every thread of the block computes alike do not race inside the block, also "
+           "when a helper with several `return`s gives it or a loop updates it, as long as the returns, the "
+           "updates and the tests choosing them are block-wide (`*res = l` after `while (l < r) l = "
+           "firstFree(...)` in a one-block launch).")
     example = "out[blockIdx.x] = partial;   // every thread of the block stores"
     fix = ("Let one thread store (`if (threadIdx.x == 0)`), reduce first, or use atomics; for in-place updates "
            "that read neighbours, write to a second buffer.")
