@@ -132,7 +132,7 @@ def _over_groups(reduce: np.ufunc, per_row: np.ndarray, groups: np.ndarray) -> n
     return out[groups]
 
 
-def block_groups(batch: Batch) -> np.ndarray:
+def _block_groups(batch: Batch) -> np.ndarray:
     """A group number per row: rows of one block at the same sampled loop iterations (the values
     the sampler keeps one per row: block indices and iteration numbers), i.e. warps of one block
     at one point of the program."""
@@ -198,19 +198,6 @@ def _symbolic(periods: set[Expr]) -> set[Expr]:
 _ALIGNED = {"<": (0, 1), ">=": (0, 1), ">": (1, 0), "<=": (1, 0)}  # relation: (thread side, bound side)
 
 
-def aligned_groups(expr: Op, arguments: frozenset[str]) -> list[Expr]:
-    """For a comparison against an argument-dependent bound with known periods: `below / period`
-    per period, which lanes must share for no value of the arguments to split them (empty when
-    the comparison has no such form)."""
-    sides = _ALIGNED.get(expr.name)
-    if sides is None:
-        return []
-    below, bound = (expr.args[i] for i in sides)
-    periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
-    return [op("/", below, period, is_int=True) for period in periods
-            if not _argument_dependent(period, arguments) and period != Const(0.0)]
-
-
 def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str],
                    groups: np.ndarray | None) -> np.ndarray | None:
     """Per row, for a comparison against an argument-dependent bound with a known period: do
@@ -219,7 +206,9 @@ def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str],
     if sides is None:
         return None
     below, bound = (expr.args[i] for i in sides)
-    splits = [_disagrees(evaluate_on(group, batch), batch.active, groups) for group in aligned_groups(expr, arguments)]
+    periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
+    splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active, groups)
+              for period in periods if not _argument_dependent(period, arguments) and period != Const(0.0)]
     if isinstance(bound, Op) and bound.name == "<<" and bound.args[0] == ONE and \
             not _argument_dependent(below, arguments):  # `1 << lg`: a multiple of 32, or below every lane past 31
         group = evaluate_on(op("/", below, Const(32.0), is_int=True), batch)
@@ -332,7 +321,7 @@ class _Namer:
         return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
 
 
-def on_iterations(loop: Loop) -> Expr:
+def _on_iterations(loop: Loop) -> Expr:
     """The loop's condition on the iteration number rather than the counter, when the counter is
     affine: a counter starting at a loaded value (`for (j = row_ptr[r]; j < row_ptr[r + 1]; ...)`)
     is then judged by the loads' addresses, which the sampled counter values cannot show."""
@@ -403,7 +392,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         block_given = False
         executed = np.ones(batch.rows, dtype=bool)
     namer = _Namer(batch, dependence)
-    original, condition = condition, namer(condition if loop is None else on_iterations(loop))
+    original, condition = condition, namer(condition if loop is None else _on_iterations(loop))
     named = namer.named
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
@@ -414,7 +403,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         # unless the condition reads data at per-thread addresses (a stand-in value proves nothing)
         per_thread_data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
         splits_blocks = not block_given or per_thread_data or \
-            may_split(condition, batch, free, block_groups(batch))[executed].any()
+            may_split(condition, batch, free, _block_groups(batch))[executed].any()
         return BranchUniformity("warp" if splits_blocks else "block", fraction, evident)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     return BranchUniformity("thread", fraction, evident, boundary)

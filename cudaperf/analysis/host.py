@@ -12,16 +12,9 @@ from . import parse
 from .divergence import constant_period
 from .launch import written_arguments
 from .lower import Env, Lowerer, Scalar
-from .parse import Node, text
+from .parse import Node, enclosing_function, text
 from .scope import FileScope, function_declarator, function_name
 from .symbolic import Const, Opaque, op
-
-
-def _enclosing_function(node: Node) -> Node | None:
-    while node is not None and node.type != "function_definition":
-        node = node.parent
-    return node
-
 
 _BRANCHING = frozenset({"if_statement", "switch_statement", "for_statement", "for_range_loop", "while_statement",
                         "do_statement"})
@@ -62,7 +55,7 @@ class HostResolver:
         self._resolving: set[int] = set()  # host functions whose callers are being evaluated
 
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
-        fn = _enclosing_function(launch)
+        fn = enclosing_function(launch)
         lowerer = Lowerer(self.scope)
         lowerer.addresses_written = False
         env, dims = Env(), {}

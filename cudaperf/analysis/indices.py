@@ -16,11 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import parse
-from .host import _enclosing_function
 from .ir import Access, Kernel, walk
-from .lower import _descendants
-from .parse import Node, text
-from .project import _includes, neighbours
+from .parse import Node, descendants, enclosing_function, text
+from .project import including_files
+from .scope import function_declarator
 from .symbolic import loads_in
 
 Fill = tuple[int, int]  # idx[j] = a*j + b (b 0 where the host leaves it to a runtime value)
@@ -49,9 +48,7 @@ def _program(root: Node, path: str) -> list[Node]:
     if not here.is_file():
         return [root]
     here = here.resolve()
-    units = [p for p in neighbours(here) if here in _includes(p)]
-    files = dict.fromkeys(f for unit in units for f in (unit, *_includes(unit)) if f != here)
-    return [root] + [t.root_node for t in map(_tree, files) if t is not None]
+    return [root] + [t.root_node for t in map(_tree, including_files(here)) if t is not None]
 
 
 def _name(function: Node | None) -> str:
@@ -91,9 +88,7 @@ def _declarator_name(node: Node | None) -> str:
 
 
 def _parameters(function: Node) -> list[Node]:
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(function)
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
     return [p for p in params.named_children if "parameter_declaration" in p.type] if params is not None else []
 
@@ -103,7 +98,7 @@ def _named(root: Node) -> tuple[dict[str, list[Node]], dict[str, list[Node]]]:
     """A file's function definitions and calls (launches too) by name, gathered in one walk."""
     definitions: dict[str, list[Node]] = {}
     calls: dict[str, list[Node]] = {}
-    for node in _descendants(root):
+    for node in descendants(root):
         if node.type == "function_definition":
             definitions.setdefault(_declarator_name(node.child_by_field_name("declarator")), []).append(node)
         elif node.type == "call_expression":
@@ -182,7 +177,7 @@ def _loop_fill(assignment: Node, array: str) -> Fill | None:
 def _uses(function: Node, name: str):
     """The expressions in the function's body whose value is array `name` (`h`, `h + k`, `h.data()`)."""
     body = function.child_by_field_name("body")
-    for node in _descendants(body) if body is not None else ():
+    for node in descendants(body) if body is not None else ():
         if node.type == "identifier" and text(node) == name:
             outer = node
             while outer.parent is not None and (
@@ -253,7 +248,7 @@ def _values(roots: list[Node], function: Node, name: str, path: frozenset[tuple[
 def _traced(roots: list[Node], argument: Node, path: frozenset[tuple[str, int]], hops: int) -> Fill | None:
     """The fill of the device array `argument` names, followed through launcher parameters."""
     variable = _stripped(argument)
-    function = _enclosing_function(variable)
+    function = enclosing_function(variable)
     if variable.type != "identifier" or function is None:
         return None
     name = text(variable)

@@ -33,7 +33,7 @@ from .ir import (
     walk,
 )
 from .macros import substitute
-from .parse import Node, text
+from .parse import Node, descendants, text
 from .scope import FileScope, array_dims, function_declarator, function_name, kernel_name, template_params
 from .source import Macro
 from .symbolic import ONE, ZERO, Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
@@ -269,7 +269,7 @@ class Lowerer:
                 name, dims = array_dims(decl)
                 for dim in reversed(dims[1:]):
                     ctype = array_of(ctype, self.const_int(dim))
-                decl, pointer = next((c for c in _descendants(decl) if c.type == "identifier"), None), 1
+                decl, pointer = next((c for c in descendants(decl) if c.type == "identifier"), None), 1
             while decl is not None and decl.type in ("pointer_declarator", "reference_declarator"):
                 if decl.type != "reference_declarator":
                     pointer += 1
@@ -592,7 +592,7 @@ class Lowerer:
     @staticmethod
     def _assigned_names(node: Node) -> set[str]:
         names: set[str] = set()
-        for n in _descendants(node):
+        for n in descendants(node):
             target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
                 n.child_by_field_name("argument") if n.type == "update_expression" else None
             if target is not None and target.type == "identifier":
@@ -722,7 +722,7 @@ class Lowerer:
         self.tests.pop()
         if carried:
             self._carry(loop, carried, before, env, update_node)
-        if update_node is not None and any(n.type == "call_expression" for n in _descendants(update_node)):
+        if update_node is not None and any(n.type == "call_expression" for n in descendants(update_node)):
             self.rvalue(update_node, env.copy())  # `nt /= 2, __syncthreads()`: runs after every iteration's body
         if kind == "do_statement":
             loop.body.extend(tested)
@@ -763,7 +763,7 @@ class Lowerer:
                     and v.array in self.volatile} if node is not None else set()
 
         found, tested = volatile_reads(condition), _identifiers(condition)
-        for n in _descendants(body) if body is not None else ():
+        for n in descendants(body) if body is not None else ():
             if n.type == "assignment_expression" and text(n.child_by_field_name("left")) in tested:
                 found |= volatile_reads(n.child_by_field_name("right"))
             elif n.type == "init_declarator" and text(n.child_by_field_name("declarator")) in tested:
@@ -1496,13 +1496,13 @@ def _declare_unbound_constants(definition: Node, env: Env, bound) -> None:
 
 def _jumps(node: Node | None) -> bool:
     """Does a break, continue or goto leave a loop early, or a switch case, somewhere under node?"""
-    return node is not None and any(n.type in _JUMPS for n in _descendants(node))
+    return node is not None and any(n.type in _JUMPS for n in descendants(node))
 
 
 def _addressed_names(node: Node | None) -> set[str]:
     """Local variables whose address a call receives (`swap((void**)&p, &q)`)."""
     names: set[str] = set()
-    for n in _descendants(node) if node is not None else ():
+    for n in descendants(node) if node is not None else ():
         if n.type == "argument_list":
             for arg in n.named_children:
                 while arg.type in ("cast_expression", "parenthesized_expression") and arg.named_children:
@@ -1624,7 +1624,7 @@ def _member_uses(name: str, declaration: Node) -> tuple[frozenset[str] | None, f
     later = [c for c in block.children if c.start_byte >= anchor.end_byte] if block is not None else []
     read: set[str] | None = set()
     modified: set[str] | None = set()
-    for use in (n for c in later for n in _descendants(c) if n.type == "identifier" and text(n) == name):
+    for use in (n for c in later for n in descendants(c) if n.type == "identifier" and text(n) == name):
         outer, member = use, None
         while outer.parent is not None and outer.parent.type in ("field_expression", "subscript_expression") and \
                 outer.parent.child_by_field_name("argument") == outer:
@@ -1678,14 +1678,6 @@ def _affine_step(update: Expr, counter: str) -> Expr | None:
     return None
 
 
-def _descendants(node: Node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.named_children))
-
-
 def _full_mask(value: Val) -> bool | None:
     """Is a warp mask the constant naming all 32 lanes?  None when it is not a constant."""
     if isinstance(value, Scalar) and isinstance(value.expr, Const):
@@ -1725,7 +1717,7 @@ def _unparenthesized(node: Node | None) -> Node | None:
 
 
 def _identifiers(node: Node) -> set[str]:
-    return {text(n) for n in _descendants(node) if n.type == "identifier"}
+    return {text(n) for n in descendants(node) if n.type == "identifier"}
 
 
 def _mentions(node: Node | None, names: set[str]) -> bool:
@@ -1733,7 +1725,7 @@ def _mentions(node: Node | None, names: set[str]) -> bool:
 
 
 def _assignment_count(body: Node, name: str) -> int:
-    return sum(1 for n in _descendants(body)
+    return sum(1 for n in descendants(body)
                if (n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name)
                or (n.type == "update_expression" and text(n.child_by_field_name("argument")) == name))
 

@@ -45,6 +45,22 @@ def text(node: Node | None) -> str:
     return node.text.decode(errors="replace") if node is not None and node.text is not None else ""
 
 
+def descendants(node: Node):
+    """The node and every named node below it, in source order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.named_children))
+
+
+def enclosing_function(node: Node) -> Node | None:
+    """The function definition holding `node` (itself if it is one), or None."""
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    return node
+
+
 def position(node: Node) -> tuple[int, int]:
     """1-based line and column of a node's start."""
     row, col = node.start_point

@@ -97,14 +97,17 @@ def add_unit_types(scope: FileScope, path: str, defines: dict[str, str]) -> None
     if not here.is_file():
         return
     key = tuple(sorted(defines.items()))
-    for unit in neighbours(here):
-        files = [unit, *_includes(unit)]
-        if here not in files:
-            continue
-        for other in (f for f in files if f != here):
-            theirs = _header_scope(other, key)
-            for name, ctype in (theirs.types.user.items() if theirs is not None else ()):
-                scope.types.user.setdefault(name, ctype)
+    for other in including_files(here):
+        theirs = _header_scope(other, key)
+        for name, ctype in (theirs.types.user.items() if theirs is not None else ()):
+            scope.types.user.setdefault(name, ctype)
+
+
+def including_files(here: Path) -> list[Path]:
+    """The other files of the translation units that include `here`: each such unit (`main.cu`
+    including `kernels.h`) and the local headers it includes, nearest first."""
+    units = [unit for unit in neighbours(here) if here in included_headers(unit)]
+    return list(dict.fromkeys(f for unit in units for f in (unit, *included_headers(unit)) if f != here))
 
 
 def neighbours(path: Path) -> list[Path]:
@@ -129,10 +132,10 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
     if not here.is_file() or not kernels:
         return []
     seen_as = {here} | ({here.with_suffix(s) for s in HEADER_SUFFIXES} if here.suffix not in HEADER_SUFFIXES
-                        else set()) | {h for h in _includes(here) if _declares(h, frozenset(kernels))}
+                        else set()) | {h for h in included_headers(here) if _declares(h, frozenset(kernels))}
     candidates: dict[Path, Path] = {}  # a file holding launches -> the unit it is compiled in
     for unit in neighbours(here):
-        files = [unit, *_includes(unit)]
+        files = [unit, *included_headers(unit)]
         if seen_as & set(files):  # a flat folder of unrelated programs shares kernel names: only units that see it
             for f in files:
                 if f != here and (f not in candidates or candidates[f] in files):
@@ -146,7 +149,8 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
 
 
 @cache
-def _includes(path: Path) -> frozenset[Path]:
+def included_headers(path: Path) -> frozenset[Path]:
+    """The local headers a file includes, directly or through others (cached per path)."""
     return frozenset(local_includes(path))
 
 

@@ -102,12 +102,7 @@ def _alignment(a: Member, b: Member) -> dict[int, tuple[int, int]] | None:
             return None
         if pair == {"head", "tail"}:
             shifts[loop] = (int(parts_a[loop] == "head"), int(parts_b[loop] == "head"))
-        if pair == {"pre", "last"}:  # after the loop: only its last iteration's tail is unordered
-            shifts[loop] = (int(parts_a.get(loop) == "last"), int(parts_b.get(loop) == "last"), LAST)
     return shifts
-
-
-LAST = "last"  # an alignment entry: that side's lanes in the loop's last sampled iteration only
 
 
 def _in_last_iteration(lanes: Lanes, column: int) -> Lanes:
@@ -392,10 +387,11 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         a, b = table.get(w, loops), table.get(other, loops)
         if a is None or b is None:
             continue
-        for column, loop in enumerate(loops):
-            last = shifts.pop(loop.id) if shifts.get(loop.id, ())[2:] == (LAST,) else None
-            if last is not None:
-                a, b = (_in_last_iteration(lanes, column) if at_last else lanes for lanes, at_last in zip((a, b), last))
+        parts_w, parts_o = dict(mw.parts), dict(mo.parts)
+        for column, loop in enumerate(loops):  # after the loop: only its last iteration's tail is unordered
+            if {parts_w.get(loop.id, "pre"), parts_o.get(loop.id, "pre")} == {"pre", "last"}:
+                a, b = (_in_last_iteration(lanes, column) if parts.get(loop.id) == "last" else lanes
+                        for lanes, parts in ((a, parts_w), (b, parts_o)))
         granule = min(w.size, other.size)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
         values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
@@ -499,15 +495,14 @@ def _permuted(w: Access, accesses: dict[int, Access], index_fills: dict[str, tup
     return not (np.diff(pairs[:, 0]) == 0).any()  # sorted by address: a repeat is two threads on one word
 
 
-def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler,
+def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loops: dict[str, Loop],
                        index_fills: dict[str, tuple[int, int]]) -> Iterator[Access]:
     """Non-atomic read-modify-writes (`hist[key] += 1`, `if (v > *m) *m = v`) at an address no thread
     index enters, which two lanes may perform unordered: in one block and one barrier interval, or,
     for a global address the same in every block, in two blocks.  Data-dependent conditions count
     as possibly taken: which lanes take them does not matter, only that more than one may."""
     statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
-    loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
-    dependence = Dependence(kernel)
+    sampler, dependence = table.sampler, table.dependence
     accesses = {s.id: s for s in statements}
     for n, w in enumerate(statements):
         if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on or _indexed_by(w.offset, "tid.", loops):
@@ -574,7 +569,7 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
         yield WARP.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no __syncwarp() between"
     global_: set[int] = set()
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
-    for w in _unordered_updates(kernel, graph, sampler, index_fills or {}):
+    for w in _unordered_updates(kernel, graph, table, loops, index_fills or {}):
         kind = "shared-race" if w.space == "shared" else "global-race"
         (shared if w.space == "shared" else global_).add(w.id)
         yield kind, w.line, w.column, f"{w.space} `{w.array}` read and written back here " + _lost(w, table, loops)

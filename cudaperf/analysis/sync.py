@@ -337,22 +337,22 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
         parts = (loop.init, loop.condition, loop.update)
         if any(free_symbols(part) & multiples.keys() for part in parts) and \
                 not any(has_opaque(part) or loads_in(part) for part in parts):
-            again[loop.id] = _loop_again(loop, sampler.exits(context, loop), dependence, arguments, multiples,
-                                         block_given="block" not in launch.guessed)
+            again[loop.id] = _loop_again(loop, sampler.exits(context, loop), dependence, arguments, multiples)
     return again
 
 
 def _loop_again(loop: Loop, batch: Batch, dependence: Dependence, arguments: list[str],
-                multiples: dict[str, Expr], block_given: bool) -> BranchUniformity:
+                multiples: dict[str, Expr]) -> BranchUniformity:
     """A loop on a host multiple judged with it as any multiple of its constant: `for (i = tid;
-    i < n; i += 256)` with n = k * 1024 runs the same trips in every thread of a 256-thread block."""
+    i < n; i += 256)` with n = k * 1024 runs the same trips in every thread of a 256-thread block
+    (host multiples exist only under a block the host gave)."""
     step = None if loop.step is None else substitute(loop.step, multiples)
     loop = replace(loop, init=substitute(loop.init, multiples), condition=substitute(loop.condition, multiples),
                    update=substitute(loop.update, multiples), step=step)
-    return branch_uniformity(loop.condition, batch, dependence, arguments, loop, block_given)
+    return branch_uniformity(loop.condition, batch, dependence, arguments, loop, block_given=True)
 
 
-def hazards(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, launch: Launch,
+def hazards(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
             uniformity: dict[int, BranchUniformity], broadcast_lanes: dict[int, float]) -> list[Hazard]:
     """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
     `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request.
