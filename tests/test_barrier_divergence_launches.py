@@ -207,3 +207,22 @@ void launch(int* ids, int* counts, int experts) {
 def test_a_guessed_block_as_wide_as_a_thread_test_keeps_the_finding():
     assert _lines(FILLERS, Options(resources="estimate")) == {7, 11, 13}
     assert _lines(FILLERS, Options(grid=(1, 1, 1), block=(256, 1, 1), resources="estimate")) == set()
+
+
+def test_a_loop_over_per_thread_data_says_threads_differ():
+    """wyllie's list ranking: the trip count follows data each thread loads at its own index, so
+    the message must not narrow the split to whole warps (the stand-in values agreed)."""
+    source = """
+__global__ void k(long* list, int size) {
+    int index = blockIdx.x * blockDim.x + threadIdx.x;
+    if (index < size) {
+        long node;
+        while (((node = list[index]) >> 32) != -1) {
+            __syncthreads();
+            list[index] = node + 1;
+        }
+    }
+}"""
+    report = analyze_source(source, "k.cu", GIVEN)
+    (finding,) = lint_file(report, select(["barrier-divergence"]), source)
+    assert "differs between threads" in finding.message

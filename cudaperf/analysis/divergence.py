@@ -38,6 +38,9 @@ class BranchUniformity:
     # a comparison with a lane-uniform bound (`tid < n`) whose warps cover disjoint ranges: whatever
     # the bound, only the one warp straddling it splits, and blocks have at least BOUNDARY_WARPS warps
     boundary: bool = False
+    # lanes agreed only on stand-in values of data loaded at per-thread addresses: the real data may
+    # split any threads, so "warp" here is the least the condition can do, not the most
+    data_dependent: bool = False
 
 
 class Dependence:
@@ -404,6 +407,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         per_thread_data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
         splits_blocks = not block_given or per_thread_data or \
             may_split(condition, batch, free, _block_groups(batch))[executed].any()
-        return BranchUniformity("warp" if splits_blocks else "block", fraction, evident)
+        return BranchUniformity("warp" if splits_blocks else "block", fraction, evident,
+                                data_dependent=per_thread_data)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     return BranchUniformity("thread", fraction, evident, boundary)

@@ -72,7 +72,8 @@ def _dead_side(item) -> bool:
 
 
 def _where(guard: Branch | Loop, uniformity: dict[int, BranchUniformity]) -> str:
-    who = "threads" if uniformity[guard.id].uniformity == "thread" else "warps"
+    result = uniformity[guard.id]
+    who = "threads" if result.uniformity == "thread" or result.data_dependent else "warps"
     if isinstance(guard, Loop):
         return f"in a loop whose trip count differs between {who} (`{guard.text}`, line {guard.line})"
     how = "after an early exit on" if guard.exits else "under"
