@@ -416,7 +416,7 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     def synchronisation() -> None:
         broadcast = {a.access.id: a.thread_executions / a.requests for a in access_reports
                      if a.pattern == "broadcast" and a.requests}
-        sync.extend(hazards(kernel, g, launch, uniform, broadcast))
+        sync.extend(hazards(kernel, g, launch, uniform, broadcast, arch_table.get(arch).aggregated_atomics))
 
     def compute() -> None:
         nonlocal measured

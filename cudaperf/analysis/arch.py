@@ -39,6 +39,9 @@ class Arch:
     dram_bandwidth_gbs: float
     l2_bytes: int
     tensor_tflops: dict  # dense tensor-core TFLOP/s per precision (fp16 and bf16 with FP32 accumulate)
+    # atomic forms (Access.operation) nvcc applies once per warp when all lanes name one address:
+    # {"result_unused": [...], "result_read": [...]}, measured from SASS
+    aggregated_atomics: dict
 
     @property
     def ridge_point(self) -> float:

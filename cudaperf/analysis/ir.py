@@ -29,6 +29,10 @@ class Access:
     type_name: str
     text: str
     value: Expr | None = None  # what a plain store writes (None: a read-modify-write, a struct, unknown)
+    # an atomic's function and operand type, scope suffix dropped (`atomicAdd.i32` for
+    # atomicAdd_system on an int, `atomicAdd.f32`), and whether the code reads its old value
+    operation: str = ""
+    returns: bool = False
 
 
 @dataclass(eq=False)

@@ -1332,12 +1332,15 @@ class Lowerer:
             return Group(size.expr if isinstance(size, Scalar) else None)
         if name == "this_grid":
             return Group(None, grid=True)
-        if _ATOMICS.match(name) and arg_nodes:
+        if (atomic := _ATOMICS.match(name)) and arg_nodes:
             target = self._deref(self.rvalue(arg_nodes[0], env, record))
             for a in arg_nodes[1:]:
                 self.rvalue(a, env, record)
             if isinstance(target, Loc) and record:
-                self._access(target, "atomic", node)
+                access = self._access(target, "atomic", node)
+                kind = "f" if target.type.is_float else "i"
+                access.operation = f"atomic{atomic.group(1)}.{kind}{target.type.size * 8}"
+                access.returns = _result_read(node)
                 self._clobber()
             return Scalar(Opaque(f"{name} result"), target.type if isinstance(target, Loc) else UNKNOWN)
         if name.startswith(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv")):
@@ -1676,6 +1679,16 @@ def _affine_step(update: Expr, counter: str) -> Expr | None:
     if update.name == "+" and b == Sym(counter) and counter not in free_symbols(a):
         return a
     return None
+
+
+def _result_read(call: Node) -> bool:
+    """Does the code use the value a call returns (not a statement of its own, nor cast to void)?"""
+    parent = call.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    if parent is None or parent.type == "expression_statement":
+        return False
+    return not (parent.type == "cast_expression" and text(parent.child_by_field_name("type") or parent) == "void")
 
 
 def _full_mask(value: Val) -> bool | None:

@@ -219,14 +219,18 @@ def _may_split_warps(branch: Branch, uniformity: dict[int, BranchUniformity]) ->
 
 
 def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel,
-                      uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
+                      uniformity: dict[int, BranchUniformity], aggregated: dict) -> Iterator[Hazard]:
     """Atomics whose lanes all hit one address, with more than one lane per warp on average (one
-    lane per warp, after a warp reduction, is the fix, not the smell).  Lanes behind a condition on
-    unseen values are counted as if all took it: the message names the condition, and an equality
-    that lanes of a warp may disagree on (few take it) is no evidence at all."""
+    lane per warp, after a warp reduction, is the fix, not the smell).  Forms the compiler already
+    applies once per warp on the target architecture (`aggregated`: Arch.aggregated_atomics, read
+    from SASS) are that fix.  Lanes behind a condition on unseen values are counted as if all took
+    it: the message names the condition, and an equality that lanes of a warp may disagree on (few
+    take it) is no evidence at all."""
     for access, context in walk(kernel.body):
         if not (isinstance(access, Access) and access.kind == "atomic" and access.space == "global" and
                 broadcast_lanes.get(access.id, 0.0) >= 2):
+            continue
+        if access.operation in aggregated["result_read" if access.returns else "result_unused"]:
             continue
         guards = [(branch, side) for branch, side in (c for c in context if not isinstance(c, Loop))
                   if _unseen(branch.condition)]
@@ -353,10 +357,11 @@ def _loop_again(loop: Loop, batch: Batch, dependence: Dependence, arguments: lis
     return branch_uniformity(loop.condition, batch, dependence, arguments, loop, block_given=True)
 
 
-def hazards(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
-            uniformity: dict[int, BranchUniformity], broadcast_lanes: dict[int, float]) -> list[Hazard]:
+def hazards(kernel: Kernel, graph: nx.DiGraph, launch: Launch, uniformity: dict[int, BranchUniformity],
+            broadcast_lanes: dict[int, float], aggregated_atomics: dict) -> list[Hazard]:
     """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
-    `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request.
+    `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request;
+    `aggregated_atomics` is the target architecture's Arch.aggregated_atomics.
     Divergent synchronisation must also show with made-up or fixed arguments at one value, and split
     a block, not only warps of it (_concretely)."""
     divergent = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity)]
@@ -366,6 +371,6 @@ def hazards(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
                                                       *divergent_full_mask(kernel, large))}
         divergent = [h for h in divergent if (h.kind, h.line, h.column) in again]
     found = [*divergent,
-             *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity),
+             *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity, aggregated_atomics),
              *_races(kernel, graph, launch)]
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))
