@@ -543,3 +543,81 @@ def test_a_template_constant_nobody_gave_is_one_value_for_the_grid():
     first, second = (a.access for a in report.kernels[0].accesses if a.access.kind == "store")
     assert dependence.level(first.value) == 0
     assert dependence.level(second.value, unknown=0) == 0 and dependence.level(second.value) == 3
+
+
+# Read-modify-writes whose address holds a thread index that still leaves lanes on one word: a
+# per-warp histogram row (the held-out suite's warp_hist), two threads per element.  Their twins
+# give every lane its own word.
+WARP_ROWS = """
+__global__ void warp_hist(const unsigned char* data, unsigned* hist, int n) {
+    __shared__ unsigned h[4][16];
+    int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    if (lane < 16) h[w][lane] = 0;
+    __syncwarp();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        h[w][BIN] += 1;
+    __syncwarp();
+    if (lane < 16) atomicAdd(&hist[lane], h[w][lane]);
+}"""
+
+PAIRS = """
+__global__ void pairs(const float* x, float* y) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    y[INDEX] += x[t];
+}"""
+
+
+def _with_warp_rule(source: str, **launch) -> set[tuple[str, str]]:
+    report = analyze_source(source, "k.cu", Options(resources="estimate", **launch))
+    return {(f.kernel, f.name) for f in lint_file(report, select([*RACES, "implicit-warp-sync"]), source)}
+
+
+def test_lanes_of_a_warp_on_their_warps_row_race_and_a_lane_per_word_does_not():
+    """Only lanes of one warp meet on its row: the finding is the warp rule's."""
+    launch = {"grid": (64, 1, 1), "block": (128, 1, 1)}
+    assert _with_warp_rule(WARP_ROWS.replace("BIN", "data[i] % 16"), **launch) == {("warp_hist", "implicit-warp-sync")}
+    assert not _with_warp_rule(WARP_ROWS.replace("h[w][BIN] += 1", "h[w][lane] += data[i]")
+                               .replace("h[4][16]", "h[4][32]"), **launch)
+
+
+# The held-out suite's warp bitonic network: each warp sorts its own 32 words, a compare-exchange
+# pair per lane (`p = lane ^ j`, taken by the lower lane), stages ordered by __syncwarp.  Without
+# it, a lane may run a stage ahead and rewrite a word another lane still exchanges.
+WARP_NETWORK = """
+__global__ void warp_bitonic(int* keys) {
+    __shared__ int s[64];
+    int t = threadIdx.x, lane = t & 31, off = t & ~31;
+    s[t] = keys[blockIdx.x * 64 + t];
+    __syncwarp();
+    for (int k = 2; k <= 32; k <<= 1)
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            int p = lane ^ j;
+            if (p > lane) {
+                int a = s[off + lane], b = s[off + p];
+                if ((a > b) == ((lane & k) == 0)) { s[off + lane] = b; s[off + p] = a; }
+            }
+            SYNC
+        }
+    keys[blockIdx.x * 64 + t] = s[t];
+}"""
+
+
+def test_a_warps_own_slice_ordered_by_syncwarp_is_silent_and_races_without_it():
+    launch = {"grid": (16, 1, 1), "block": (64, 1, 1)}
+    assert not _with_warp_rule(WARP_NETWORK.replace("SYNC", "__syncwarp();"), **launch)
+    assert _with_warp_rule(WARP_NETWORK.replace("SYNC", ""), **launch) == {("warp_bitonic", "implicit-warp-sync")}
+
+
+def test_two_threads_per_element_race_and_one_thread_per_element_does_not():
+    launch = {"grid": (8, 1, 1), "block": (256, 1, 1)}
+    report = analyze_source(PAIRS.replace("INDEX", "t / 2"), "k.cu", Options(resources="estimate", **launch))
+    (finding,) = lint_file(report, select(RACES), PAIRS)
+    assert finding.name == "global-race" and "give one address" in finding.message
+    assert not found(PAIRS.replace("INDEX", "t"), **launch)
+
+
+def test_rows_of_a_given_2d_block_meet_on_a_word_only_threadidx_x_picks():
+    """A block of 16x16 given by the user: the 16 rows each update y[threadIdx.x]."""
+    source = PAIRS.replace("INDEX", "t").replace("blockIdx.x * blockDim.x + ", "")
+    assert found(source, grid=(1, 1, 1), block=(16, 16, 1)) == {("pairs", "global-race")}
+    assert not found(source, grid=(1, 1, 1), block=(256, 1, 1))

@@ -496,16 +496,26 @@ def _permuted(w: Access, accesses: dict[int, Access], index_fills: dict[str, tup
 
 
 def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loops: dict[str, Loop],
-                       index_fills: dict[str, tuple[int, int]]) -> Iterator[Access]:
-    """Non-atomic read-modify-writes (`hist[key] += 1`, `if (v > *m) *m = v`) at an address no thread
-    index enters, which two lanes may perform unordered: in one block and one barrier interval, or,
-    for a global address the same in every block, in two blocks.  Data-dependent conditions count
-    as possibly taken: which lanes take them does not matter, only that more than one may."""
+                       index_fills: dict[str, tuple[int, int]]) -> Iterator[tuple[Access, str]]:
+    """Non-atomic read-modify-writes (`hist[key] += 1`, `if (v > *m) *m = v`) at an address that
+    thread indices do not keep apart (_shared_words), which two lanes may perform unordered: in
+    one block and one barrier interval, or, for a global address the same in every block, in two
+    blocks.  Data-dependent conditions count as possibly taken: which lanes take them does not
+    matter, only that more than one may.  Each comes with the widest scope whose threads meet on a
+    word: grid, block (two warps) or warp (two lanes of one, no __syncwarp between)."""
     statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
     sampler, dependence = table.sampler, table.dependence
     accesses = {s.id: s for s in statements}
+    loads: dict[tuple[str, str], list[Access]] = {}  # the loads of each word, by array and offset
+    for r in statements:
+        if r.kind == "load":
+            loads.setdefault((r.array, str(r.offset)), []).append(r)
     for n, w in enumerate(statements):
-        if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on or _indexed_by(w.offset, "tid.", loops):
+        if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on:
+            continue
+        context = graph.nodes[w.id]["context"]
+        guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}
+        if not any(r.line == w.line or r.id in guards for r in loads.get((w.array, str(w.offset)), ())):
             continue
         if w.value is not None and dependence.level(w.value) == 0:  # `flag = 1`: every writer stores one value
             continue
@@ -513,30 +523,67 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
             continue  # `a[x] = x`: every writer of an element stores that element's one value
         if _reset_before(w, statements[:n], graph):
             continue
-        context = graph.nodes[w.id]["context"]
-        guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}
-        if not any(r.kind == "load" and r.array == w.array and str(r.offset) == str(w.offset) and
-                   (r.line == w.line or r.id in guards) for r in statements):
-            continue
         batch = sampler.batch(context)
         if loads_in(w.offset) and _permuted(w, accesses, index_fills, batch):
             continue
-        env, shape = batch.env, batch.active.shape
         same_everywhere = w.space == "global" and not loads_in(w.offset) and not _indexed_by(w.offset, "bid.", loops)
         passers = max((_single_passer(item[0].condition, batch, dependence) for item in context
                        if not isinstance(item, Loop) and item[1]), default=0)
         if passers == 2 or (passers == 1 and not same_everywhere):
             continue
+        lanes = _shared_words(w, batch, table, loops)
+        if lanes is None:
+            continue
+        address, active = lanes
         block, in_block = _linear_ids(batch)
         if passers == 1 or (w.value is not None and dependence.level(w.value) <= 1):
             in_block = np.zeros_like(in_block)  # one writer per block, or all alike (a vote): only blocks clash
         thread = block * 1024 + in_block  # unique in the grid (at most 1024 threads a block)
-        orders = GRID if same_everywhere else BLOCK
-        key = ([] if same_everywhere else [block]) + [np.broadcast_to(env.get(loop.iteration, 0.0), shape)
-                                                      for loop in _separating_loops(graph, w, orders)]
-        who = np.unique(np.stack([*(k[batch.active] for k in key), thread[batch.active]], axis=1), axis=0)
-        if len(who) > 1 and np.unique(who[:, :-1], axis=0, return_counts=True)[1].max() > 1:  # two threads, one key
-            yield w
+        if same_everywhere and _meet([*_iterations(graph, w, GRID, batch), address], block, active):
+            yield w, "grid"  # two blocks: nothing orders them
+        elif _meet([block, *_iterations(graph, w, BLOCK, batch), address], thread // 32, active):
+            yield w, "block"  # two warps between block barriers
+        elif _meet([block, *_iterations(graph, w, WARP_OR_BLOCK, batch), address], thread, active):
+            yield w, "warp"  # two lanes of one warp between warp barriers (a warp's own slice)
+
+
+def _iterations(graph: nx.DiGraph, access: Access, orders: frozenset[str], batch) -> list[np.ndarray]:
+    """Per lane, the iteration of each enclosing loop whose barriers of `orders` separate its iterations."""
+    return [np.broadcast_to(batch.env.get(loop.iteration, 0.0), batch.active.shape)
+            for loop in _separating_loops(graph, access, orders)]
+
+
+def _meet(key: list[np.ndarray], who: np.ndarray, active: np.ndarray) -> bool:
+    """Do two different `who` (threads, warps) share one value of `key` among the active lanes?"""
+    rows = np.unique(np.stack([*(k[active] for k in key), who[active]], axis=1), axis=0)
+    return len(rows) > 1 and np.unique(rows[:, :-1], axis=0, return_counts=True)[1].max() > 1
+
+
+def _shared_words(w: Access, batch, table: LaneTable, loops: dict[str, Loop]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(address, active lanes) of a read-modify-write whose thread indices may still leave lanes on
+    one word (`h[warp][bin] += 1`: every lane of a warp on its warp's row; `a[tid / 2] += v`), with
+    loaded data one value for every lane: lanes that load the same index meet.  None when the
+    address separates every lane or cannot be evaluated (a thread index it holds decides nothing).
+    Lanes along an axis of `table.copies` only repeat index 0's work and are left out."""
+    active = batch.active
+    for symbol in table.copies:
+        active = active & (np.broadcast_to(batch.env[symbol], active.shape) == 0)
+    if not _indexed_by(w.offset, "tid.", loops):
+        return np.zeros(active.shape), active
+    loaded = loads_in(w.offset)
+    address = evaluate_on(_with_loads(w.offset, {ld.access_id: Const(0.0) for ld in loaded}) if loaded else w.offset,
+                          batch)
+    address = np.broadcast_to(address, active.shape)
+    words = address[active]
+    if not np.isfinite(words).all():
+        return None
+    block, in_block = _linear_ids(batch)
+    threads = (block * 1024 + in_block)[active]
+    order = np.argsort(words, kind="stable")
+    words, threads = words[order], threads[order]
+    if not ((words[1:] == words[:-1]) & (threads[1:] != threads[:-1])).any():
+        return None  # no two threads on one word in any iteration: nothing to order
+    return address, active
 
 
 def _lost(w: Access, table: LaneTable, loops: dict[str, Loop]) -> str:
@@ -544,6 +591,8 @@ def _lost(w: Access, table: LaneTable, loops: dict[str, Loop]) -> str:
     whose indices, loaded per thread (`c[idx[t]] += v`), repeat."""
     indexed = [table.accesses[ld.access_id] for ld in loads_in(w.offset) if ld.access_id in table.accesses]
     arrays = list(dict.fromkeys(f"`{a.array}`" for a in indexed if _indexed_by(a.offset, "tid.", loops)))
+    if not arrays and _indexed_by(w.offset, "tid.", loops):
+        return f"without atomics by several threads whose indices give one address (`{w.text}`): updates are lost"
     if not arrays:
         return "by several threads without atomics (no thread index in the address): updates are lost"
     return (f"without atomics, at an index each thread loads from {' and '.join(arrays)}: updates are lost "
@@ -569,8 +618,8 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
         yield WARP.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no __syncwarp() between"
     global_: set[int] = set()
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
-    for w in _unordered_updates(kernel, graph, table, loops, index_fills or {}):
-        kind = "shared-race" if w.space == "shared" else "global-race"
+    for w, scope in _unordered_updates(kernel, graph, table, loops, index_fills or {}):
+        kind = "global-race" if w.space == "global" else WARP.name if scope == "warp" else SHARED.name
         (shared if w.space == "shared" else global_).add(w.id)
         yield kind, w.line, w.column, f"{w.space} `{w.array}` read and written back here " + _lost(w, table, loops)
     for kind in (GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS):
