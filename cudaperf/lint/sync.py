@@ -59,12 +59,20 @@ class RedundantBarrier(SyncRule):
 @rule
 class AtomicContention(SyncRule):
     code, name, severity = "CP403", "atomic-contention", "warning"
-    summary = ("An atomic that every active lane of a warp applies to the same address.  Behind a condition on "
-               "data the message names it; behind an equality that picks out few lanes (a tie of two data "
-               "values, a group leader's `thread_rank() == 0`) it stays silent.")
+    summary = ("An atomic that every active lane of a warp applies to the same address, in a form the compiler "
+               "does not already apply once per warp.  Behind a condition on data the message names it; behind "
+               "an equality that picks out few lanes (a tie of two data values, a group leader's "
+               "`thread_rank() == 0`) it stays silent.  nvcc reduces 32-bit integer add/sub/min/max/and/or/xor "
+               "(result unused) and add (result read) in the warp on sm_80 and later, so those are silent there; "
+               "float, 64-bit, inc/dec, exch and CAS forms are not reduced and are reported.")
     why = "Atomics to one address serialise in the L2: a grid-wide counter turns millions of updates into a queue."
-    example = "atomicAdd(&sum[0], x[i]);"
+    example = "atomicAdd(&sum[0], x[i]);   // float: nvcc issues one atomic per lane"
     fix = "Reduce within the warp (__shfl_down_sync) or block (shared memory) first, then one atomic per warp or block."
+    measured = ("Which forms nvcc aggregates was read from the SASS nvcc 13.0 produced for 29 forms on sm_75 to "
+                "sm_120 (benchmarks/atomic_aggregation.py, tests/data/h200/atomic_aggregation).  Round 4 (seed "
+                "2029, a judge reading SASS on the H200): 12 of 12 true as written, 9 of them forms the compiler "
+                "already aggregates; those are silent since, and HeCBench plus cuda-samples went from 173 "
+                "findings to 36.  Round 1 (seed 2026): 9 of 10.  Tuned on those corpora, not held out.")
 
 
 @rule
@@ -90,7 +98,8 @@ class SharedRace(SyncRule):
                 + ('  Round 2 (seed 2027, final commit, fresh judges): 9 of 10 true (2 latent); false: '
                    "gerbil's one-warp block.")
                 + ('  Round 3 (seed 2028, fresh judges): all 11 findings, 11 true (2 latent); gerbil\'s false one '
-                   'is gone after this round\'s lowering fixes (struct layouts, includer types).'))
+                   'is gone after this round\'s lowering fixes (struct layouts, includer types).')
+                + '  Round 4 (seed 2029, fresh judges): 10 of 10 true, 4 confirmed by racecheck on the H200.')
 
 
 @rule
@@ -139,13 +148,17 @@ class GlobalRace(SyncRule):
                    'stored from each block\'s shared memory were handled (tuned on since); 0 of 12 clean twins.')
                 + ('  After round 3 (tuned on it): a value every thread of a block computes alike through a '
                    'helper with several returns or a loop stays block-uniform, so gerbil\'s store is silent: 13 '
-                   'findings, 11 true by round 3\'s verdicts (85%), 13 if value-benign races count.'))
+                   'findings, 11 true by round 3\'s verdicts (85%), 13 if value-benign races count.')
+                + ('  Round 4 (seed 2029, fresh judges told to judge whether the unordered access exists and '
+                   'to mark harmless ones benign): 13 of 13 true; 4 harmless by their values (lid-driven-cavity '
+                   'x2, hbc, bitcracker) and 2 by a fixpoint loop (graphB+), so 7 of 13 can change a result.'))
 
 
 @rule
 class ImplicitWarpSync(SyncRule):
     code, name, severity = "CP406", "implicit-warp-sync", "error"
-    summary = "Lanes of one warp exchange data through shared memory without __syncwarp()."
+    summary = ("Lanes of one warp exchange data through shared memory, or update one shared word of their warp's "
+               "own slice (`h[warp][bin] += 1`), without __syncwarp().")
     why = ("Since Volta, lanes of a warp are scheduled independently: warp-synchronous code that assumed lockstep "
            "(the unrolled last-warp reduction, `volatile` or not) can read a neighbour's value before it is "
            "written.  compute-sanitizer's racecheck does not report it.")
@@ -157,7 +170,8 @@ class ImplicitWarpSync(SyncRule):
                 "memory, romberg's lane 0 reading its warp's sums), 1 false (segsort's in-place warp "
                 'scan, whose reads feed the full-mask shuffles that precede the writes).  Before issue '
                 '14\'s uniformity fixes 45, with 6 false (lanes storing one cg::reduce result). '
-                'These findings were read while tuning, so the figure is not held out.')
+                'These findings were read while tuning, so the figure is not held out.  Round 4 (seed '
+                '2029, fresh judges): 10 of 10 true.')
 
 
 @rule
