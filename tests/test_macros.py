@@ -69,3 +69,51 @@ __global__ void k(float* a, int nx) {
     (store,) = kernel["memory"]["accesses"]
     assert "threadIdx.x" in store["index"] and "nx * (" in store["index"] and "threadIdx.y" in store["index"]
     assert store["pattern"] == "coalesced"
+
+
+def _strided_kernels(source: str) -> set[str]:
+    from cudaperf.lint.rules import select
+    from cudaperf.lint.run import lint_file
+
+    report = analyze_source(source, "k.cu", Options(grid=(8, 1, 1), block=(256, 1, 1), resources="estimate"))
+    return {f.kernel for f in lint_file(report, select(["uncoalesced-access"]), source)}
+
+
+REDEFINED = """
+#define SCALE 2
+__global__ void first(float* out) { out[(blockIdx.x * blockDim.x + threadIdx.x) * SCALE] = 1.0f; }
+#define SCALE 1
+__global__ void second(float* out) { out[(blockIdx.x * blockDim.x + threadIdx.x) * SCALE] = 1.0f; }
+"""
+
+
+def test_a_macro_redefined_between_kernels_takes_effect_from_its_line():
+    """nvcc uses the last definition above each use (hexciton redefines its index macros per kernel)."""
+    assert _strided_kernels(REDEFINED) == {"first"}
+
+
+def test_definitions_in_arms_of_one_if_chain_are_alternatives():
+    """`#ifdef A / #define SCALE 1 / #else / #define SCALE 2`: one of them is compiled, never the
+    second after the first; the first arm is kept, as before."""
+    source = REDEFINED.replace("#define SCALE 2", "#ifdef A\n#define SCALE 1\n#else\n#define SCALE 2\n#endif") \
+        .replace("#define SCALE 1\n__global__ void second", "__global__ void second")
+    assert _strided_kernels(source) == set()
+
+
+def test_a_header_sees_the_macros_its_includer_defined_above_the_include(tmp_path):
+    """debayer's kernel.h reads shared memory through `apron_pixel`, which image.h defines and main.cu
+    includes first: analysed alone, the header must see it, and not what main.cu defines after it."""
+    from cudaperf.analysis.analyzer import analyze_file
+
+    (tmp_path / "geometry.h").write_text("#define AT(i) tile[(i) * STRIDE]\n#define STRIDE 2\n")
+    (tmp_path / "kernel.h").write_text(
+        "__global__ void k(float* out) {\n    __shared__ float tile[512];\n"
+        "    tile[threadIdx.x] = out[threadIdx.x];\n    __syncthreads();\n"
+        "    out[threadIdx.x] = AT(threadIdx.x) + LATE;\n}\n")
+    (tmp_path / "main.cu").write_text('#include "geometry.h"\n#include "kernel.h"\n#define LATE 1\n'
+                                      "int main() { k<<<1, 256>>>(0); }\n")
+    report = analyze_file(tmp_path / "kernel.h", Options(resources="estimate"))
+    (kernel,) = report.kernels
+    shared_loads = [a for a in kernel.accesses if a.access.space == "shared" and a.access.kind == "load"]
+    assert shared_loads and shared_loads[0].access.array == "tile"  # AT(...) expanded: a shared read
+    assert not any(h.kind == "redundant-barrier" for h in kernel.sync)

@@ -42,7 +42,7 @@ from .memory import executions
 from .occupancy import occupancy
 from .parse import Node, text
 from .predication import issue_context, predicated, tail_branches
-from .project import SOURCE_SUFFIXES, add_included, add_unit_types, project_launches, scoped
+from .project import SOURCE_SUFFIXES, add_included, add_unit_macros, add_unit_types, project_launches, scoped
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
@@ -111,6 +111,7 @@ class FileAnalysis:
     def __init__(self, source: SourceFile, options: Options):
         self.source = source
         self.options = options
+        add_unit_macros(source)
         self.tree, self.scope = scoped(source)
         add_included(self.scope, source.path, options.defines)
         add_unit_types(self.scope, source.path, options.defines)

@@ -786,7 +786,7 @@ class Lowerer:
     def _nested_definition(self, node: Node, env: Env) -> None:
         """A statement macro such as ``CUDA_KERNEL_LOOP(i, n) { ... }`` parses as a nested function."""
         name = function_name(node)
-        macro = self.scope.source.macros.get(name)
+        macro = self._macro(name, node, always=True)
         body = node.child_by_field_name("body")
         if macro is None or macro.params is None or body is None or self.macro_depth > 4:
             if body is not None:
@@ -907,10 +907,18 @@ class Lowerer:
                 return self.rvalue(constant, Env(), record=False)
             finally:
                 self.macro_depth -= 1
-        macro = self.scope.source.macros.get(name) if self.expand_macros else None
+        macro = self._macro(name, node)
         if macro is not None and macro.params is None and self.macro_depth < 8:
             return self._expand_expression(macro, [], env, node)
         return Scalar(Opaque(name))
+
+    def _macro(self, name: str, node: Node | None, always: bool = False) -> Macro | None:
+        """The definition of `name` in force where it is used: at the outermost use inside expansions
+        (a file may redefine a macro between kernels)."""
+        if not (self.expand_macros or always):
+            return None
+        line = (self.position or (parse.position(node) if node is not None else (0, 0)))[0]
+        return self.scope.source.macro(name, line)
 
     def _expand_expression(self, macro: Macro, args: list[str], env: Env, node: Node | None) -> Val:
         expansion = substitute(macro, args).strip()
@@ -1368,7 +1376,7 @@ class Lowerer:
             return Scalar(op("shfl_idx", values[1].expr, values[2].expr, width), values[1].type)
         if name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH:
             return self._inline(name, node, values, template_values)
-        macro = self.scope.source.macros.get(name) if self.expand_macros else None
+        macro = self._macro(name, node)
         if macro is not None and macro.params is not None and self.macro_depth < 8:
             return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node)
         if name in _MIN_MAX and len(values) == 2 and all(isinstance(v, Scalar) for v in values):

@@ -11,6 +11,7 @@ their own host code.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from .host import HostResolver
 from .launch import HostLaunch, find_host_launches
 from .lower import Lowerer
 from .scope import FileScope, collect
-from .source import SourceError, SourceFile, local_includes, read
+from .source import Macro, SourceError, SourceFile, local_includes, macros_above, read
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".inl")
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
@@ -101,6 +102,26 @@ def add_unit_types(scope: FileScope, path: str, defines: dict[str, str]) -> None
         theirs = _header_scope(other, key)
         for name, ctype in (theirs.types.user.items() if theirs is not None else ()):
             scope.types.user.setdefault(name, ctype)
+
+
+def add_unit_macros(source: SourceFile) -> None:
+    """Macros the translation unit including `source` has defined where it includes it (a kernel
+    header whose shared-memory accesses go through `apron_pixel`, defined in the `image.h` main.cu
+    includes first), where neither the file nor its own headers define them: analysed alone, the
+    header's macro calls would look like calls of unknown functions."""
+    for name, macro in _unit_macros(Path(source.path).resolve()).items():
+        source.macros.setdefault(name, replace(macro, line=0))
+
+
+@cache
+def _unit_macros(here: Path) -> dict[str, Macro]:
+    if not here.is_file():
+        return {}
+    for unit in neighbours(here):
+        above = macros_above(unit, here)
+        if above is not None:
+            return above
+    return {}
 
 
 def including_files(here: Path) -> list[Path]:

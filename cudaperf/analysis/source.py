@@ -50,9 +50,19 @@ class SourceFile:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # attributes the grammar cannot hold, keyed by the byte offset where they appeared
     attributes: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
+    # macros the file defines more than once in sequence, every definition in order (see macro())
+    redefined: dict[str, list[Macro]] = field(default_factory=dict)
 
     def line_of(self, offset: int) -> int:
         return self.data.count(b"\n", 0, offset) + 1
+
+    def macro(self, name: str, line: int) -> Macro | None:
+        """The definition of `name` in force at `line` (a macro the file redefines further down is
+        its first definition above that line)."""
+        later = self.redefined.get(name)
+        if later is None:
+            return self.macros.get(name)
+        return next((m for m in reversed(later) if 0 < m.line <= line), later[0])
 
 
 def _keep_length(error: UnicodeDecodeError) -> tuple[str, int]:
@@ -127,9 +137,25 @@ def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
 
 
 def _macros(data: bytes, defines: dict[str, str]) -> dict[str, Macro]:
-    table: dict[str, Macro] = {}
+    """The first definition of every macro (of alternatives in #if arms, the first arm's)."""
+    return {name: definitions[0] for name, definitions in _definitions(data, defines).items()}
+
+
+def _definitions(data: bytes, defines: dict[str, str]) -> dict[str, list[Macro]]:
+    """Every macro's definitions in the order they take effect: a later `#define` of a name replaces
+    the earlier one from its line on (nvcc warns, the last one counts), unless the two sit in
+    different arms of one `#if` chain, where they are alternatives and the first arm's is kept.
+    -D replaces them all, as with a compiler."""
+    table: dict[str, list[Macro]] = {}
+    arms: dict[str, tuple[tuple[int, int], ...]] = {}  # name -> #if arms around its latest definition
+    conditionals = list(_CONDITIONAL.finditer(data))
+    stack: list[tuple[int, int]] = []  # the #if arms open at the current definition: (chain start, arm number)
+    passed = 0
     line, counted = 1, 0
     for m in _DEFINE.finditer(data):
+        while passed < len(conditionals) and conditionals[passed].start() < m.start():
+            _step(stack, conditionals[passed])
+            passed += 1
         line += data.count(b"\n", counted, m.start())
         counted = m.start()
         body = m.group(3).replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
@@ -138,10 +164,36 @@ def _macros(data: bytes, defines: dict[str, str]) -> dict[str, Macro]:
         if m.group(2) is not None:
             params = tuple(p.strip() for p in m.group(2)[1:-1].decode(errors="replace").split(",") if p.strip())
         name = m.group(1).decode()
-        table.setdefault(name, Macro(name, params, body, line))
-    for name, value in defines.items():  # -D wins over the file, as with a compiler
-        table[name] = Macro(name, None, value, 0)
+        where = tuple(stack)
+        if name not in table or not _alternatives(arms[name], where):
+            table.setdefault(name, []).append(Macro(name, params, body, line))
+            arms[name] = where
+    for name, value in defines.items():
+        table[name] = [Macro(name, None, value, 0)]
     return table
+
+
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.MULTILINE)
+
+
+def _step(stack: list[tuple[int, int]], directive: re.Match) -> None:
+    """Follow one conditional directive: open a chain, move to its next arm, or close it."""
+    kind = directive.group(1)
+    if kind.startswith(b"if"):
+        stack.append((directive.start(), 0))
+    elif kind == b"endif":
+        if stack:
+            stack.pop()
+    elif stack:
+        stack[-1] = (stack[-1][0], stack[-1][1] + 1)
+
+
+def _alternatives(first: tuple[tuple[int, int], ...], second: tuple[tuple[int, int], ...]) -> bool:
+    """Are two definitions in different arms of one `#if` chain (only one of them is compiled)?"""
+    for a, b in zip(first, second):
+        if a != b:
+            return a[0] == b[0]
+    return False
 
 
 _PY_STRING = re.compile(rb'[rRuU]?("""|\'\'\')(.*?)\1', re.DOTALL)
@@ -175,7 +227,9 @@ def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> Source
         raw = blanked
     data, diagnostics = decode(raw, path)
     cleaned, attributes = clean(data)
-    source = SourceFile(path, cleaned, raw, _macros(cleaned, defines or {}), diagnostics, attributes)
+    definitions = _definitions(cleaned, defines or {})
+    source = SourceFile(path, cleaned, raw, {name: found[0] for name, found in definitions.items()}, diagnostics,
+                        attributes, {name: found for name, found in definitions.items() if len(found) > 1})
     opened, closed = cleaned.count(b"/*"), cleaned.count(b"*/")
     if opened > closed:
         last = cleaned.rfind(b"/*")
@@ -221,6 +275,21 @@ def _included_macros(data: bytes, directory: Path, include_dirs: tuple[Path, ...
         for name, macro in _header_macros[path].items():
             table.setdefault(name, macro)
     return table
+
+
+def macros_above(unit: Path, header: Path) -> dict[str, Macro] | None:
+    """Macros `unit` has defined where it includes `header` directly: its own definitions above
+    that `#include` and those of the local headers it includes above it.  None when it does not
+    include `header` directly."""
+    try:
+        data = unit.read_bytes()[:MAX_FILE_BYTES]
+    except OSError:
+        return None
+    for m in _INCLUDE.finditer(data):
+        if _resolve(m.group(1).decode(errors="replace"), unit.parent, ()) == header:
+            above = data[:m.start()]
+            return {**_included_macros(above, unit.parent, ()), **_macros(above, {})}
+    return None
 
 
 def local_includes(path: Path, include_dirs: tuple[Path, ...] = ()) -> list[Path]:
