@@ -301,3 +301,18 @@ def test_a_launching_cpp_included_by_main_takes_the_block_size_main_defines(tmp_
     assert shared_races(32) == []
     fired = shared_races(64)
     assert fired and all("guessed" not in m for m in fired)
+
+
+def test_a_launch_sized_at_run_time_is_named_in_the_guess(tmp_path):
+    """is-cuda's `k<<<blocks, threads>>>` with both read from argv: the block is still a guess, but the
+    message points at the launch the user can read instead of saying none exists."""
+    (tmp_path / "kernels.h").write_text(
+        "__global__ void k(float* a) {\n    __shared__ float s[1024];\n    s[0] = a[threadIdx.x];\n"
+        "    a[threadIdx.x] = s[1];\n}\n")
+    (tmp_path / "main.cu").write_text('#include <cstdlib>\n#include "kernels.h"\n'
+                                      "int main(int argc, char** argv) {\n    int threads = atoi(argv[1]);\n"
+                                      "    k<<<threads, threads>>>(0);\n}\n")
+    report = analyze_file(tmp_path / "kernels.h", Options(resources="estimate"))
+    assert report.kernels[0].launch.host_site == "main.cu:5"
+    messages = [f.message for f in lint_file(report, select(["shared-race"]), (tmp_path / "kernels.h").read_text())]
+    assert messages and all("the launch at main.cu:5 sizes it at run time" in m for m in messages)

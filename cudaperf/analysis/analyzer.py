@@ -287,7 +287,8 @@ class FileAnalysis:
         validate(grid, block)
         smem = o.dynamic_smem if o.dynamic_smem is not None else \
             (host.dynamic_smem if host is not None and host.dynamic_smem is not None else 0)
-        launch = Launch(tuple(grid), tuple(block), smem, source, guessed=guessed)
+        site = f"{Path(host.path or self.source.path).name}:{host.line}" if host is not None else ""
+        launch = Launch(tuple(grid), tuple(block), smem, source, guessed=guessed, host_site=site)
         scalars = [p for p in kernel.params]
         for param in scalars:
             if param.name in o.args and isinstance(o.args[param.name], (int, float)):

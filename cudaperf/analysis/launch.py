@@ -40,6 +40,8 @@ class Launch:
     # `idx[j] = a*j + b` (indices.py)
     index_fills: dict[str, tuple[int, int]] = field(default_factory=dict)
     guessed: tuple[str, ...] = ()  # "grid", "block": parts neither given nor found in host code (defaults)
+    # where the host launches the kernel when it does (`main.cu:247`), also when its sizes are run-time values
+    host_site: str = ""
     # scalar arguments inferred from a bounds check in the kernel: sized to the launch, not given
     bounded: tuple[str, ...] = ()
     # scalar arguments the host code fixes at the kernel's only launch (`const int n = 65536;`)

@@ -91,8 +91,9 @@ def guessed_launch(report: KernelReport, parts: tuple[str, ...]) -> str:
     if not guessed:
         return ""
     spelled = " and ".join(f"{part} {'x'.join(map(str, getattr(launch, part)))}" for part in guessed)
-    return (f" (under a guessed launch: {spelled} is a default, no launch of `{report.kernel.name}` gave it; "
-            f"give {'/'.join('--' + part for part in guessed)})")
+    why = f"the launch at {launch.host_site} sizes it at run time" if launch.host_site else \
+        f"no launch of `{report.kernel.name}` gave it"
+    return f" (under a guessed launch: {spelled} is a default, {why}; give {'/'.join('--' + part for part in guessed)})"
 
 
 REGISTRY: dict[str, Rule] = {}
