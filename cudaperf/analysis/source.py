@@ -13,6 +13,7 @@ import codecs
 import itertools
 import re
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -281,15 +282,24 @@ def macros_above(unit: Path, header: Path) -> dict[str, Macro] | None:
     """Macros `unit` has defined where it includes `header` directly: its own definitions above
     that `#include` and those of the local headers it includes above it.  None when it does not
     include `header` directly."""
+    offset = next((at for at, path in _include_sites(unit) if path == header), None)
+    if offset is None:
+        return None
+    above = unit.read_bytes()[:offset]
+    return {**_included_macros(above, unit.parent, ()), **_macros(above, {})}
+
+
+@cache
+def _include_sites(unit: Path) -> tuple[tuple[int, Path], ...]:
+    """The local headers a file includes directly, with the offset of each `#include` (read once
+    per process: every file of a directory asks every other which includes it)."""
     try:
         data = unit.read_bytes()[:MAX_FILE_BYTES]
     except OSError:
-        return None
-    for m in _INCLUDE.finditer(data):
-        if _resolve(m.group(1).decode(errors="replace"), unit.parent, ()) == header:
-            above = data[:m.start()]
-            return {**_included_macros(above, unit.parent, ()), **_macros(above, {})}
-    return None
+        return ()
+    sites = ((m.start(), _resolve(m.group(1).decode(errors="replace"), unit.parent, ()))
+             for m in _INCLUDE.finditer(data))
+    return tuple((at, path) for at, path in sites if path is not None)
 
 
 def local_includes(path: Path, include_dirs: tuple[Path, ...] = ()) -> list[Path]:
