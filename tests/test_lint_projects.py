@@ -316,3 +316,20 @@ def test_a_launch_sized_at_run_time_is_named_in_the_guess(tmp_path):
     assert report.kernels[0].launch.host_site == "main.cu:5"
     messages = [f.message for f in lint_file(report, select(["shared-race"]), (tmp_path / "kernels.h").read_text())]
     assert messages and all("the launch at main.cu:5 sizes it at run time" in m for m in messages)
+
+
+def test_an_argument_passed_as_the_launchs_own_grid_size_follows_the_guess(tmp_path):
+    """is-cuda's rank kernels split MAX_KEY keys over `number_of_blocks`, which the host passes as the
+    grid size it launches with (`k<<<nb, t>>>(..., nb)`, both from argv).  Under a guessed grid the
+    argument must be that guess, not an unrelated made-up value under which block ranges overlap."""
+    (tmp_path / "kernels.h").write_text(
+        "#define MAX_KEY 2048\n__global__ void k(int* destiny, int number_of_blocks) {\n"
+        "    int factor = MAX_KEY / number_of_blocks;\n    int start = factor * blockIdx.x;\n"
+        "    for (int i = start; i < start + factor; i += blockDim.x) destiny[i + threadIdx.x] = i;\n}\n")
+    (tmp_path / "main.cu").write_text('#include <cstdlib>\n#include "kernels.h"\n'
+                                      "int main(int argc, char** argv) {\n    int t = atoi(argv[1]);\n"
+                                      "    int nb = MAX_KEY / t;\n    k<<<nb, t>>>(0, nb);\n}\n")
+    report = analyze_file(tmp_path / "kernels.h", Options(resources="estimate"))
+    launch = report.kernels[0].launch
+    assert launch.args["number_of_blocks"] == launch.grid[0]
+    assert not lint_file(report, select(["global-race"]), (tmp_path / "kernels.h").read_text())

@@ -297,6 +297,10 @@ class FileAnalysis:
         if host is not None:
             every = [h for h in self.launches() if h.kernel == host.kernel]
             for position, (param, value) in enumerate(zip(kernel.params, host.args)):
+                shape = host.shapes[position] if position < len(host.shapes) else None
+                if not param.pointer and value is None and shape is not None and param.name not in launch.args:
+                    launch.args[param.name] = float(getattr(launch, shape)[0])  # `k<<<nb, t>>>(x, nb)`: the
+                    launch.arg_sources[param.name] = "inferred"  # argument is the launch's own (maybe guessed) size
                 if not param.pointer and value is not None and param.name not in launch.args:
                     launch.args[param.name] = float(value)
                     launch.arg_sources[param.name] = "inferred"

@@ -116,6 +116,9 @@ class HostLaunch:
     ranges: list[Range | None] = field(default_factory=list)
     # per argument the host leaves unknown, the constant it is a multiple of (1: none known)
     periods: list[int] = field(default_factory=list)
+    # per argument written as the launch's own 1-D grid or block size (`k<<<nb, t>>>(x, nb)`):
+    # "grid" or "block", so a guessed shape and the argument stay one value
+    shapes: list[str | None] = field(default_factory=list)
 
 
 def written_arguments(arguments: Node) -> list[Node]:
@@ -163,11 +166,13 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
         args = [resolve(a, launch_node, dim3=False) for a in written]
         around = argument_ranges(launch_node, lambda node, at=launch_node: (resolve(node, at, dim3=False) or [None])[0])
         periods = [1 if value else resolve.period(a, launch_node) for a, value in zip(written, args)]
+        sizes = {text(node): part for node, part in zip(config[:2], ("grid", "block"))}
         launches.append(HostLaunch(
             name, parse.position(launch_node)[0],
             tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
             int(smem[0]) if smem else None, template_args,
-            [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods))
+            [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods,
+            shapes=[sizes.get(text(a)) for a in written]))
     return launches
 
 
