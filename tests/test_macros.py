@@ -117,3 +117,33 @@ def test_a_header_sees_the_macros_its_includer_defined_above_the_include(tmp_pat
     shared_loads = [a for a in kernel.accesses if a.access.space == "shared" and a.access.kind == "load"]
     assert shared_loads and shared_loads[0].access.array == "tile"  # AT(...) expanded: a shared read
     assert not any(h.kind == "redundant-barrier" for h in kernel.sync)
+
+
+IFDEF_ARMS = """
+__global__ void k(float* a) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+#ifdef USE_STRIDE
+    a[t * 4] = 1.0f;
+#else
+    a[t] = 1.0f;
+#endif
+#if 0
+    a[t * 8] = 2.0f;
+#endif
+}
+"""
+
+
+def test_the_arm_nvcc_compiles_is_the_one_analysed():
+    """hexciton's `#ifdef USE_INITZERO` (defined nowhere): nvcc compiles the `#else` arm, so a finding
+    belongs there; -D USE_STRIDE selects the first arm; `#if 0` is never compiled."""
+    from cudaperf.lint.rules import select
+    from cudaperf.lint.run import lint_file
+
+    def lines(**options):
+        report = analyze_source(IFDEF_ARMS, "k.cu", Options(grid=(8, 1, 1), block=(256, 1, 1),
+                                                            resources="estimate", **options))
+        return {f.line for f in lint_file(report, select(["uncoalesced-access"]), IFDEF_ARMS)}
+
+    assert lines() == set()
+    assert lines(defines={"USE_STRIDE": "1"}) == {5}

@@ -307,6 +307,21 @@ class Lowerer:
                 return
             self.statement(child, env)
 
+    def _compiled_statements(self, node: Node) -> list[Node]:
+        """The statements of the arm of a preprocessor conditional nvcc compiles: `#ifdef X` and
+        `#ifndef X` decided by the macros known (the file's, its headers', its includer's, -D), `#if 0`
+        and `#if 1` by their value; any other condition: the first arm, as nothing decides it."""
+        if node.type == "preproc_else":
+            return _first_arm(node)
+        taken = self._compiled_arm(node) or node.type not in ("preproc_ifdef", "preproc_if", "preproc_elif")
+        condition = node.child_by_field_name("condition")
+        if node.type in ("preproc_if", "preproc_elif"):
+            taken = not (condition is not None and text(condition).strip() == "0")
+        if taken:
+            return _first_arm(node)
+        alternative = node.child_by_field_name("alternative")
+        return self._compiled_statements(alternative) if alternative is not None else []
+
     def _compiled_arm(self, node: Node) -> bool:
         """`#ifdef X` with X defined (nvcc defines __CUDACC__), or `#ifndef X` with X undefined."""
         if node.type != "preproc_ifdef" or node.child_by_field_name("name") is None:
@@ -376,7 +391,7 @@ class Lowerer:
             if kind in _LEAF_STATEMENTS:
                 self._flush_work(node)
         elif kind in _PREPROC_CONDITIONALS:
-            self.statements_of(_first_arm(node), env)
+            self.statements_of(self._compiled_statements(node), env)
         elif kind == "labeled_statement":
             self.statements_of([c for c in node.named_children if c.type != "statement_identifier"], env)
         elif self.strict and kind not in _NOTHING_TO_LOWER and not node.is_error:  # syntax errors are diagnosed
