@@ -93,3 +93,32 @@ def test_an_argument_of_a_kernel_launched_twice_stays_any_value():
     second = "    add<<<255, 256>>>(d, s, n / 3);\n    return 0;"
     twice = UNIFORM_ADD.replace("LEN", "65536").replace("    return 0;", second)
     assert "barrier-divergence" in _fired(twice)
+
+
+GRID_STRIDE = """
+__global__ void butterfly(float* data, int n) {
+    __shared__ float x[128];
+    int lane = threadIdx.x & 31, base = threadIdx.x & ~31;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        x[threadIdx.x] = data[i];
+        __syncwarp();
+        data[i] += x[base + (lane ^ 16)];
+        __syncwarp();
+    }
+}
+int main() { butterfly<<<4, 128>>>(0, N); }
+"""
+
+
+@pytest.mark.parametrize("n, fires", [(5120, False), (5000, True)])
+def test_a_grid_stride_loop_over_a_fixed_count_is_judged_at_that_count(n, fires):
+    """A written-without-the-linter suite's warp butterfly: 512 threads over n = 5120 run 10 trips
+    each, so the __syncwarp in the loop is reached by whole warps; over 5000 the last trip splits a
+    warp.  The same holds with the count given on the command line."""
+    source = GRID_STRIDE.replace("N)", f"{n})")
+    report = analyze_source(source, "k.cu", Options(resources="estimate"))
+    assert bool(lint_file(report, select(["divergent-full-mask"]), source)) is fires
+    given = Options(resources="estimate", grid=(4, 1, 1), block=(128, 1, 1), args={"n": n})
+    kernel_only = source.split("int main")[0]
+    report = analyze_source(kernel_only, "k.cu", given)
+    assert bool(lint_file(report, select(["divergent-full-mask"]), kernel_only)) is fires

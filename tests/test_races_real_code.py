@@ -621,3 +621,19 @@ def test_rows_of_a_given_2d_block_meet_on_a_word_only_threadidx_x_picks():
     source = PAIRS.replace("INDEX", "t").replace("blockIdx.x * blockDim.x + ", "")
     assert found(source, grid=(1, 1, 1), block=(16, 16, 1)) == {("pairs", "global-race")}
     assert not found(source, grid=(1, 1, 1), block=(256, 1, 1))
+
+
+COUNTER = """
+__global__ void count_matches(const int* keys, int key, unsigned* counter, unsigned* flag) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (keys[i] == key) UPDATE;
+}"""
+
+
+def test_a_counter_bumped_behind_a_data_test_loses_updates_and_a_flag_set_alike_does_not():
+    """`*counter = *counter + 1` stores what each thread read plus one, not one value for all (the
+    second held-out suite's global counter); `*flag = 1` stores one value whoever wins."""
+    launch = {"grid": (64, 1, 1), "block": (256, 1, 1)}
+    assert found(COUNTER.replace("UPDATE", "*counter = *counter + 1"), **launch) == \
+        {("count_matches", "global-race")}
+    assert not found(COUNTER.replace("UPDATE", "*flag = 1"), **launch)

@@ -517,8 +517,11 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
         guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}
         if not any(r.line == w.line or r.id in guards for r in loads.get((w.array, str(w.offset)), ())):
             continue
-        if w.value is not None and dependence.level(w.value) == 0:  # `flag = 1`: every writer stores one value
-            continue
+        rereads = w.value is not None and any(
+            (a := accesses.get(ld.access_id)) is not None and a.array == w.array and str(a.offset) == str(w.offset)
+            for ld in loads_in(w.value))  # `*c = *c + 1`: each writer stores what it read, plus one
+        if w.value is not None and dependence.level(w.value) == 0 and not rereads:
+            continue  # `flag = 1`: every writer stores one value
         if w.value is not None and str(w.offset) == str(op("*", w.value, Const(w.size))):
             continue  # `a[x] = x`: every writer of an element stores that element's one value
         if _reset_before(w, statements[:n], graph):
@@ -536,7 +539,7 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
             continue
         address, active = lanes
         block, in_block = _linear_ids(batch)
-        if passers == 1 or (w.value is not None and dependence.level(w.value) <= 1):
+        if passers == 1 or (w.value is not None and dependence.level(w.value) <= 1 and not rereads):
             in_block = np.zeros_like(in_block)  # one writer per block, or all alike (a vote): only blocks clash
         thread = block * 1024 + in_block  # unique in the grid (at most 1024 threads a block)
         if same_everywhere and _meet([*_iterations(graph, w, GRID, batch), address], block, active):

@@ -294,9 +294,11 @@ def _made_up_arguments(launch: Launch) -> dict[str, float]:
 
 
 def _fixed_arguments(launch: Launch) -> frozenset[str]:
-    """Scalar arguments the host code fixes at the kernel's only launch, when grid and block are
-    known too: the program as launched, not any input, decides which threads diverge on them."""
-    return frozenset() if launch.guessed else frozenset(f"arg:{name}" for name in launch.fixed)
+    """Scalar arguments the host code fixes at the kernel's only launch, or the user gave, when grid
+    and block are known too: the program as launched, not any input, decides which threads diverge
+    on them."""
+    given = {name for name, source in launch.arg_sources.items() if source == "cli"}
+    return frozenset() if launch.guessed else frozenset(f"arg:{name}" for name in {*launch.fixed, *given})
 
 
 def _multiple_arguments(launch: Launch) -> dict[str, Expr]:
@@ -340,7 +342,7 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
             again[branch.id] = branch_uniformity(condition, batch, dependence, arguments, block_given=True)
     for loop, context in access_graph.loops(graph):
         parts = (loop.init, loop.condition, loop.update)
-        if any(free_symbols(part) & multiples.keys() for part in parts) and \
+        if any(free_symbols(part) & (multiples.keys() | fixed) for part in parts) and \
                 not any(has_opaque(part) or loads_in(part) for part in parts):
             again[loop.id] = _loop_again(loop, sampler.exits(context, loop), dependence, arguments, multiples)
     return again
@@ -349,8 +351,9 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
 def _loop_again(loop: Loop, batch: Batch, dependence: Dependence, arguments: list[str],
                 multiples: dict[str, Expr]) -> BranchUniformity:
     """A loop on a host multiple judged with it as any multiple of its constant: `for (i = tid;
-    i < n; i += 256)` with n = k * 1024 runs the same trips in every thread of a 256-thread block
-    (host multiples exist only under a block the host gave)."""
+    i < n; i += 256)` with n = k * 1024 runs the same trips in every thread of a 256-thread block;
+    on a fixed argument, at its value (a grid-stride loop over n = 5120 with 512 threads runs 10
+    trips in every thread).  Both exist only under a block the host or the user gave."""
     step = None if loop.step is None else substitute(loop.step, multiples)
     loop = replace(loop, init=substitute(loop.init, multiples), condition=substitute(loop.condition, multiples),
                    update=substitute(loop.update, multiples), step=step)
