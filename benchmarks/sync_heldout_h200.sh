@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The labels of tests/sync_heldout against compute-sanitizer on a GPU: every file with a host launch
+# The labels of a written-without-the-linter suite (tests/sync_heldout, or SUITE) against compute-sanitizer on a GPU: every file with a host launch
 # is built with -lineinfo and run under racecheck and synccheck.  Writes OUT/<file>.{racecheck,synccheck}.log
 # and OUT/summary.tsv (file, tool, exit code, hazards reported, lines named).
 #
-#   OUT=... bash benchmarks/sync_heldout_h200.sh
+#   [SUITE=tests/sync_heldout2] OUT=... bash benchmarks/sync_heldout_h200.sh
 set -u
 OUT=${OUT:?set OUT}
 mkdir -p "$OUT/bin"
-SUITE=tests/sync_heldout
+SUITE=${SUITE:-tests/sync_heldout}
 files=$(python3 -c "import json; print(' '.join(c['file'] for c in json.load(open('$SUITE/manifest.json')) if c['host_launch']))")
 for f in $files; do
   echo "nvcc -O2 -lineinfo -arch=sm_90 -o $OUT/bin/${f%.cu} $SUITE/$f > $OUT/${f%.cu}.build.log 2>&1"

@@ -1,0 +1,6 @@
+// launch: grid=8 block=256
+__global__ void shift_left(float* a, const float* src, float* dst, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i + 1 < n)
+        dst[i] = src[i + 1];
+}

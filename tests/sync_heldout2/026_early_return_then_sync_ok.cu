@@ -1,0 +1,13 @@
+// launch: grid=4 block=256
+#include "sizes.h"
+
+__global__ void diff_shared(const float* in, float* out) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    s[t] = (i < N_ELEMS) ? in[i] : 0.f;
+    __syncthreads();
+    if (i >= N_ELEMS) return;
+    float nb = (t + 1 < blockDim.x) ? s[t + 1] : 0.f;
+    out[i] = nb - s[t];
+}
