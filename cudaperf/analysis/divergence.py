@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import CARRIED, Access, Kernel, Loop, walk
+from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
 from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, loads_in, op, substitute
 
@@ -58,19 +58,23 @@ class Dependence:
         self._memo: dict[Expr, int] = {}
 
     def _cyclic(self, symbol: Sym, depth: int, unknown: int) -> int:
-        """A value that follows itself through the loop's update: it counts as uniform while its own
-        level is worked out.  Levels of other values found meanwhile leaned on that guess: for a
-        carried value they are forgotten when it proves wrong.  Loop counters keep them (forgetting
-        them there too makes the divergence rules see thread dependence they miss now, e.g. bmf's
-        `j < SDIV(width, B) * B` from `j = threadIdx.x` with B unknown: left to the rules' owners)."""
+        """A value that follows itself through the loop (a counter, a carried value): its level is
+        the least one its parts agree with, found by guessing uniform and raising the guess to what
+        the parts give until they agree.  Levels found meanwhile leaned on the guess: they are
+        forgotten whenever it is raised, so no later query, in whatever order, sees a stale guess."""
         key = (symbol, unknown)
         mark = len(self._memo)
-        self._memo[key] = 0
-        result = max(self.level(part, depth + 1, unknown) for part in self.cycles[symbol.name])
-        if result > 0 and symbol.name.startswith(CARRIED):
+        guess = 0
+        while True:
+            self._memo[key] = guess
+            result = max(self.level(part, depth + 1, unknown) for part in self.cycles[symbol.name])
+            if result <= guess:
+                return guess
             for leaned in list(self._memo)[mark:]:
                 del self._memo[leaned]
-        return result
+            if result == LEVELS.index("thread"):  # the widest level: nothing can raise it further
+                return result
+            guess = result
 
     def level(self, expr: Expr, depth: int = 0, unknown: int = 3) -> int:
         """0 uniform, 1 per block, 3 per thread; values the lowering could not follow (opaque
