@@ -8,6 +8,8 @@ from cudaperf.analysis.analyzer import Options, analyze_source
 from cudaperf.analysis.divergence import Dependence
 from cudaperf.analysis.ir import Access, Branch, Loop, walk
 from cudaperf.analysis.symbolic import Expr, Op, Opaque
+from cudaperf.lint.rules import select
+from cudaperf.lint.run import lint_file
 
 LOOPS = """
 __global__ void k(float* a, const int* n, const int* rows, int m) {
@@ -64,3 +66,39 @@ def test_levels_are_the_same_in_either_order():
     assert dependence.level(inner.condition) == dependence.level(outer.update) == 0
     assert dependence.level(inner_thread.update) == dependence.level(outer_thread.condition) == 3
     assert max(dependence.level(p) for parts in carrying.carried.values() for p in parts) == 3
+
+
+def padded(bound: str, defines: str = "") -> str:
+    """A block-stride loop with two barriers, its bound and step built from WARPS (and SDIV),
+    macros a header linted alone may not see."""
+    return (defines + "__global__ void k(const float* in, float* out, int width) {\n"
+            "  __shared__ float tile[1024]; float acc = 0.f;\n"
+            f"  for (int j = threadIdx.x; j < {bound}; j += WARPS * 32) {{\n"
+            "    tile[threadIdx.x] = j < width ? in[j] : 0.f;\n    __syncthreads();\n"
+            "    acc += tile[(threadIdx.x + 1) % blockDim.x];\n    __syncthreads();\n  }\n"
+            "  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;\n}\n")
+
+
+DEFINED = "#define WARPS 16\n#define SDIV(x, y) (((x) + (y) - 1) / (y))\n"
+PADDED = ("SDIV(width, WARPS * 32) * WARPS * 32", "(width + WARPS * 32 - 1) / (WARPS * 32) * (WARPS * 32)")
+
+
+def barrier_lines(code: str) -> list[int]:
+    report = analyze_source(code, "k.cuh", Options(resources="estimate", grid=(8, 1, 1), block=(512, 1, 1)))
+    return [f.line for f in lint_file(report, select(["barrier-divergence"]), code)]
+
+
+def test_a_counter_per_thread_through_its_start_is_seen_whatever_the_query_order():
+    # 507 of 512 threads enter: the barriers diverge (missed while `j + WARPS * 32` kept the guess)
+    assert barrier_lines(padded("WARPS * 32 - 5", DEFINED)) == [7, 9]
+    assert barrier_lines(padded("width", DEFINED)) == [7, 9]
+    for bound in PADDED:  # a multiple of the block: every thread runs every iteration
+        assert barrier_lines(padded(bound, DEFINED)) == []
+
+
+def test_a_split_that_rests_on_a_lost_macro_is_no_evidence():
+    """WARPS unseen: the padded bound agrees in every thread when WARPS * 32 is a multiple of the
+    block, so calling its barriers divergent would be a guess about WARPS (bmf-cuda's headers)."""
+    for bound in PADDED:
+        assert barrier_lines(padded(bound)) == []
+    assert barrier_lines(padded("width")) == [5, 7]  # an argument bound splits whatever WARPS is

@@ -287,6 +287,7 @@ class _Namer:
     def __init__(self, batch: Batch, dependence: Dependence):
         self.dependence = dependence
         self.named: dict = {}
+        self.unseen: set[str] = set()  # names standing for identifiers nothing in sight declares
         self.memo: dict[int, tuple[Expr, Expr]] = {}
         self.batch = Batch(dict(batch.env), batch.active, batch.weight)  # its env gains the names
 
@@ -316,7 +317,10 @@ class _Namer:
             return self._symbol(np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6), expr.is_int)
         if (isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3) or \
                 isinstance(expr, Opaque):
-            return self._symbol(1.0, expr.is_int)
+            symbol = self._symbol(1.0, expr.is_int)
+            if isinstance(expr, Opaque) and expr.unseen:
+                self.unseen.add(symbol.name)
+            return symbol
         if not isinstance(expr, Op):
             return expr
         args = tuple(self(a) for a in expr.args)
@@ -404,6 +408,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
     free = frozenset(arguments) | frozenset(named)
+    unseen = namer.unseen if loop is not None else set()  # see _splits_with_unseen_aligned
     divergent_rows = may_split(condition, batch, free)
     if not divergent_rows[executed].any():
         # lanes agree; so may whole warps of a block (`(tid + k * bdim) / bdim` at iteration k),
@@ -411,7 +416,29 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         per_thread_data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
         splits_blocks = not block_given or per_thread_data or \
             may_split(condition, batch, free, _block_groups(batch))[executed].any()
+        evident = evident and (not splits_blocks or per_thread_data or
+                               _splits_with_unseen_aligned(condition, batch, free, unseen, executed, True))
         return BranchUniformity("warp" if splits_blocks else "block", fraction, evident,
                                 data_dependent=per_thread_data)
+    evident = evident and _splits_with_unseen_aligned(condition, batch, free, unseen, executed, False)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     return BranchUniformity("thread", fraction, evident, boundary)
+
+
+UNSEEN_ALIGNED = 1024.0  # an unseen size taken as a large power of two: a multiple of any block width
+
+
+def _splits_with_unseen_aligned(condition: Expr, batch: Batch, free: frozenset[str], unseen: set[str],
+                                executed: np.ndarray, between_warps: bool) -> bool:
+    """Does a loop's split survive the names nothing in sight declares (`WARPSPERBLOCK` from a
+    header the file does not include) being sizes a block divides?  Padded block-stride loops
+    (`j = tid; j < SDIV(n, B) * B; j += B`), the idiom that keeps barriers in loops legal, run the
+    same trip count in every thread then: a split that needs the unseen value to be small or odd
+    is a guess about it, not evidence.  Branches keep unseen names as unknowns like arguments
+    (`ll == ID` with ID unseen splits a warp for most values of ID), and so do values the
+    lowering lost (a variable updated in a nested loop)."""
+    if not unseen:
+        return True
+    pinned = Batch({**batch.env, **dict.fromkeys(unseen, UNSEEN_ALIGNED)}, batch.active, batch.weight)
+    groups = _block_groups(pinned) if between_warps else None
+    return bool(may_split(condition, pinned, free - unseen, groups)[executed].any())

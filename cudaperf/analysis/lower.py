@@ -910,7 +910,7 @@ class Lowerer:
         macro = self.scope.source.macros.get(name) if self.expand_macros else None
         if macro is not None and macro.params is None and self.macro_depth < 8:
             return self._expand_expression(macro, [], env, node)
-        return Scalar(Opaque(name))
+        return Scalar(Opaque(name, unseen=True))
 
     def _expand_expression(self, macro: Macro, args: list[str], env: Env, node: Node | None) -> Val:
         expansion = substitute(macro, args).strip()
