@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import CARRIED, Access, Kernel, Loop, walk
+from .ir import Access, Kernel, Loop, walk
 from .sampling import Batch, evaluate_on
 from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, loads_in, op, substitute
 
@@ -58,19 +58,23 @@ class Dependence:
         self._memo: dict[Expr, int] = {}
 
     def _cyclic(self, symbol: Sym, depth: int, unknown: int) -> int:
-        """A value that follows itself through the loop's update: it counts as uniform while its own
-        level is worked out.  Levels of other values found meanwhile leaned on that guess: for a
-        carried value they are forgotten when it proves wrong.  Loop counters keep them (forgetting
-        them there too makes the divergence rules see thread dependence they miss now, e.g. bmf's
-        `j < SDIV(width, B) * B` from `j = threadIdx.x` with B unknown: left to the rules' owners)."""
+        """A value that follows itself through the loop (a counter, a carried value): its level is
+        the least one its parts agree with, found by guessing uniform and raising the guess to what
+        the parts give until they agree.  Levels found meanwhile leaned on the guess: they are
+        forgotten whenever it is raised, so no later query, in whatever order, sees a stale guess."""
         key = (symbol, unknown)
         mark = len(self._memo)
-        self._memo[key] = 0
-        result = max(self.level(part, depth + 1, unknown) for part in self.cycles[symbol.name])
-        if result > 0 and symbol.name.startswith(CARRIED):
+        guess = 0
+        while True:
+            self._memo[key] = guess
+            result = max(self.level(part, depth + 1, unknown) for part in self.cycles[symbol.name])
+            if result <= guess:
+                return guess
             for leaned in list(self._memo)[mark:]:
                 del self._memo[leaned]
-        return result
+            if result == LEVELS.index("thread"):  # the widest level: nothing can raise it further
+                return result
+            guess = result
 
     def level(self, expr: Expr, depth: int = 0, unknown: int = 3) -> int:
         """0 uniform, 1 per block, 3 per thread; values the lowering could not follow (opaque
@@ -283,6 +287,7 @@ class _Namer:
     def __init__(self, batch: Batch, dependence: Dependence):
         self.dependence = dependence
         self.named: dict = {}
+        self.unseen: set[str] = set()  # names standing for identifiers nothing in sight declares
         self.memo: dict[int, tuple[Expr, Expr]] = {}
         self.batch = Batch(dict(batch.env), batch.active, batch.weight)  # its env gains the names
 
@@ -312,7 +317,10 @@ class _Namer:
             return self._symbol(np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6), expr.is_int)
         if (isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3) or \
                 isinstance(expr, Opaque):
-            return self._symbol(1.0, expr.is_int)
+            symbol = self._symbol(1.0, expr.is_int)
+            if isinstance(expr, Opaque) and expr.unseen:
+                self.unseen.add(symbol.name)
+            return symbol
         if not isinstance(expr, Op):
             return expr
         args = tuple(self(a) for a in expr.args)
@@ -400,6 +408,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     if named:  # loaded data and uniform results, unknown like arguments are
         batch = Batch({**batch.env, **named}, batch.active, batch.weight)
     free = frozenset(arguments) | frozenset(named)
+    unseen = namer.unseen if loop is not None else set()  # see _splits_with_unseen_aligned
     divergent_rows = may_split(condition, batch, free)
     if not divergent_rows[executed].any():
         # lanes agree; so may whole warps of a block (`(tid + k * bdim) / bdim` at iteration k),
@@ -407,7 +416,29 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         per_thread_data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
         splits_blocks = not block_given or per_thread_data or \
             may_split(condition, batch, free, _block_groups(batch))[executed].any()
+        evident = evident and (not splits_blocks or per_thread_data or
+                               _splits_with_unseen_aligned(condition, batch, free, unseen, executed, True))
         return BranchUniformity("warp" if splits_blocks else "block", fraction, evident,
                                 data_dependent=per_thread_data)
+    evident = evident and _splits_with_unseen_aligned(condition, batch, free, unseen, executed, False)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     return BranchUniformity("thread", fraction, evident, boundary)
+
+
+UNSEEN_ALIGNED = 1024.0  # an unseen size taken as a large power of two: a multiple of any block width
+
+
+def _splits_with_unseen_aligned(condition: Expr, batch: Batch, free: frozenset[str], unseen: set[str],
+                                executed: np.ndarray, between_warps: bool) -> bool:
+    """Does a loop's split survive the names nothing in sight declares (`WARPSPERBLOCK` from a
+    header the file does not include) being sizes a block divides?  Padded block-stride loops
+    (`j = tid; j < SDIV(n, B) * B; j += B`), the idiom that keeps barriers in loops legal, run the
+    same trip count in every thread then: a split that needs the unseen value to be small or odd
+    is a guess about it, not evidence.  Branches keep unseen names as unknowns like arguments
+    (`ll == ID` with ID unseen splits a warp for most values of ID), and so do values the
+    lowering lost (a variable updated in a nested loop)."""
+    if not unseen:
+        return True
+    pinned = Batch({**batch.env, **dict.fromkeys(unseen, UNSEEN_ALIGNED)}, batch.active, batch.weight)
+    groups = _block_groups(pinned) if between_warps else None
+    return bool(may_split(condition, pinned, free - unseen, groups)[executed].any())

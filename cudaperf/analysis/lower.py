@@ -925,7 +925,7 @@ class Lowerer:
         macro = self._macro(name, node)
         if macro is not None and macro.params is None and self.macro_depth < 8:
             return self._expand_expression(macro, [], env, node)
-        return Scalar(Opaque(name))
+        return Scalar(Opaque(name, unseen=True))
 
     def _macro(self, name: str, node: Node | None, always: bool = False) -> Macro | None:
         """The definition of `name` in force where it is used: at the outermost use inside expansions

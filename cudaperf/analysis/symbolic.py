@@ -89,6 +89,7 @@ class Opaque(Expr):
     # what the lost value is computed from, when the lowering knows (a helper's returns and the tests that
     # pick one; a loop's carried value): it varies no wider than they do
     follows: tuple[Expr, ...] = ()
+    unseen: bool = False  # a name nothing in sight declares (a macro of a header the file does not include)
 
     def __str__(self) -> str:
         return f"?{self.reason}"
