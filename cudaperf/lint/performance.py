@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..analysis.ir import Access, Branch, Compute, OpaqueMemory, walk
+from ..analysis.ir import Access, Branch, Compute, Loop, OpaqueMemory, walk
 from ..analysis.predication import if_convertible
 from ..analysis.symbolic import free_symbols
 from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
@@ -20,9 +20,12 @@ def _warps_unknown(report, access) -> bool:
 
 def _assumed(report, access) -> str:
     """The argument values the pattern rests on that were defaulted, not given or found at a launch."""
-    assumed = [name[4:] for name in sorted(free_symbols(access.offset)) if name.startswith("arg:")
-               and report.launch.arg_sources.get(name[4:]) == "default"]
-    return f" (assuming {', '.join(f'{n} = {report.launch.args[n]:g}' for n in assumed)})" if assumed else ""
+    return _assuming(report, [name[4:] for name in sorted(free_symbols(access.offset)) if name.startswith("arg:")
+                              and report.launch.arg_sources.get(name[4:]) == "default"])
+
+
+def _assuming(report, names: list[str]) -> str:
+    return f" (assuming {', '.join(f'{n} = {report.launch.args[n]:g}' for n in names)})" if names else ""
 
 
 @rule
@@ -166,6 +169,19 @@ class DivergentBranch(Rule):
                 yield stmt.line, stmt.column, f"`{b.condition}` splits warps{measured}"
 
 
+def _made_up_sizes(report) -> list[str]:
+    """Scalar arguments the analysis made up (defaults: neither given nor found at a launch) that
+    decide how much the kernel loads, stores or computes: a global address, a branch or a loop
+    reads them."""
+    read: set[str] = set()
+    for stmt, _ in walk(report.kernel.body):
+        exprs = (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
+            (stmt.condition,) if isinstance(stmt, Branch) else \
+            (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ()
+        read |= {name[4:] for e in exprs for name in free_symbols(e) if name.startswith("arg:")}
+    return sorted(name for name in read if report.launch.arg_sources.get(name) == "default")
+
+
 @rule
 class MemoryBound(Rule):
     code, name, severity = "CP501", "memory-bound", "note"
@@ -177,7 +193,8 @@ class MemoryBound(Rule):
     def check(self, report):
         c = report.compute_json()
         if c and c["bound"] == "memory" and c["flops"]:
-            yield report.kernel.line, report.kernel.column, f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte"
+            yield (report.kernel.line, report.kernel.column,
+                   f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte" + _assuming(report, _made_up_sizes(report)))
 
 
 @rule
@@ -190,5 +207,5 @@ class ComputeBound(Rule):
 
     def check(self, report):
         c = report.compute_json()
-        if c and c["bound"] == "compute":
+        if c and c["bound"] == "compute" and not report.dram.unseen and not _made_up_sizes(report):
             yield report.kernel.line, report.kernel.column, f"{c['arithmetic_intensity']:.1f} FLOP per DRAM byte"
