@@ -170,23 +170,31 @@ class DivergentBranch(Rule):
 
 
 def _made_up_sizes(report) -> list[str]:
-    """Scalar arguments the analysis made up (defaults: neither given nor found at a launch) that
-    decide how much the kernel loads, stores or computes: a global address, a branch or a loop
-    reads them."""
-    read: set[str] = set()
+    """Scalar arguments the analysis made up that decide how much the kernel loads, stores or
+    computes: a default (neither given nor found at a launch) that a global address, a branch or a
+    loop reads, and, under a guessed grid, a size inferred from a bounds check (`l < np` makes np
+    the guessed grid's width) that an address or a loop reads (the check itself agrees with it)."""
+    launch, guarded, traversed = report.launch, set(), set()
     for stmt, _ in walk(report.kernel.body):
-        exprs = (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
-            (stmt.condition,) if isinstance(stmt, Branch) else \
-            (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ()
-        read |= {name[4:] for e in exprs for name in free_symbols(e) if name.startswith("arg:")}
-    return sorted(name for name in read if report.launch.arg_sources.get(name) == "default")
+        if isinstance(stmt, Access) and stmt.space == "global":
+            traversed |= free_symbols(stmt.offset)
+        elif isinstance(stmt, Branch):
+            guarded |= free_symbols(stmt.condition)
+        elif isinstance(stmt, Loop):
+            traversed |= free_symbols(stmt.init) | free_symbols(stmt.condition) | free_symbols(stmt.update)
+    names = {name[4:] for name in guarded | traversed if name.startswith("arg:")}
+    inferred = {name[4:] for name in traversed if name.startswith("arg:")} & set(launch.bounded) \
+        if "grid" in launch.guessed else set()
+    return sorted(name for name in names if launch.arg_sources.get(name) == "default" or name in inferred)
 
 
 @rule
 class MemoryBound(Rule):
     code, name, severity = "CP501", "memory-bound", "note"
     summary = "The kernel's arithmetic intensity puts it under the roofline's memory slope."
-    why = "Its speed is set by DRAM bandwidth: fewer bytes, not fewer FLOPs, make it faster."
+    why = ("Its speed is set by DRAM bandwidth: fewer bytes, not fewer FLOPs, make it faster.  The intensity "
+           "divides the FLOPs by the bytes read and every byte written (also those the L2 writes back after the "
+           "kernel).  Sizes no launch gives are named in the message: the placement rests on them.")
     example = "y[i] = a * x[i] + y[i];   // 2 FLOPs per 12 bytes"
     fix = "Fuse with neighbouring kernels, reuse data through shared memory or registers, use narrower types."
 
@@ -201,7 +209,11 @@ class MemoryBound(Rule):
 class ComputeBound(Rule):
     code, name, severity = "CP502", "compute-bound", "note"
     summary = "The kernel's arithmetic intensity puts it under the roofline's compute ceiling."
-    why = "Its speed is set by arithmetic throughput: fewer or cheaper instructions make it faster."
+    why = ("Its speed is set by arithmetic throughput: fewer or cheaper instructions make it faster.  Reported "
+           "only when the bytes are all counted (no texture or surface fetch, no library copy of global memory) "
+           "and no size the kernel's addresses, branches or loops read was made up: a made-up size makes FLOPs "
+           "outgrow bytes (threads past a made-up n still run a block's tree reduction; a made-up trip count "
+           "loops over data the L2 keeps).")
     example = "a tiled matrix product: hundreds of FLOPs per DRAM byte"
     fix = "Use tensor cores or lower precision where accuracy allows, and remove redundant arithmetic."
 
