@@ -70,20 +70,6 @@ def test_no_compute_bound_note_under_a_made_up_size():
     assert set(given) == {"memory-bound"} and "assuming" not in given["memory-bound"]
 
 
-def test_no_compute_bound_note_when_a_loop_runs_to_a_size_inferred_from_a_guessed_grid():
-    """`l < np` makes np the guessed grid's width; a loop to np then makes the FLOPs grow with the
-    guess (divergence-cuda: np is 4 in the program, 1,048,576 under the guess).  Under a given grid
-    the same inference is the program's, and the note speaks."""
-    rows = """__global__ void rows(const double* x, double* y, int np) {
-        int l = blockIdx.x * blockDim.x + threadIdx.x;
-        if (l < np) { double s = 0.0; for (int i = 0; i < np; i++) s += x[i] * x[l]; y[l] = s; }
-    }"""
-    guessed = analyze_source(rows, "t.cu", Options(resources="estimate"))
-    assert guessed.kernels[0].compute_json()["bound"] == "compute"  # what the guess gives
-    assert not lint_file(guessed, NOTES, rows)
-    assert set(notes(rows)) == {"compute-bound"}
-
-
 def test_memory_bound_note_names_the_sizes_it_assumed():
     axpy = """__global__ void axpy(const float* x, float* y, float a, int n) {
         for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = a * x[i] + y[i];
