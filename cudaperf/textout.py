@@ -91,7 +91,9 @@ def _work_line(compute: dict | None, memory: dict, report) -> str:
     flop_text = f"{flops:,} FLOPs" + (f" ({spent})" if spent else "") if flops is not None \
         else f"FLOPs unknown ({compute['reason']})"
     read, write = memory["dram_bytes_read"], memory["dram_bytes_write"]
-    dram_text = f"DRAM {_bytes(read)} read + {_bytes(write)} written" if read is not None \
+    later = report.dram.written - write if read is not None else 0  # written back after the kernel
+    dram_text = f"DRAM {_bytes(read)} read + {_bytes(write)} written" + (
+        f" (+ {_bytes(later)} after the kernel, counted in FLOP/B)" if later >= 1 else "") if read is not None \
         else f"DRAM bytes unknown ({report.dram.reason if report.dram else 'not estimated'})"
     intensity = compute["arithmetic_intensity"]
     bound = f", {intensity:,.2f} FLOP/B, {compute['bound']}-bound" if intensity is not None else ""

@@ -8,3 +8,6 @@
 (alias_declaration
   name: (type_identifier) @name
   type: (type_descriptor) @type) @alias
+(type_definition
+  type: (_) @type
+  declarator: (array_declarator) @array) @typedef

@@ -205,9 +205,11 @@ def test_text_shows_flops_dram_bytes_intensity_and_bound(tmp_path, capsys):
     assert main([*args, "--format", "json"]) == 0
     kernel = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]
     read, written = kernel["memory"]["dram_bytes_read"], kernel["memory"]["dram_bytes_write"]
-    # one FMA (2 FLOPs) per element; x and y read once (8 B per element); y's writes may stay in L2
+    # one FMA (2 FLOPs) per element; x and y read once (8 B per element); y's writes may stay in L2 during
+    # the kernel, but reach DRAM after it: the intensity counts them (4 B per element)
     assert "2,097,152 FLOPs" in work and read == 8 * 1048576 and "8.39 MB read" in work
-    assert f"{2 * 1048576 / (read + written):.2f} FLOP/B, memory-bound" in work
+    assert written == 0 and "(+ 4.19 MB after the kernel, counted in FLOP/B)" in work
+    assert f"{2 * 1048576 / (read + 4 * 1048576):.2f} FLOP/B, memory-bound" in work
 
 
 def test_unknown_kernel_exits_2_listing_the_kernels(capsys):

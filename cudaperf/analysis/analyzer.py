@@ -17,7 +17,7 @@ from .banks import bank_conflicts
 from .budget import KERNEL_BUDGET_S, BudgetExceeded, check, kernel_budget
 from .coalescing import coalescing
 from .divergence import BranchUniformity, Dependence, uniformity
-from .dram import ArrayTraffic, dram_fetch_bytes, traffic
+from .dram import ArrayTraffic, dram_fetch_bytes, traffic, unseen_traffic
 from .fields import merge_fields
 from .host import HostResolver
 from .indices import index_fills
@@ -438,7 +438,8 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
             break
     return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips, sync=sync,
                         resources=resources, occupancy=fits, work=measured,
-                        dram=traffic(loads, stores, arch_table.get(arch).l2_bytes) if incomplete is None else None,
+                        dram=traffic(loads, stores, arch_table.get(arch).l2_bytes, unseen_traffic(kernel))
+                        if incomplete is None else None,
                         arch=arch_table.get(arch), incomplete=incomplete)
 
 

@@ -59,7 +59,7 @@ class OpaqueMemory:
     id: int
     line: int
     column: int
-    space: str  # shared | global | unknown (behind a pointer the lowering lost)
+    space: str  # shared | global | unknown (behind a pointer the lowering lost) | texture (texture and surface fetches)
     name: str
 
 

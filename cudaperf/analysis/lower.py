@@ -44,6 +44,7 @@ _BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", 
                    "__barrier_sync"}
 _BLOCK_VOTES = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}  # same result in every thread
 _WARP_VOTES = re.compile(r"^__(ballot|all|any|uni|match_all|reduce_\w+)_sync$")  # same result in every lane
+_TEXTURE_FETCHES = ("tex1D", "tex2D", "tex3D", "texCubemap", "surf1D", "surf2D", "surf3D", "surfCubemap")
 _GROUP_SYNCS = {"sync", "wait", "wait_prior"}  # cg::sync(g); cg::wait(g) syncs g after its memcpy_async
 # inline PTX: block barriers (`bar.sync 1, 64` names a thread count), warp barriers, memory it touches
 _PTX_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.(?:sync|red|arrive)(?:\.aligned)?\s+([^;\"]*)")
@@ -1400,6 +1401,8 @@ class Lowerer:
             return Scalar(op("abs", values[0].expr), values[0].type)
         if name.startswith("make_") and name[5:] in BUILTIN_TYPES:
             return Scalar(Opaque(name), BUILTIN_TYPES[name[5:]])
+        if record and name.startswith(_TEXTURE_FETCHES):  # global memory through the texture path, not modelled
+            self.emit(OpaqueMemory(self._id(), *self._pos(node), "texture", name))
         if record:  # a callee it cannot see (wmma, memcpy_async, a library) may touch what it is given
             self._opaque_memory(node, [v.space for v in values if isinstance(v, Ptr) and v.space in
                                        ("shared", "global")], name)

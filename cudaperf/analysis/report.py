@@ -139,15 +139,15 @@ class KernelReport:
         }
 
     def compute_json(self) -> dict | None:
-        """FLOPs, and where the kernel sits on the arch's roofline (FLOP per DRAM byte against
-        the ridge point of its dominant precision)."""
+        """FLOPs, and where the kernel sits on the arch's roofline (FLOP per compulsory DRAM byte,
+        dram.Dram.compulsory, against the ridge point of its dominant precision)."""
         if self.work is None:
             return None
         out = self.work.to_json()
         flops, dram = out["flops"], self.dram
         intensity = bound = None
-        if flops is not None and dram is not None and dram.read is not None and dram.read + dram.write > 0:
-            intensity = flops / (dram.read + dram.write)
+        if flops is not None and dram is not None and dram.compulsory:
+            intensity = flops / dram.compulsory
             dominant = max(PRECISIONS, key=lambda p: out[f"flops_{p}"] or 0)
             peak = self.arch.peak_tflops.get(dominant) or self.arch.peak_tflops["fp32"]
             bound = "compute" if intensity >= peak * 1e12 / (self.arch.dram_bandwidth_gbs * 1e9) else "memory"
@@ -223,7 +223,7 @@ FEATURES: dict[str, str] = {
     "occupancy_theoretical": "theoretical occupancy under the launch, 0..1",
     "flops_per_thread": "FLOPs per launched thread (add + mul + 2 x fma, all precisions; 0 when unknown)",
     "dram_bytes_per_thread": "DRAM bytes read and written per launched thread (0 when unknown)",
-    "arithmetic_intensity": "FLOP per DRAM byte (0 when unknown)",
+    "arithmetic_intensity": "FLOP per compulsory DRAM byte: reads and every written byte (0 when unknown)",
     "races": "racing access pairs found (shared-race, global-race, implicit-warp-sync)",
     "divergent_synchronisation": "barriers or full-mask warp collectives that some threads may not reach",
     "redundant_barriers": "block barriers that order no memory access",
@@ -249,7 +249,8 @@ def features(report: KernelReport) -> dict[str, float]:
                  if isinstance(s, Loop)), default=0)
     barriers = [(s, ctx) for s, ctx in walk(report.kernel.body) if isinstance(s, Barrier) and s.scope == "block"]
     executing = [b.result.divergent_fraction for b in report.branches if b.result.divergent_fraction is not None]
-    flops = report.work.to_json()["flops"] if report.work else None
+    compute = report.compute_json() or {}
+    flops = compute.get("flops")
     dram = report.dram
     dram_bytes = (dram.read + dram.write) if dram is not None and dram.read is not None else 0.0
     return {
@@ -290,7 +291,7 @@ def features(report: KernelReport) -> dict[str, float]:
         "occupancy_theoretical": _round(report.occupancy.theoretical) if report.occupancy else 0.0,
         "flops_per_thread": _round((flops or 0.0) / threads, 4),
         "dram_bytes_per_thread": _round(dram_bytes / threads, 4),
-        "arithmetic_intensity": _round(flops / dram_bytes, 4) if flops and dram_bytes else 0.0,
+        "arithmetic_intensity": _round(compute.get("arithmetic_intensity") or 0.0, 4),
         "races": float(sum(h.kind in RACES for h in report.sync)),
         "divergent_synchronisation": float(sum(h.kind in DIVERGENT_SYNCHRONISATION for h in report.sync)),
         "redundant_barriers": float(sum(h.kind == "redundant-barrier" for h in report.sync)),

@@ -100,7 +100,7 @@ def array_dims(declarator: Node) -> tuple[str, list[Node | None]]:
         dims.append(node.child_by_field_name("size"))
         node = node.child_by_field_name("declarator")
     dims.reverse()
-    while node is not None and node.type not in ("identifier", "field_identifier"):
+    while node is not None and node.type not in ("identifier", "field_identifier", "type_identifier"):
         node = node.child_by_field_name("declarator")
     return text(node), dims
 
@@ -131,6 +131,14 @@ def collect(source: SourceFile, root: Node, evaluate_size, scope: FileScope | No
     aligns = {offset: int(args[0]) for offset, name, args in source.attributes
               if name == "__align__" and args and args[0].isdigit()}
     for m in parse.matches("types", root):
+        if "array" in m:  # typedef float vec2[2];
+            name, dims = array_dims(m["array"][0])
+            target = declared_type(scope.types, m["type"][0])
+            for dim in reversed(dims):
+                target = target and array_of(target, evaluate_size(dim))
+            if target is not None:
+                scope.types.user[name] = target
+            continue
         name = text(m["name"][0])
         if "struct" in m:
             node = m["struct"][0]

@@ -1,0 +1,106 @@
+"""The roofline notes (memory-bound, compute-bound) on the patterns that made them false on real code:
+each false pattern stays silent or moves to the right roof, and its true twin still fires."""
+
+from __future__ import annotations
+
+from conftest import kernel_report
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.lint.rules import REGISTRY
+from cudaperf.lint.run import lint_file
+
+NOTES = [r for r in REGISTRY.values() if r.name in ("memory-bound", "compute-bound")]
+
+
+def notes(code: str, grid=(64, 1, 1), block=(256, 1, 1), **args) -> dict[str, str]:
+    options = Options(grid=grid, block=block, args=args, resources="estimate")
+    return {f.name: f.message for f in lint_file(analyze_source(code, "t.cu", options), NOTES, code)}
+
+
+# 24 FLOPs per thread, 12 bytes written per thread: memory-bound however small the launch (the
+# writes stay in the L2 during a small kernel but reach DRAM after it), as simpleVulkanMMAP's
+# Monte Carlo kernel; 512 FMAs per 4 bytes is compute-bound.
+WRITES = """
+__global__ void points(float* xy, float* inside, float seed) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = seed * i + 0.5f, y = seed * x + 0.25f;
+    for (int k = 0; k < 5; ++k) { x = x * x + y; y = y * x + seed; }
+    xy[2 * i] = x; xy[2 * i + 1] = y;
+    inside[i] = x * x + y * y;
+}
+__global__ void iterate(float* out, float seed) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = seed * i;
+    for (int k = 0; k < 512; ++k) x = x * seed + 0.5f;
+    out[i] = x;
+}"""
+
+
+def test_writes_that_stay_in_the_l2_still_count_in_the_intensity():
+    small = kernel_report(WRITES.split("__global__ void iterate")[0], grid=(16, 1, 1))
+    assert small["memory"]["dram_bytes_write"] == 0  # ncu's in-kernel figure: nothing evicted yet
+    assert small["compute"]["bound"] == "memory"
+    assert small["compute"]["arithmetic_intensity"] == small["compute"]["flops"] / (12 * 16 * 256)
+    assert set(notes(WRITES.split("__global__ void iterate")[0], grid=(16, 1, 1))) == {"memory-bound"}
+    assert set(notes("__global__ void iterate" + WRITES.split("__global__ void iterate")[1])) == {"compute-bound"}
+
+
+# A grid-stride sum over n elements, then a tree reduction in every block: with n made up (no launch
+# gives it) the tree's adds in blocks past n outweigh the few bytes, a made-up compute-bound note.
+REDUCE = """
+__global__ void reduce(const float* in, double* out, int n) {
+    __shared__ double s[256];
+    double sum = 0.0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) sum += in[i];
+    s[threadIdx.x] = sum;
+    __syncthreads();
+    for (int half = 128; half > 0; half /= 2) {
+        if (threadIdx.x < half) s[threadIdx.x] += s[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}"""
+
+
+def test_no_compute_bound_note_under_a_made_up_size():
+    assert "compute-bound" not in notes(REDUCE, grid=(4096, 1, 1))
+    report = kernel_report(REDUCE, grid=(4096, 1, 1))
+    assert report["compute"]["bound"] == "compute"  # what the made-up n = 1024 gives
+    given = notes(REDUCE, grid=(4096, 1, 1), n=1 << 24)
+    assert set(given) == {"memory-bound"} and "assuming" not in given["memory-bound"]
+
+
+def test_memory_bound_note_names_the_sizes_it_assumed():
+    axpy = """__global__ void axpy(const float* x, float* y, float a, int n) {
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = a * x[i] + y[i];
+    }"""
+    assert notes(axpy)["memory-bound"].endswith("(assuming n = 1024)")
+
+
+# Heavy arithmetic on texture fetches: the fetched bytes are not modelled, so the bytes counted are a
+# lower bound and a compute-bound placement is unfounded; memory-bound stays sound (more bytes only
+# lower the intensity).  The same arithmetic on a global load is compute-bound.
+TEXTURE = """
+__global__ void shade(cudaTextureObject_t tex, float* out, int w) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = tex2D<float>(tex, x, 0);
+    for (int k = 0; k < 256; ++k) v = v * 0.99f + 0.5f;
+    out[x] = v;
+}"""
+
+
+def test_no_compute_bound_note_when_bytes_go_uncounted():
+    assert "compute-bound" not in notes(TEXTURE, w=16384)
+    loaded = TEXTURE.replace("cudaTextureObject_t tex", "const float* tex").replace("tex2D<float>(tex, x, 0)", "tex[x]")
+    assert set(notes(loaded, w=16384)) == {"compute-bound"}
+
+
+def test_typedef_array_elements_are_accessed():
+    """`typedef float vec2[2]; vec2* xy; xy[i][0] = ...`: two 4-byte stores into 8-byte elements."""
+    code = """typedef float vec2[2];
+    __global__ void k(vec2* xy) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        xy[i][0] = 1.0f; xy[i][1] = 2.0f;
+    }"""
+    stores = [a for a in kernel_report(code, grid=(4, 1, 1))["memory"]["accesses"] if a["array"] == "xy"]
+    assert [a["index"].endswith(("* 8", "+ 4")) for a in stores] == [True, True]
