@@ -16,7 +16,7 @@ from . import islands, parse
 from .banks import bank_conflicts
 from .budget import KERNEL_BUDGET_S, BudgetExceeded, check, kernel_budget
 from .coalescing import coalescing
-from .divergence import BranchUniformity, Dependence, uniformity
+from .divergence import BranchUniformity, Dependence, divergence_sampler, uniformity
 from .dram import ArrayTraffic, dram_fetch_bytes, traffic, unseen_traffic
 from .fields import merge_fields
 from .host import HostResolver
@@ -46,7 +46,7 @@ from .project import SOURCE_SUFFIXES, add_included, add_unit_macros, add_unit_ty
 from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
-from .scope import kernel_name, template_params
+from .scope import explicit_instances, kernel_name, template_params
 from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load, read
 from .sync import hazards
 from .vectorize import vectorised
@@ -121,6 +121,7 @@ class FileAnalysis:
         self.lowering_warnings: list[Diagnostic] = []
         self._ptxas: dict[tuple[str, ...], dict | str] = {}
         self._template_names: set[str] | None = None
+        self._explicit: dict[str, list[str]] | None = None
 
     def launches(self) -> list[HostLaunch]:
         """Launches in this file, then in the other files of its program (project.py) for kernels
@@ -206,6 +207,8 @@ class FileAnalysis:
         given = [defaults.get(n, "") for n in names]
         if host and host.template_args:
             given = host.template_args
+        elif name in self._instances():
+            given = self._instances()[name]
         if self.options.kernel and "<" in self.options.kernel:
             given = _split_template_args(self.options.kernel)
         constants = self.scope.constants  # `k<blockSize>` with `constexpr int blockSize = 16;` at file scope
@@ -250,6 +253,11 @@ class FileAnalysis:
             return estimate(kernel, a, note=f"ptxas unavailable: {compiled}")
         found = compiled.get(key) or next((r for k, r in compiled.items() if k.split("<", 1)[0] == kernel.name), None)
         return found or estimate(kernel, a, note="ptxas did not report this kernel")
+
+    def _instances(self) -> dict[str, list[str]]:
+        if self._explicit is None:
+            self._explicit = explicit_instances(self.tree.root_node)
+        return self._explicit
 
     def _template_parameter_names(self) -> set[str]:
         """Names the file's templates declare: a launch `k<T>` inside a host template is no instance."""
@@ -403,18 +411,18 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
         merge_fields(kernel, contexts, sampler, access_reports, counters)
 
     def branches() -> None:
-        divergence_sampler = Sampler(launch, all_warps=True)
-        dependence = Dependence(kernel)
         arguments = [f"arg:{name}" for name in launch.args]
+        every_warp = divergence_sampler(kernel, launch, arguments)
+        dependence = Dependence(kernel)
         for b, ctx in access_graph.branches(g):
             check()
-            uniform[b.id] = uniformity(b.condition, divergence_sampler.batch(ctx), dependence, arguments,
+            uniform[b.id] = uniformity(b.condition, every_warp.batch(ctx), dependence, arguments,
                                        block_given="block" not in launch.guessed)
             jump = b.kind == "case" or not (b.exits or b.id in tails or predicated(b))  # switches branch
             branch_reports.append(BranchReport(b.line, b.kind, b.text, uniform[b.id], jump))
         for loop, ctx in access_graph.loops(g):
             check()
-            uniform[loop.id] = uniformity(loop.condition, divergence_sampler.exits(ctx, loop), dependence,
+            uniform[loop.id] = uniformity(loop.condition, every_warp.exits(ctx, loop), dependence,
                                           arguments, loop, block_given="block" not in launch.guessed)
             branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniform[loop.id]))
         branch_reports.sort(key=lambda b: b.line)

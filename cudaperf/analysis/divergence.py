@@ -18,9 +18,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import Access, Kernel, Loop, walk
-from .sampling import Batch, evaluate_on
-from .symbolic import ONE, Const, Expr, Load, Op, Opaque, Sym, evaluable, free_symbols, loads_in, op, substitute
+from .ir import Access, Branch, Kernel, Loop, walk
+from .launch import Launch
+from .sampling import MAX_ITERATE, Batch, Sampler, crossing_blocks, evaluate_on
+from .symbolic import (
+    ONE,
+    Const,
+    Expr,
+    Load,
+    Op,
+    Opaque,
+    Sym,
+    evaluable,
+    evaluate,
+    free_symbols,
+    loads_in,
+    op,
+    substitute,
+)
 
 LEVELS = ("grid", "block", "warp", "thread")
 # results every lane of a warp (a vote, a reduction) or every thread of a block (__syncthreads_or) shares
@@ -116,6 +131,16 @@ class Dependence:
             result = 0
         self._memo[(expr, unknown)] = result
         return result
+
+
+def divergence_sampler(kernel: Kernel, launch: Launch, free: list[str]) -> Sampler:
+    """Every warp of the sampled blocks, and of the blocks where a branch's or a loop's first test
+    against a bound the launch fixes splits a warp (`i < 5000` in an interior block: a strata
+    lattice would miss it, and the test would look warp-uniform).  `free`: arguments judged at
+    any value, whose bounds have no one place to fall."""
+    tests = [stmt.condition if isinstance(stmt, Branch) else substitute(stmt.condition, {stmt.counter: stmt.init})
+             for stmt, _ in walk(kernel.body) if isinstance(stmt, Branch | Loop)]
+    return Sampler(launch, all_warps=True, cuts=crossing_blocks(launch, tests, free))
 
 
 def _disagrees(values: np.ndarray, active: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
@@ -342,6 +367,53 @@ def _on_iterations(loop: Loop) -> Expr:
     return substitute(loop.condition, {loop.counter: counter})
 
 
+def _unwrapped(expr: Expr, carried: dict, memo: dict[int, Expr]) -> Expr:
+    """`expr` with each opaque stand-in for a value carried through the loop (`v` in its body)
+    replaced by that value's symbol."""
+    hit = memo.get(id(expr))
+    if hit is not None:
+        return hit
+    out = expr
+    if isinstance(expr, Opaque) and len(expr.follows) == 1 and getattr(expr.follows[0], "name", None) in carried:
+        out = expr.follows[0]
+    elif isinstance(expr, Op):
+        args = tuple(_unwrapped(a, carried, memo) for a in expr.args)
+        out = expr if all(a is b for a, b in zip(args, expr.args)) else op(expr.name, *args, is_int=expr.is_int)
+    memo[id(expr)] = out
+    return out
+
+
+def _carried_exits(loop: Loop, batch: Batch) -> np.ndarray | None:
+    """Per row: do lanes leave the loop at different iterations, stepping the values carried
+    through it as the program does?  For a test the lowering keeps opaque because its values
+    change in the body (`while (v > 1) { v = v & 1 ? 3 * v + 1 : v >> 1; ... }`).  None when a
+    value is not arithmetic on known ones (data, calls) or lanes are still running after
+    MAX_ITERATE iterations: nothing is claimed then."""
+    carried = {name: parts for name, parts in loop.carried.items() if len(parts) == 3}
+    memo: dict[int, Expr] = {}
+    condition = _unwrapped(loop.condition, carried, memo)
+    if condition is loop.condition:  # the test reads no carried value
+        return None
+    stepped = {loop.counter: (loop.init, loop.update), **{name: parts[:2] for name, parts in carried.items()}}
+    env, shape = dict(batch.env), batch.active.shape
+    values = {name: evaluate(_unwrapped(first, carried, memo), env) for name, (first, _) in stepped.items()}
+    updates = {name: _unwrapped(then, carried, memo) for name, (_, then) in stepped.items()}
+    alive = batch.active
+    for k in range(MAX_ITERATE):
+        env.update(values)
+        env[loop.iteration] = float(k)
+        holds = np.ones(shape) if k == 0 and loop.at_least_once else \
+            np.broadcast_to(evaluate(condition, env), shape)
+        if np.isnan(holds[alive]).any():
+            return None
+        alive = alive & (holds == 1)
+        left = alive.any(axis=1) & (batch.active & ~alive).any(axis=1)
+        if left.any() or not alive.any():
+            return left
+        values = {name: evaluate(then, env) for name, then in updates.items()}
+    return None
+
+
 def _overlapping_warps(side: Expr, batch: Batch) -> bool:
     """Do two warps of one block cover overlapping ranges of `side` (or is a value unknown)?"""
     values = evaluate_on(side, batch)
@@ -410,6 +482,9 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     free = frozenset(arguments) | frozenset(named)
     unseen = namer.unseen if loop is not None else set()  # see _splits_with_unseen_aligned
     divergent_rows = may_split(condition, batch, free)
+    if loop is not None and loop.carried and not divergent_rows[executed].any():
+        exits = _carried_exits(loop, batch)
+        divergent_rows = divergent_rows if exits is None else exits
     if not divergent_rows[executed].any():
         # lanes agree; so may whole warps of a block (`(tid + k * bdim) / bdim` at iteration k),
         # unless the condition reads data at per-thread addresses (a stand-in value proves nothing)

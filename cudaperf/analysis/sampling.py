@@ -13,6 +13,7 @@ enclosing statements.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,19 +49,98 @@ class Batch:
 _OFFSETS = (0.0, 0.6180339887, 0.4142135624)
 
 
-def _strata(extent: int, neighbours: bool = False) -> list[tuple[str, int, int]]:
-    """Per grid axis: (kind, first index, count) for the first block, the interior, the last block;
-    with `neighbours`, the first three blocks on their own (what one block writes next to its own
-    range, the next one reads or writes, also when block 0 leaves early)."""
+def _strata(extent: int, neighbours: bool = False, cuts: tuple[int, ...] = ()) -> list[tuple[str, int, int, int]]:
+    """Per grid axis: (kind, first index, count, blocks it stands for) for the first block, the
+    interior, the last block; with `neighbours`, the first three blocks on their own (what one
+    block writes next to its own range, the next one reads or writes, also when block 0 leaves
+    early).  `cuts` are interior blocks sampled on their own as well (crossing_blocks); the
+    interior's lattice may still land on them, but stands for the other interior blocks only."""
     first = 3 if neighbours else 1
     if extent <= first + 1:
-        return [("edge", i, 1) for i in range(extent)]
-    return [*(("edge", i, 1) for i in range(first)), ("interior", first, extent - first - 1),
-            ("edge", extent - 1, 1)]
+        return [("edge", i, 1, 1) for i in range(extent)]
+    cuts = tuple(c for c in cuts if first <= c < extent - 1)
+    return [*(("edge", i, 1, 1) for i in range(first)), *(("edge", c, 1, 1) for c in cuts),
+            ("interior", first, extent - first - 1, extent - first - 1 - len(cuts)), ("edge", extent - 1, 1, 1)]
 
 
-def _warp_executions(launch: Launch, warps_per_stratum: int,
-                     neighbours: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+MAX_CUTS = 2  # interior blocks per grid axis sampled on their own because a bound splits a warp there
+_RELATIONS = ("<", "<=", ">", ">=", "==", "!=")
+_LAUNCH_SYMBOLS = ("tid", "bid", "bdim", "gdim")
+
+
+def _comparisons(expr: Expr) -> Iterator[Op]:
+    """The relations a condition is made of (`i < N && j < M`: both)."""
+    if isinstance(expr, Op) and expr.name in ("&&", "||", "!"):
+        for a in expr.args:
+            yield from _comparisons(a)
+    elif isinstance(expr, Op) and expr.name in _RELATIONS:
+        yield expr
+
+
+def crossing_blocks(launch: Launch, conditions: Iterable[Expr], free: Iterable[str]) -> tuple[tuple[int, ...], ...]:
+    """Per grid axis: interior blocks holding a warp that a bound of `conditions` splits.
+
+    The strata sample the first, the last and a lattice of interior blocks; a test of thread and
+    block indices against a bound the launch fixes (`blockIdx.x * blockDim.x + threadIdx.x < 5000`
+    under 32 blocks of 256 threads) splits one warp of block 19, which the lattice may miss.  The
+    block is found by bisection between the first and the last block, which take different sides
+    whole: only comparisons whose values follow from the launch and constants (not `free`
+    arguments, loop counters or data) are solved, along each axis with the other block indices
+    at 0."""
+    threads = launch.threads_per_block
+    if launch.blocks * -(-threads // WARP) <= EXHAUSTIVE_WARPS:
+        return ((), (), ())
+    free = frozenset(free)
+    relations: list[tuple[Op, set[str]]] = []
+    for relation in dict.fromkeys(r for c in conditions for r in _comparisons(c)):
+        names = free_symbols(relation)
+        if any(n.startswith("tid.") for n in names) and any(n.startswith("bid.") for n in names) and \
+                all(n.split(".")[0] in _LAUNCH_SYMBOLS or (n.startswith("arg:") and n not in free) for n in names):
+            relations.append((relation, names))
+    if not relations:
+        return ((), (), ())
+    bx, by, _ = launch.block
+    linear = np.arange(threads)
+    env: dict = {**launch.symbols(), "tid.x": linear % bx, "tid.y": linear // bx % by, "tid.z": linear // (bx * by)}
+    pad = -threads % WARP
+
+    def side(relation: Op, axis: str, block: int) -> int | None:
+        """0 or 1: every thread of the block takes that side; 2: some warp splits; 3: whole warps differ."""
+        truth = np.broadcast_to(evaluate(relation, {**env, "bid.x": 0.0, "bid.y": 0.0, "bid.z": 0.0,
+                                                    f"bid.{axis}": float(block)}), (threads,))
+        if np.isnan(truth).any():
+            return None
+        if truth.all() or not truth.any():
+            return int(truth[0])
+        warps = np.concatenate([truth, np.repeat(truth[-1:], pad)]).reshape(-1, WARP)
+        return 2 if (warps.any(axis=1) != warps.all(axis=1)).any() else 3
+
+    cuts: list[set[int]] = [set(), set(), set()]
+    for i, axis in enumerate("xyz"):
+        extent = launch.grid[i]
+        for relation in (r for r, names in relations if f"bid.{axis}" in names):
+            if extent < 3 or len(cuts[i]) >= MAX_CUTS:
+                break
+            lo, hi = 0, extent - 1
+            below, above = side(relation, axis, lo), side(relation, axis, hi)
+            if below not in (0, 1) or above not in (0, 1) or below == above:
+                continue
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                found = side(relation, axis, mid)
+                if found == below:
+                    lo = mid
+                elif found == above:
+                    hi = mid
+                else:
+                    if found == 2:
+                        cuts[i].add(mid)
+                    break
+    return tuple(tuple(sorted(c)) for c in cuts)
+
+
+def _warp_executions(launch: Launch, warps_per_stratum: int, neighbours: bool = False,
+                     cuts: tuple[tuple[int, ...], ...] = ((), (), ())) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sampled warp executions as (block coordinates (n, 3), warp index (n,), weight (n,)).
 
     The grid is split per axis into first block, interior and last block (bounds checks bite at
@@ -76,11 +156,12 @@ def _warp_executions(launch: Launch, warps_per_stratum: int,
         return (np.repeat(blocks, warps, axis=0), np.tile(np.arange(warps), len(blocks)),
                 np.ones(len(blocks) * warps))
     picks = np.unique(np.linspace(0, warps - 1, min(warps, warps_per_stratum)).round().astype(int))
-    strata = list(itertools.product(*(_strata(extent, neighbours) for extent in launch.grid)))
-    starts = np.array([[start for _, start, _ in stratum] for stratum in strata])
-    counts = np.array([[count for _, _, count in stratum] for stratum in strata])
-    blocks = counts.prod(axis=1)
-    sizes = np.where(blocks == 1, 1, -(-warps_per_stratum // len(picks))) * len(picks)  # rows per stratum
+    strata = list(itertools.product(*(_strata(extent, neighbours, axis_cuts)
+                                      for extent, axis_cuts in zip(launch.grid, cuts))))
+    starts = np.array([[start for _, start, _, _ in stratum] for stratum in strata])
+    counts = np.array([[count for _, _, count, _ in stratum] for stratum in strata])
+    blocks = np.array([[stands for *_, stands in stratum] for stratum in strata]).prod(axis=1)
+    sizes = np.where(counts.prod(axis=1) == 1, 1, -(-warps_per_stratum // len(picks))) * len(picks)  # rows per stratum
     which = np.repeat(np.arange(len(strata)), sizes)
     j = np.arange(which.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # row number within its stratum
     # a rank-1 lattice per stratum: evenly spaced, centred positions along every axis (sums of
@@ -91,10 +172,11 @@ def _warp_executions(launch: Launch, warps_per_stratum: int,
     return coords, picks[j % len(picks)], (blocks * warps / sizes)[which]
 
 
-def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8, neighbours: bool = False) -> Batch:
+def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8, neighbours: bool = False,
+                  cuts: tuple[tuple[int, ...], ...] = ((), (), ())) -> Batch:
     bx, by, bz = launch.block
     threads = bx * by * bz
-    bid, warp_ids, weight = _warp_executions(launch, 32 if all_warps else max_warps, neighbours)
+    bid, warp_ids, weight = _warp_executions(launch, 32 if all_warps else max_warps, neighbours, cuts)
     linear = (warp_ids * WARP).astype(float)[:, None] + np.arange(WARP)[None, :]
     env: dict[str, np.ndarray | float] = dict(launch.symbols())
     env["tid.x"] = linear % bx
@@ -241,8 +323,9 @@ def enter_branch(batch: Batch, branch: Branch, side: bool) -> Batch:
 class Sampler:
     """Batches per statement context, memoised on the chain of enclosing loops and branches."""
 
-    def __init__(self, launch: Launch, all_warps: bool = False, neighbours: bool = False):
-        self.root = initial_batch(launch, all_warps=all_warps, neighbours=neighbours)
+    def __init__(self, launch: Launch, all_warps: bool = False, neighbours: bool = False,
+                 cuts: tuple[tuple[int, ...], ...] = ((), (), ())):
+        self.root = initial_batch(launch, all_warps=all_warps, neighbours=neighbours, cuts=cuts)
         self.cache: dict[tuple, Batch] = {(): self.root}
         self.unknown_trips: set[int] = set()
 

@@ -213,3 +213,29 @@ def template_params(definition: Node) -> tuple[list[str], list[str], dict[str, s
         if default is not None:
             defaults[name] = text(default)
     return names, kinds, defaults
+
+
+_NAMESPACE_SCOPES = ("translation_unit", "namespace_definition", "declaration_list", "linkage_specification")
+
+
+def explicit_instances(root: Node) -> dict[str, list[str]]:
+    """Template arguments of each function's first explicit instantiation at namespace scope
+    (`template __global__ void block_sum<256>(const float*, float*, int);`): the instance nvcc
+    compiles, which a kernel no launch names is analysed as."""
+    found: dict[str, list[str]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in reversed(node.named_children):
+            if child.type in _NAMESPACE_SCOPES:
+                stack.append(child)
+            elif child.type == "template_instantiation":
+                declarator = child.child_by_field_name("declarator")
+                function = declarator.child_by_field_name("declarator") if declarator is not None and \
+                    declarator.type == "function_declarator" else None
+                arguments = function.child_by_field_name("arguments") if function is not None and \
+                    function.type == "template_function" else None
+                if arguments is not None:
+                    name = text(function.child_by_field_name("name")).rsplit("::", 1)[-1]
+                    found.setdefault(name, [text(a) for a in arguments.named_children])
+    return found

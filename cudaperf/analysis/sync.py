@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import networkx as nx
 
 from . import graph as access_graph
-from .divergence import BranchUniformity, Dependence
+from .divergence import BranchUniformity, Dependence, divergence_sampler
 from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
 from .launch import MAX_BLOCK_THREADS, Launch, dimensionality
@@ -328,8 +328,8 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
         if "block" in launch.guessed else launch.block
     large = replace(launch, block=widest,
                     args={**launch.args, **{name[4:]: value for name, value in judged_at.items()}})
-    sampler, dependence = Sampler(large, all_warps=True), Dependence(kernel)
     arguments = [f"arg:{name}" for name in launch.args if f"arg:{name}" not in made_up | fixed]
+    sampler, dependence = divergence_sampler(kernel, large, arguments), Dependence(kernel)
     again = dict(uniformity)
     for branch, context in access_graph.branches(graph):
         names = free_symbols(branch.condition)

@@ -21,7 +21,9 @@ class BarrierDivergence(SyncRule):
     summary = "A block-level barrier that not every thread of the block reaches."
     why = ("`__syncthreads()` must be reached by all threads of the block or by none: under a thread-divergent "
            "condition, in a loop whose trip count differs between threads, or after an early return some threads "
-           "took, the block hangs or silently misbehaves.  "
+           "took, the block hangs or silently misbehaves.  A bound the launch fixes is judged in the block it "
+           "falls in (`i < 5000` splits a warp of block 19 of 32 blocks of 256), and a loop on a value its body "
+           "changes is stepped lane by lane (`while (v > 1) v = v & 1 ? 3 * v + 1 : v >> 1;`).  "
            "A loop whose bound or step holds a name nothing in sight declares (a macro of a header the file does not "
            "include) is reported only if its trip count still differs with that name a multiple of the block size: a "
            "padded block-stride loop (`j = threadIdx.x; j < SDIV(n, B) * B; j += B`) runs the same count in every "
@@ -183,7 +185,9 @@ class DivergentFullMask(SyncRule):
     code, name, severity = "CP407", "divergent-full-mask", "error"
     summary = "A warp collective with the full mask (`__shfl_sync(0xffffffff, ...)`, `__syncwarp()`) in divergent code."
     why = ("A full mask promises that all 32 lanes reach the call; lanes that took the other side of a "
-           "thread-divergent branch never do, which is undefined behaviour: a hang or garbage values.")
+           "thread-divergent branch never do, which is undefined behaviour: a hang or garbage values.  One "
+           "warp split is enough: a bound the launch fixes (`if (i < 5000)` with 5000 a macro) is judged in the "
+           "warp it falls in, also in a block the sampler would not otherwise visit.")
     example = "if (i < n) { v += __shfl_down_sync(0xffffffff, v, 16); }"
     fix = ("Call the collective in converged code (guard the loads, not the shuffle), or pass the mask of the lanes "
            "that take the branch (`__ballot_sync` before it).")
