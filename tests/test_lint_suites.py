@@ -43,3 +43,18 @@ def test_suite_written_without_the_linter_keeps_its_score():
     assert len(buggy) == len(clean) == 60
     assert sum(r["flagged"] for r in buggy) == 60
     assert not [r["file"] for r in clean if r["flagged"]]
+
+
+@pytest.mark.slow
+def test_second_suite_written_without_the_linter_keeps_its_score():
+    """tests/sync_heldout2: 35/40 buggy flagged at arrival with the launch given, 1/40 clean (a
+    grid-stride __syncwarp over a count that is a multiple of the grid); 37/40 and 0/40 after the
+    session's later fixes, two of them made after reading its misses (tuned on since)."""
+    from sync_heldout import ROOT, score
+
+    results = [r for r in score(ROOT / "tests" / "sync_heldout2") if r["given"]]
+    buggy = [r for r in results if r["buggy"]]
+    clean = [r for r in results if not r["buggy"]]
+    assert len(buggy) == len(clean) == 40
+    assert sum(r["flagged"] for r in buggy) >= 37
+    assert not [r["file"] for r in clean if r["flagged"]]
