@@ -23,6 +23,7 @@ from .launch import Launch
 from .sampling import MAX_ITERATE, Batch, Sampler, crossing_blocks, evaluate_on
 from .symbolic import (
     ONE,
+    RELATIONS,
     Const,
     Expr,
     Load,
@@ -175,7 +176,6 @@ def _block_groups(batch: Batch) -> np.ndarray:
     return np.unique(np.concatenate(per_row, axis=1), axis=0, return_inverse=True)[1].ravel()
 
 
-_RELATIONS = ("<", "<=", ">", ">=", "==", "!=")
 _LOGICAL = ("&&", "||", "!")
 
 
@@ -267,7 +267,7 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str], groups: np.nd
             out |= may_split(a, batch, arguments, groups)
         return out
     split = np.zeros(batch.rows, dtype=bool)
-    if groups is not None and isinstance(expr, Op) and expr.name in _RELATIONS:
+    if groups is not None and isinstance(expr, Op) and expr.name in RELATIONS:
         for side in expr.args:
             if _argument_dependent(side, arguments):
                 split |= _disagrees(evaluate_on(side, batch), batch.active, groups)
@@ -275,10 +275,10 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str], groups: np.nd
         _argument_dependent(expr, arguments) else None
     if aligned is not None:
         return split | aligned
-    if isinstance(expr, Op) and expr.name in _RELATIONS and _argument_dependent(expr, arguments):
+    if isinstance(expr, Op) and expr.name in RELATIONS and _argument_dependent(expr, arguments):
         difference = op("-", expr.args[0], expr.args[1], is_int=False)
         return split | _disagrees(evaluate_on(difference, batch), batch.active, groups)
-    if groups is not None and isinstance(expr, Op) and expr.name in _RELATIONS and \
+    if groups is not None and isinstance(expr, Op) and expr.name in RELATIONS and \
             _between_sampled_blocks(expr, batch, groups):
         return np.ones(batch.rows, dtype=bool)
     return split | _disagrees(evaluate_on(expr, batch), batch.active, groups)
@@ -440,7 +440,7 @@ def _boundary_split(condition: Expr, named: Expr, batch: Batch, dependence: Depe
     of a block covers its own range of the thread side, one bound splits at most the warp that
     straddles it, not a share of the block worth reporting.  `named` is `condition` with its
     loads named (`_Namer`), evaluable lane by lane."""
-    if not (isinstance(condition, Op) and condition.name in _RELATIONS and isinstance(named, Op)
+    if not (isinstance(condition, Op) and condition.name in RELATIONS and isinstance(named, Op)
             and named.name == condition.name):
         return False
     levels = [dependence.level(a) for a in condition.args]

@@ -314,10 +314,11 @@ class Lowerer:
         and `#if 1` by their value; any other condition: the first arm, as nothing decides it."""
         if node.type == "preproc_else":
             return _first_arm(node)
-        taken = self._compiled_arm(node) or node.type not in ("preproc_ifdef", "preproc_if", "preproc_elif")
-        condition = node.child_by_field_name("condition")
-        if node.type in ("preproc_if", "preproc_elif"):
-            taken = not (condition is not None and text(condition).strip() == "0")
+        if node.type == "preproc_ifdef":
+            taken = self._compiled_arm(node)
+        else:  # `#if` / `#elif`
+            condition = node.child_by_field_name("condition")
+            taken = condition is None or text(condition).strip() != "0"
         if taken:
             return _first_arm(node)
         alternative = node.child_by_field_name("alternative")

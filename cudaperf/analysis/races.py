@@ -137,6 +137,14 @@ class Lanes:
         return rows, units.ravel()
 
 
+def _originals(batch, copies: tuple[str, ...]) -> np.ndarray:
+    """Lanes at index 0 along every axis of `copies`: the others only repeat their work (races())."""
+    keep = np.ones(batch.active.shape, dtype=bool)
+    for symbol in copies:
+        keep &= np.broadcast_to(batch.env[symbol], keep.shape) == 0
+    return keep
+
+
 def _linear_ids(batch) -> tuple[np.ndarray, np.ndarray]:
     """(block, thread) per lane of a batch: the linear block index in the grid and the linear
     thread index in the block, broadcast to the batch's (rows, 32) shape."""
@@ -179,8 +187,7 @@ class LaneTable:
         extent = self.extents.get(access.array) if access.space == "shared" else None
         if extent:  # lanes past the end of a shared array are another bug (or a wrongly guessed block)
             active &= address + access.size <= extent
-        for symbol in self.copies:
-            active &= np.broadcast_to(batch.env[symbol], active.shape) == 0
+        active &= _originals(batch, self.copies)
         block, thread = _linear_ids(batch)
         studied = np.unique(block[:, 0][active.any(axis=1)])[:BLOCKS]
         active &= np.isin(block[:, 0], studied)[:, None]
@@ -515,11 +522,11 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
             continue
         context = graph.nodes[w.id]["context"]
         guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}
-        if not any(r.line == w.line or r.id in guards for r in loads.get((w.array, str(w.offset)), ())):
+        word = {r.id for r in loads.get((w.array, str(w.offset)), ())}  # loads of the word `w` stores to
+        if not any(accesses[r].line == w.line or r in guards for r in word):
             continue
-        rereads = w.value is not None and any(
-            (a := accesses.get(ld.access_id)) is not None and a.array == w.array and str(a.offset) == str(w.offset)
-            for ld in loads_in(w.value))  # `*c = *c + 1`: each writer stores what it read, plus one
+        # `*c = *c + 1`: each writer stores what it read, plus one
+        rereads = w.value is not None and any(ld.access_id in word for ld in loads_in(w.value))
         if w.value is not None and dependence.level(w.value) == 0 and not rereads:
             continue  # `flag = 1`: every writer stores one value
         if w.value is not None and str(w.offset) == str(op("*", w.value, Const(w.size))):
@@ -568,9 +575,7 @@ def _shared_words(w: Access, batch, table: LaneTable, loops: dict[str, Loop]) ->
     loaded data one value for every lane: lanes that load the same index meet.  None when the
     address separates every lane or cannot be evaluated (a thread index it holds decides nothing).
     Lanes along an axis of `table.copies` only repeat index 0's work and are left out."""
-    active = batch.active
-    for symbol in table.copies:
-        active = active & (np.broadcast_to(batch.env[symbol], active.shape) == 0)
+    active = batch.active & _originals(batch, table.copies)
     if not _indexed_by(w.offset, "tid.", loops):
         return np.zeros(active.shape), active
     loaded = loads_in(w.offset)

@@ -20,7 +20,7 @@ import numpy as np
 
 from .ir import Branch, Loop, walk
 from .launch import Launch
-from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
+from .symbolic import RELATIONS, Const, Expr, Op, Sym, evaluate, free_symbols
 
 WARP = 32
 MAX_ROWS = 512  # cap on sampled warp executions per statement
@@ -64,7 +64,6 @@ def _strata(extent: int, neighbours: bool = False, cuts: tuple[int, ...] = ()) -
 
 
 MAX_CUTS = 2  # interior blocks per grid axis sampled on their own because a bound splits a warp there
-_RELATIONS = ("<", "<=", ">", ">=", "==", "!=")
 _LAUNCH_SYMBOLS = ("tid", "bid", "bdim", "gdim")
 
 
@@ -73,7 +72,7 @@ def _comparisons(expr: Expr) -> Iterator[Op]:
     if isinstance(expr, Op) and expr.name in ("&&", "||", "!"):
         for a in expr.args:
             yield from _comparisons(a)
-    elif isinstance(expr, Op) and expr.name in _RELATIONS:
+    elif isinstance(expr, Op) and expr.name in RELATIONS:
         yield expr
 
 

@@ -155,7 +155,8 @@ MAX_EXPR_NODES = 2048
 ONE = Const(1.0)
 
 _COMMUTATIVE = {"+", "*", "&", "|", "^", "==", "!="}
-_COMPARISONS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||", "!"}
+RELATIONS = ("<", "<=", ">", ">=", "==", "!=")  # ops comparing two values
+_COMPARISONS = {*RELATIONS, "&&", "||", "!"}
 
 
 def op(name: str, *args: Expr, is_int: bool | None = None) -> Expr:
