@@ -127,6 +127,35 @@ int main() {
     assert report.launch.arg_sources == {"width": "inferred", "height": "inferred"}
 
 
+HOST_VALUES = """
+__global__ void k(float* a, int n, int t) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n - t) a[i] = 0.f;
+}
+void run(float* a, int n) {
+    for (int t = 0; t < n - 1; t++)
+        k<<<(n + 255) / 256, 256>>>(a, n, t);
+}
+int main(int argc, char** argv) {
+    int size = 4096;
+    PARSE
+    run(0, size);
+}"""
+
+
+@pytest.mark.parametrize("parse, n", [("", 4096.0), ("read_size(argc, argv, &size);", None)])
+def test_a_host_value_stops_where_its_address_goes_to_a_call(parse, n):
+    """`size` reaches the launch through `run`'s parameter until its address goes to a call that
+    may write it (HeCBench gaussian: `int size = -1;` then `parseCommandline(..., &size)`).  `t`,
+    which the loop around the launch changes, is judged at the loop's first iteration."""
+    (kernel,) = analyze_source(HOST_VALUES.replace("PARSE", parse), "t.cu", Options(resources="estimate")).kernels
+    assert kernel.launch.args["t"] == 0.0
+    if n is None:
+        assert kernel.launch.args.get("n") != 4096.0 and "grid" in kernel.launch.guessed
+    else:
+        assert kernel.launch.args["n"] == n and kernel.launch.grid == (16, 1, 1)
+
+
 def test_statement_macro_grid_stride_loop():
     code = """
 #define CUDA_KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)

@@ -120,6 +120,25 @@ def test_the_race_joins_stop_at_the_budget():
         list(races(kernel.kernel, kernel.graph, Sampler(kernel.launch)))
 
 
+def test_a_helper_calling_itself_twice_unrolls_a_few_levels_not_255_copies():
+    # logic-rewrite's Eval and CalcMFFC: 2^8 - 1 inlined copies of each branch made two kernels
+    # stop at the budget; every copy reads the same source lines
+    code = """
+__device__ int eval(int cur, int *match, const int *left, const int *right) {
+    if (match[cur] > -1) return 0;
+    match[cur] = 1;
+    return 1 + eval(left[cur], match, left, right) + eval(right[cur], match, left, right);
+}
+__global__ void k(int *out, int *match, const int *left, const int *right) {
+    out[threadIdx.x] = eval(threadIdx.x, match, left, right);
+}
+"""
+    (kernel,) = analyze_source(code, "eval.cu", Options(resources="estimate", budget=None)).kernels
+    copies = [b for b in kernel.branches if b.line == 3]
+    assert len(copies) == 2 ** 4 - 1  # four levels (lower._RECURSION_DEPTH); inline depth 8 gave 255
+    assert all(b.result.uniformity == "thread" for b in copies)  # `match[cur]`: per-thread data at every level
+
+
 def test_a_sorting_network_keeps_its_expressions_small_and_fast():
     # segsort's generated bitonic headers: `x = c ? x : y` chains double the tree per step
     x, y = symbolic.Sym("tid.x"), symbolic.Sym("arg:n")

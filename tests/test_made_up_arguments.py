@@ -95,6 +95,24 @@ def test_an_argument_of_a_kernel_launched_twice_stays_any_value():
     assert "barrier-divergence" in _fired(twice)
 
 
+RUN_TIME_BLOCK = SHUFFLE.replace("INDEX", "threadIdx.x") + """
+#include <cstdlib>
+int main(int argc, char** argv) {
+    const int C = ROW;
+    const int threads = atoi(argv[1]);
+    float *out, *x;
+    k<<<8192 * 32 / threads, threads>>>(out, x, C);
+}"""
+
+
+@pytest.mark.parametrize("row, fires", [(50257, False), (100, True)])
+def test_an_argument_the_host_fixes_under_a_run_time_block_is_judged_at_its_value(row, fires):
+    """HeCBench softmax-online: `if (tid >= C) return;` before full-mask shuffles, C the vocabulary
+    size (50257) and the block read at run time, so the block is a guess: no thread of any block
+    leaves.  A row of 100 splits every block wider than 100."""
+    assert ("divergent-full-mask" in _fired(RUN_TIME_BLOCK.replace("ROW", str(row)))) is fires
+
+
 GRID_STRIDE = """
 __global__ void butterfly(float* data, int n) {
     __shared__ float x[128];

@@ -156,3 +156,37 @@ def test_a_continue_on_a_shared_count_and_the_blocks_round(test, found):
     source = SEARCH.replace("TEST", test)
     report = analyze_source(source, "k.cu", Options(resources="estimate"))
     assert len(lint_file(report, select(["barrier-divergence"]), source)) == found
+
+
+RUN_WITH = """
+__global__ void scale(float* x, const int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= 2.f;
+}
+
+void run(float* x, int n, int threads) {
+    scale<<<n / threads, threads>>>(x, n);
+}
+
+int main() {
+    const int n = 4096;
+    float *x;
+    cudaMalloc(&x, n * sizeof(float));
+    CALLS
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("calls, grid, block, n", [
+    ("run(x, n, 256); run(x, n, 256);", (16, 1, 1), (256, 1, 1), 4096.0),  # every call agrees: the values
+    ("run(x, n, 256); run(x, 2 * n, 256);", None, (256, 1, 1), None),     # n differs: a multiple of 4096 only
+])
+def test_a_launch_inside_a_host_function_sees_the_constants_every_call_passes(calls, grid, block, n):
+    (kernel,) = analyze_source(RUN_WITH.replace("CALLS", calls), "k.cu", Options(resources="estimate")).kernels
+    assert kernel.launch.block == block
+    assert ("grid" in kernel.launch.guessed) == (grid is None)
+    if grid is not None:
+        assert kernel.launch.grid == grid and kernel.launch.args["n"] == n
+    else:
+        assert kernel.launch.args.get("n") != 4096.0

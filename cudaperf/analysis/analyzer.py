@@ -6,13 +6,14 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import arch as arch_table
 from . import graph as access_graph
 from . import islands, parse
+from .annotations import HEAD_BYTES, launch_annotation
 from .banks import bank_conflicts
 from .budget import KERNEL_BUDGET_S, BudgetExceeded, check, kernel_budget
 from .coalescing import coalescing
@@ -76,6 +77,7 @@ class Options:
     system_include_dirs: tuple[str, ...] = ()  # -isystem
     std: str = "c++17"
 
+    launch_from: str = "cli"  # who gave grid/block: the user, or the file's launch annotation
     budget: float | None = KERNEL_BUDGET_S  # CPU seconds per kernel; None: unbounded
     strict: bool = False  # raise UnhandledSyntax on constructs the lowering would skip (for test corpora)
 
@@ -276,7 +278,7 @@ class FileAnalysis:
     def _launch(self, kernel: Kernel, host: HostLaunch | None) -> Launch:
         o = self.options
         dims = dimensionality(kernel)
-        source = "cli" if (o.grid or o.block) else "default"
+        source = o.launch_from if (o.grid or o.block) else "default"
         block = o.block
         grid = o.grid
         partial = False
@@ -497,18 +499,45 @@ def _with_deep_stack(fn, *args):
     return outcome["value"]
 
 
+def _annotated(options: Options, head: bytes) -> tuple[Options, list[Diagnostic]]:
+    """The options with what the file's launch annotation gives and the user left open."""
+    found = launch_annotation(head)
+    if found is None:
+        return options, []
+    defines = {**found.defines, **options.defines}
+    if found.problem:
+        return replace(options, defines=defines), [Diagnostic(1, 1, "warning", f"launch annotation ignored: "
+                                                              f"{found.problem}")]
+    given = options.grid or options.block
+    return replace(options, grid=options.grid or found.grid, block=options.block or found.block, defines=defines,
+                   launch_from=options.launch_from if given else "annotation"), []
+
+
+def _analysis(source: Callable[[Options], SourceFile], head: bytes, options: Options | None) -> FileReport:
+    options, notes = _annotated(options or Options(), head)
+
+    def run() -> FileReport:
+        unit = source(options)
+        unit.diagnostics += notes
+        return FileAnalysis(unit, options).report()
+    return _with_deep_stack(run)
+
+
 def analyze_source(data: bytes | str, path: str = "<string>", options: Options | None = None) -> FileReport:
     """Analyse CUDA source text; raises SourceError (one-line message) only for unusable input."""
     raw = data.encode() if isinstance(data, str) else data
-    options = options or Options()
-    return _with_deep_stack(lambda: FileAnalysis(load(raw, path, options.defines), options).report())
+    return _analysis(lambda o: load(raw, path, o.defines), raw[:HEAD_BYTES], options)
 
 
 def analyze_file(path: str | Path, options: Options | None = None) -> FileReport:
     """Analyse one file; raises SourceError (one-line message) for unreadable or unusable input."""
-    options = options or Options()
-    include_dirs = tuple(Path(d) for d in (*options.include_dirs, *options.system_include_dirs))
-    return _with_deep_stack(lambda: FileAnalysis(read(path, options.defines, include_dirs), options).report())
+    try:
+        with open(path, "rb") as f:
+            head = f.read(HEAD_BYTES)
+    except OSError:
+        head = b""  # read() says why
+    return _analysis(lambda o: read(path, o.defines, tuple(Path(d) for d in (*o.include_dirs, *o.system_include_dirs))),
+                     head, options)
 
 
 __all__ = ["LaunchError", "Options", "SourceError", "UnhandledSyntax", "analyze_file", "analyze_source",

@@ -147,19 +147,20 @@ def divergence_sampler(kernel: Kernel, launch: Launch, free: list[str]) -> Sampl
 def _disagrees(values: np.ndarray, active: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
     """Per row: do active lanes see different values (NaN counts as possibly different)?  With
     `groups` (a group number per row), do the active lanes of the row's group?"""
+    if groups is None:  # a lane differing from the row's first active lane (NaN differs from all)
+        first = np.take_along_axis(np.broadcast_to(values, active.shape), active.argmax(axis=1)[:, None], axis=1)
+        return ((values != first) & active).any(axis=1)
     unknown = (np.isnan(values) & active).any(axis=1)
-    known = np.nan_to_num(values, nan=0.0)
-    lo = np.where(active, known, np.inf).min(axis=1)
-    hi = np.where(active, known, -np.inf).max(axis=1)
-    if groups is not None:
-        lo, hi, unknown = (_over_groups(reduce, part, groups) for reduce, part in
-                           ((np.minimum, lo), (np.maximum, hi), (np.logical_or, unknown)))
+    lo = np.fmin.reduce(np.where(active, values, np.inf), axis=1)  # NaN skipped: its row is unknown already
+    hi = np.fmax.reduce(np.where(active, values, -np.inf), axis=1)
+    lo, hi, unknown = (_over_groups(reduce, part, groups) for reduce, part in
+                       ((np.fmin, lo), (np.fmax, hi), (np.logical_or, unknown)))
     return (hi > lo) | unknown
 
 
 def _over_groups(reduce: np.ufunc, per_row: np.ndarray, groups: np.ndarray) -> np.ndarray:
     """`reduce` over the rows of each group, given back per row."""
-    start = {np.minimum: np.inf, np.maximum: -np.inf, np.logical_or: False}[reduce]
+    start = {np.fmin: np.inf, np.fmax: -np.inf, np.logical_or: False}[reduce]
     out = np.full(groups.max() + 1, start, dtype=per_row.dtype)
     reduce.at(out, groups, per_row)
     return out[groups]
@@ -169,11 +170,15 @@ def _block_groups(batch: Batch) -> np.ndarray:
     """A group number per row: rows of one block at the same sampled loop iterations (the values
     the sampler keeps one per row: block indices and iteration numbers), i.e. warps of one block
     at one point of the program."""
+    cached = batch.cache.get(_block_groups)  # valid for the env, which the batches of one loop context share
+    if cached is not None:
+        return cached
     per_row = [np.broadcast_to(v, (batch.rows, 1)) for v in batch.env.values()
                if isinstance(v, np.ndarray) and v.ndim == 2 and v.shape == (batch.rows, 1)]
-    if not per_row:
-        return np.zeros(batch.rows, dtype=int)
-    return np.unique(np.concatenate(per_row, axis=1), axis=0, return_inverse=True)[1].ravel()
+    groups = np.unique(np.concatenate(per_row, axis=1), axis=0, return_inverse=True)[1].ravel() if per_row \
+        else np.zeros(batch.rows, dtype=int)
+    batch.cache[_block_groups] = groups
+    return groups
 
 
 _LOGICAL = ("&&", "||", "!")
@@ -300,6 +305,18 @@ _UNKNOWN_UNIFORM = ("shfl_idx", *_UNIFORM_OVER)
 _READS_OTHER_LANES = ("shfl", "shfl_idx")
 
 
+_SALT = 1.4142135624  # irrational: distinct loads and argument positions scramble apart
+
+
+def _scrambled(key: np.ndarray) -> np.ndarray:
+    """A stand-in value per key: equal keys agree, nearby keys land far apart (the fractional
+    part of a golden-ratio multiple, in [0, 1e6))."""
+    x = np.multiply(key, 0.6180339887498949, dtype=float)  # one new array, then in place (per load per branch)
+    x -= np.floor(x)
+    x *= 1e6
+    return np.floor(x, out=x)
+
+
 class _Namer:
     """`expr` with the values it cannot evaluate replaced by symbols recorded in `named`, like
     arguments: loaded data by a stand-in for the address it comes from (lanes that load one word
@@ -322,9 +339,14 @@ class _Namer:
             hit = self.memo[id(expr)] = (expr, self._name(expr))  # holding expr keeps its id unique
         return hit[1]
 
-    def _known(self, expr: Expr) -> np.ndarray | None:
-        values = evaluate_on(expr, self.batch)
-        return values if np.isfinite(values[self.batch.active]).all() else None
+    def _stand_in(self, expr: Expr, keys: list[Expr]) -> Sym | None:
+        """A symbol for `expr` whose values scramble those of `keys` (None when one is unknown on
+        an active lane)."""
+        key = sum(evaluate(k, self.batch.env, self.batch.cache) * (_SALT + n) for n, k in enumerate(keys))
+        values = _scrambled(np.atleast_1d(key))
+        if not np.isfinite(np.broadcast_to(values, self.batch.active.shape)[self.batch.active]).all():
+            return None
+        return self._symbol(values, expr.is_int)
 
     def _symbol(self, value, is_int: bool) -> Sym:
         name = f"arg:unknown{len(self.named)}"
@@ -336,10 +358,9 @@ class _Namer:
         if isinstance(expr, Load) and expr.access_id in dependence.accesses:
             if dependence.level(expr) < 3:
                 return self._symbol(1.0, expr.is_int)
-            address = self._known(self(dependence.accesses[expr.access_id].offset))  # `a[b[i]]`: b[i] first
-            if address is None:
-                return expr
-            return self._symbol(np.floor(np.abs(np.sin(address * 12.9898 + expr.access_id)) * 1e6), expr.is_int)
+            offset = dependence.accesses[expr.access_id].offset
+            # `a[b[i]]`: b[i] first
+            return self._stand_in(expr, [self(offset), Const(float(expr.access_id))]) or expr
         if (isinstance(expr, Op) and expr.name in _UNKNOWN_UNIFORM and dependence.level(expr) < 3) or \
                 isinstance(expr, Opaque):
             symbol = self._symbol(1.0, expr.is_int)
@@ -348,12 +369,11 @@ class _Namer:
             return symbol
         if not isinstance(expr, Op):
             return expr
-        args = tuple(self(a) for a in expr.args)
         if not evaluable(expr) and expr.name not in _READS_OTHER_LANES:  # `__popc(m)`: a pure function
-            values = [self._known(a) for a in args]
-            if all(v is not None for v in values):
-                return self._symbol(np.floor(np.abs(np.sin(sum(v * (1.618 + k) for k, v in enumerate(values))))
-                                             * 1e6), expr.is_int)
+            symbol = self._stand_in(expr, [self(a) for a in expr.args])
+            if symbol is not None:
+                return symbol
+        args = tuple(self(a) for a in expr.args)
         return expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int)
 
 
@@ -474,11 +494,12 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
         block_given = False
         executed = np.ones(batch.rows, dtype=bool)
+    groups = _block_groups(batch)  # of the sampled rows: before stand-ins (one value per row or lane) join the env
     namer = _Namer(batch, dependence)
     original, condition = condition, namer(condition if loop is None else _on_iterations(loop))
     named = namer.named
     if named:  # loaded data and uniform results, unknown like arguments are
-        batch = Batch({**batch.env, **named}, batch.active, batch.weight)
+        batch = namer.batch
     free = frozenset(arguments) | frozenset(named)
     unseen = namer.unseen if loop is not None else set()  # see _splits_with_unseen_aligned
     divergent_rows = may_split(condition, batch, free)
@@ -490,12 +511,12 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         # unless the condition reads data at per-thread addresses (a stand-in value proves nothing)
         per_thread_data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
         splits_blocks = not block_given or per_thread_data or \
-            may_split(condition, batch, free, _block_groups(batch))[executed].any()
+            may_split(condition, batch, free, groups)[executed].any()
         evident = evident and (not splits_blocks or per_thread_data or
-                               _splits_with_unseen_aligned(condition, batch, free, unseen, executed, True))
+                               _splits_with_unseen_aligned(condition, batch, free, unseen, executed, groups))
         return BranchUniformity("warp" if splits_blocks else "block", fraction, evident,
                                 data_dependent=per_thread_data)
-    evident = evident and _splits_with_unseen_aligned(condition, batch, free, unseen, executed, False)
+    evident = evident and _splits_with_unseen_aligned(condition, batch, free, unseen, executed, None)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     return BranchUniformity("thread", fraction, evident, boundary)
 
@@ -504,16 +525,16 @@ UNSEEN_ALIGNED = 1024.0  # an unseen size taken as a large power of two: a multi
 
 
 def _splits_with_unseen_aligned(condition: Expr, batch: Batch, free: frozenset[str], unseen: set[str],
-                                executed: np.ndarray, between_warps: bool) -> bool:
+                                executed: np.ndarray, groups: np.ndarray | None) -> bool:
     """Does a loop's split survive the names nothing in sight declares (`WARPSPERBLOCK` from a
     header the file does not include) being sizes a block divides?  Padded block-stride loops
     (`j = tid; j < SDIV(n, B) * B; j += B`), the idiom that keeps barriers in loops legal, run the
     same trip count in every thread then: a split that needs the unseen value to be small or odd
     is a guess about it, not evidence.  Branches keep unseen names as unknowns like arguments
     (`ll == ID` with ID unseen splits a warp for most values of ID), and so do values the
-    lowering lost (a variable updated in a nested loop)."""
+    lowering lost (a variable updated in a nested loop).  With `groups`, a split between the
+    warps of a block counts."""
     if not unseen:
         return True
     pinned = Batch({**batch.env, **dict.fromkeys(unseen, UNSEEN_ALIGNED)}, batch.active, batch.weight)
-    groups = _block_groups(pinned) if between_warps else None
     return bool(may_split(condition, pinned, free - unseen, groups)[executed].any())

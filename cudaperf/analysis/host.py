@@ -7,6 +7,7 @@ same host function (``int n = 1 << 20; dim3 grid((n + 255) / 256);``), file cons
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from . import parse
 from .divergence import constant_period
@@ -14,7 +15,7 @@ from .launch import written_arguments
 from .lower import Env, Lowerer, Scalar
 from .parse import Node, enclosing_function, text
 from .scope import FileScope, function_declarator, function_name
-from .symbolic import Const, Opaque, op
+from .symbolic import Const, Expr, Opaque, op
 
 _BRANCHING = frozenset({"if_statement", "switch_statement", "for_statement", "for_range_loop", "while_statement",
                         "do_statement"})
@@ -67,9 +68,9 @@ class HostResolver:
             return env, dims, lowerer
         for name, value in self.values.items():  # host-function parameters
             env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
-        for name, multiple in self._caller_periods(fn).items():
+        for name, value in self._caller_arguments(fn).items():
             if name not in self.values:
-                env.declare(name, Scalar(op("*", Opaque(f"argument {name}"), Const(float(multiple)), is_int=True)))
+                env.declare(name, Scalar(value))
         stack: list[tuple[Node | None, bool]] = [(fn.child_by_field_name("body"), False)]
         ordered: list[tuple[Node, bool]] = []  # with whether it may not run on the way to the launch
         while stack:
@@ -81,7 +82,12 @@ class HostResolver:
             else:
                 around = node.type in _BRANCHING and not node.start_byte <= launch.start_byte < node.end_byte
                 stack.extend((c, conditional or around) for c in reversed(node.named_children))
+        forgotten = sorted((event for event in _unknown_from(fn.child_by_field_name("body"), launch)
+                            if event[1] not in self.values), reverse=True)
         for node, conditional in sorted(ordered, key=lambda n: n[0].start_byte):
+            while forgotten and forgotten[-1][0] < node.start_byte:
+                _, name, why = forgotten.pop()
+                env.declare(name, Scalar(Opaque(why)))
             if conditional:  # `if (rows == 0) rows = 1;`: afterwards the value is unknown
                 _forget_assigned(node, env, dims)
                 continue
@@ -104,12 +110,15 @@ class HostResolver:
                 current = env.lookup(name)
                 if isinstance(current, Scalar) and not isinstance(current.expr, Const):
                     env.assign(name, Scalar(Const(float(value), float(value).is_integer())))
+        for _, name, why in forgotten:
+            env.declare(name, Scalar(Opaque(why)))
         self._envs[key] = (env, dims)
         return env, dims, lowerer
 
-    def _caller_periods(self, fn: Node) -> dict[str, int]:
-        """Parameters of a host function that every call of it in the file passes a multiple of one
-        constant (`run(n)` after `n = k * 1024`): a launch inside sees them as such multiples."""
+    def _caller_arguments(self, fn: Node) -> dict[str, Expr]:
+        """Parameters of a host function that every call of it in the file passes one constant
+        (`benchmark(..., num)` after `const int num = 2048;`) or a multiple of one constant (`run(n)`
+        after `n = k * 1024`): a launch inside sees that value, or such a multiple."""
         if self._calls is None:
             root = fn
             while root.parent is not None:
@@ -124,13 +133,22 @@ class HostResolver:
         if not calls or parameters is None or fn.start_byte in self._resolving:
             return {}
         names = [_parameter_name(p) for p in parameters.named_children if p.type == "parameter_declaration"]
+        if not all(len(args) == len(names) for _, args in calls):
+            return {}
         self._resolving.add(fn.start_byte)
         try:
-            periods = [math.gcd(*(self.period(args[i], call) for call, args in calls if len(args) == len(names)))
-                       if all(len(args) == len(names) for _, args in calls) else 1 for i in range(len(names))]
+            passed = {name: [self._rvalue(args[i], call) for call, args in calls]
+                      for i, name in enumerate(names) if name}
         finally:
             self._resolving.discard(fn.start_byte)
-        return {name: period for name, period in zip(names, periods) if name and period > 1}
+        out: dict[str, Expr] = {}
+        for name, values in passed.items():
+            period = math.gcd(*(constant_period(v) if v is not None else 1 for v in values))
+            if all(isinstance(v, Const) and math.isfinite(v.value) for v in values) and len(set(values)) == 1:
+                out[name] = values[0]
+            elif period > 1:
+                out[name] = op("*", Opaque(f"argument {name}"), Const(float(period)), is_int=True)
+        return out
 
     def _dim3(self, declarator: Node, env: Env, lowerer: Lowerer) -> tuple[str, list[int | None]]:
         if declarator.type == "init_declarator":
@@ -210,9 +228,31 @@ class HostResolver:
     def period(self, node: Node, launch: Node) -> int:
         """The constant a value the host leaves unknown is a multiple of (`n = k * 1024`,
         `n = (m + 255) / 256 * 256`, `m << 8`); 1 when none."""
-        env, _, lowerer = self._env(launch)
+        value = self._rvalue(node, launch)
+        return constant_period(value) if value is not None else 1
+
+    def _rvalue(self, node: Node, at: Node) -> Expr | None:
+        """The host expression `node` stands for at `at` (None: not a scalar)."""
+        env, _, lowerer = self._env(at)
         value = lowerer.rvalue(node, env, record=False)
-        return constant_period(value.expr) if isinstance(value, Scalar) else 1
+        return value.expr if isinstance(value, Scalar) else None
+
+
+def _unknown_from(body: Node | None, launch: Node) -> Iterator[tuple[int, str, str]]:
+    """(byte, name, why) for host variables whose value the code before `launch` stops knowing
+    there: `&size` passed to a call (`int size = -1; parseCommandline(argc, argv, &size);`).  A
+    variable a loop around the launch changes keeps its first value: the launch is judged at the
+    loop's first iteration, which it does run."""
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.start_byte >= launch.start_byte:
+            continue
+        if node.type == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
+            target = node.child_by_field_name("argument")
+            if target is not None and target.type == "identifier":
+                yield node.start_byte, text(target), "written through its address"
+        stack.extend(node.named_children)
 
 
 def _parameter_name(parameter: Node) -> str:

@@ -33,7 +33,7 @@ class Launch:
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     dynamic_smem: int = 0
-    source: str = "default"  # cli | inferred | default
+    source: str = "default"  # cli | annotation (the file's header, annotations.py) | inferred | default
     args: dict[str, float] = field(default_factory=dict)
     arg_sources: dict[str, str] = field(default_factory=dict)
     # index arrays a store scatters through that the host fills with a permutation: (a, b) for

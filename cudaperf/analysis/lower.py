@@ -61,6 +61,10 @@ _FULL_MASKS = (0xFFFFFFFF, -1.0)
 _MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
             "ullmin": "min", "ullmax": "max", "fminf": "min", "fmaxf": "max", "fmin": "min", "fmax": "max"}
 _INLINE_DEPTH = 8
+# A recursive helper unrolls this many levels: its calls deeper down stay opaque.  Each level
+# repeats the same source lines, and a helper calling itself twice (`Eval(l) + Eval(r)`) would
+# otherwise unroll 2^8 - 1 copies of each of them.
+_RECURSION_DEPTH = 4
 _MAX_STATEMENTS = 20000
 
 
@@ -136,6 +140,7 @@ class Env:
 
 @dataclass
 class _Inline:
+    function: str
     returns: list[Val] = field(default_factory=list)
     outer_tests: int = 0  # tests enclosing the call (Lowerer.tests below this index)
     tests: list[Expr] = field(default_factory=list)  # conditions enclosing its returns inside the helper
@@ -1391,7 +1396,8 @@ class Lowerer:
         if name == "__shfl_sync" and len(values) >= 3 and all(isinstance(v, Scalar) for v in values[1:]):
             width = values[3].expr if len(values) > 3 else Const(32.0)
             return Scalar(op("shfl_idx", values[1].expr, values[2].expr, width), values[1].type)
-        if name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH:
+        if name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH and \
+                sum(ctx.function == name for ctx in self.inline_stack) < _RECURSION_DEPTH:
             return self._inline(name, node, values, template_values)
         macro = self._macro(name, node)
         if macro is not None and macro.params is not None and self.macro_depth < 8:
@@ -1440,7 +1446,7 @@ class Lowerer:
                 if isinstance(value, Ptr) and ptype is not None and ptype is not UNKNOWN and "*" in text(p):
                     value = replace(value, pointee=ptype)
                 frame.declare(text(pname), value)
-        ctx = _Inline(outer_tests=len(self.tests))
+        ctx = _Inline(name, outer_tests=len(self.tests))
         self.inline_stack.append(ctx)
         try:
             body = definition.child_by_field_name("body")

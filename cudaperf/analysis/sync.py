@@ -248,7 +248,7 @@ def _copied_axes(kernel: Kernel, launch: Launch) -> tuple[str, ...]:
     """Thread and block indices along axes the kernel never reads (no threadIdx/blockDim or
     blockIdx/gridDim component), unless the user gave the launch: threads or blocks along them
     would all do the same work, so races between them would only restate a guessed launch."""
-    if launch.source == "cli":
+    if launch.source in ("cli", "annotation"):
         return ()
     return tuple(f"{index}.{a}" for index, size in (("tid", "bdim"), ("bid", "gdim")) for a in "xyz"
                  if not {f"{index}.{a}", f"{size}.{a}", f"{index}.linear"} & kernel.uses)
@@ -301,6 +301,13 @@ def _fixed_arguments(launch: Launch) -> frozenset[str]:
     return frozenset() if launch.guessed else frozenset(f"arg:{name}" for name in {*launch.fixed, *given})
 
 
+def _fixed_under_a_guess(launch: Launch) -> dict[str, float]:
+    """Arguments the host fixes at a launch whose grid or block is a guess, at their values: judged
+    like made-up ones, in tests against thread indices alone (`if (tid >= C) return;` with the
+    host's C = 50257 exits no thread of any block, whatever block the guess is)."""
+    return {f"arg:{name}": launch.args[name] for name in launch.fixed} if launch.guessed else {}
+
+
 def _multiple_arguments(launch: Launch) -> dict[str, Expr]:
     """Scalar arguments the host makes a multiple of a constant (`n = k * 1024`), each as that
     multiple of an unknown: `gid < n` then splits no block whose width divides the constant."""
@@ -321,7 +328,8 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
     keeps its judgement), and a host multiple as any multiple of its constant (`tid >= n` with
     n = k * 1024 and blocks of 256 threads splits none)."""
     multiples = _multiple_arguments(launch)
-    judged_at = {name: value for name, value in _made_up_arguments(launch).items() if name not in multiples}
+    judged_at = {name: value for name, value in {**_made_up_arguments(launch), **_fixed_under_a_guess(launch)}.items()
+                 if name not in multiples}
     made_up, fixed = frozenset(judged_at), _fixed_arguments(launch)
     # a guessed block is judged at its widest: a test that splits no block of 1024 threads splits none
     widest = (launch.block[0] * (MAX_BLOCK_THREADS // launch.threads_per_block), *launch.block[1:]) \
