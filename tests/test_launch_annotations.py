@@ -29,7 +29,8 @@ def _rules(tmp_path, code: str, options: Options | None = None) -> list[str]:
 
 
 def test_the_header_gives_grid_block_and_their_source():
-    code = "//pass\n//--blockDim=[32,2] --gridDim=4 --no-inline\n\n__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\n"
+    code = "//pass\n//--blockDim=[32,2] --gridDim=4 --no-inline\n\n" \
+           "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\n"
     (kernel,) = analyze_source(code, "k.cu", Options(resources="estimate")).kernels
     assert (kernel.launch.grid, kernel.launch.block) == ((4, 1, 1), (32, 2, 1))
     assert kernel.launch.source == "annotation" and kernel.launch.guessed == ()
@@ -49,7 +50,8 @@ def test_the_command_line_wins_over_the_header(tmp_path):
 
 
 def test_defines_in_the_header_reach_the_macros(tmp_path):
-    code = "//--blockDim=256 --gridDim=1 -DSTRIDE={}\n__global__ void k(float *p) {{ p[threadIdx.x * STRIDE] = 1.f; }}\n"
+    code = "//--blockDim=256 --gridDim=1 -DSTRIDE={}\n" \
+           "__global__ void k(float *p) {{ p[threadIdx.x * STRIDE] = 1.f; }}\n"
     assert "uncoalesced-access" not in _rules(tmp_path, code.format(1))
     assert "uncoalesced-access" in _rules(tmp_path, code.format(32))
 
