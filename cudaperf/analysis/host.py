@@ -82,12 +82,13 @@ class HostResolver:
             else:
                 around = node.type in _BRANCHING and not node.start_byte <= launch.start_byte < node.end_byte
                 stack.extend((c, conditional or around) for c in reversed(node.named_children))
-        forgotten = sorted((event for event in _unknown_from(fn.child_by_field_name("body"), launch)
-                            if event[1] not in self.values), reverse=True)
+        # a variable a loop around the launch changes keeps its first value: the launch is judged
+        # at the loop's first iteration, which it does run
+        forgotten = sorted(((at, name) for at, name in _addresses_taken(fn.child_by_field_name("body"), launch)
+                            if name not in self.values), reverse=True)
         for node, conditional in sorted(ordered, key=lambda n: n[0].start_byte):
             while forgotten and forgotten[-1][0] < node.start_byte:
-                _, name, why = forgotten.pop()
-                env.declare(name, Scalar(Opaque(why)))
+                env.declare(forgotten.pop()[1], Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
             if conditional:  # `if (rows == 0) rows = 1;`: afterwards the value is unknown
                 _forget_assigned(node, env, dims)
                 continue
@@ -110,8 +111,8 @@ class HostResolver:
                 current = env.lookup(name)
                 if isinstance(current, Scalar) and not isinstance(current.expr, Const):
                     env.assign(name, Scalar(Const(float(value), float(value).is_integer())))
-        for _, name, why in forgotten:
-            env.declare(name, Scalar(Opaque(why)))
+        for _, name in forgotten:
+            env.declare(name, Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
         self._envs[key] = (env, dims)
         return env, dims, lowerer
 
@@ -238,11 +239,12 @@ class HostResolver:
         return value.expr if isinstance(value, Scalar) else None
 
 
-def _unknown_from(body: Node | None, launch: Node) -> Iterator[tuple[int, str, str]]:
-    """(byte, name, why) for host variables whose value the code before `launch` stops knowing
-    there: `&size` passed to a call (`int size = -1; parseCommandline(argc, argv, &size);`).  A
-    variable a loop around the launch changes keeps its first value: the launch is judged at the
-    loop's first iteration, which it does run."""
+_WRITTEN_THROUGH_ADDRESS = "written through its address"
+
+
+def _addresses_taken(body: Node | None, launch: Node) -> Iterator[tuple[int, str]]:
+    """(byte, name) of each `&name` before `launch`: from there the host code no longer knows the
+    variable's value (`int size = -1; parseCommandline(argc, argv, &size);`)."""
     stack = [body] if body is not None else []
     while stack:
         node = stack.pop()
@@ -251,7 +253,7 @@ def _unknown_from(body: Node | None, launch: Node) -> Iterator[tuple[int, str, s
         if node.type == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
             target = node.child_by_field_name("argument")
             if target is not None and target.type == "identifier":
-                yield node.start_byte, text(target), "written through its address"
+                yield node.start_byte, text(target)
         stack.extend(node.named_children)
 
 
