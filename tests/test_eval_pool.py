@@ -1,4 +1,4 @@
-"""Worker pool bookkeeping with real worker processes (no GPU: the workers only say hello)."""
+"""Pool bookkeeping with real checker and worker processes (no GPU: the workers only say hello)."""
 
 from __future__ import annotations
 
@@ -28,9 +28,10 @@ def test_a_recycled_worker_is_replaced_by_a_spare_and_reaped():
     with Pool([], device="none", spare=2) as pool:
         (slot,) = pool.slots
         first = slot.worker()
-        broken = pool.run({"format": "c", "reference": {}}, 30, 30)   # the harness fails: the worker goes
-        assert broken["status"] == "runtime_error" and broken["recycle"]
-        assert slot.current is None and slot.wanted == 2
+        broken = pool.run({"format": "c", "reference": {}}, 30, 30)   # the checker fails: both go, retried once
+        assert broken["status"] == "infra_error" and broken["recycle"]
+        assert any(line.startswith("retried once") for line in broken["log"])
+        assert slot.current is None and slot.checker is None and slot.wanted == 2
         second = slot.worker()
         assert second is not first and second.alive and first.proc.pid not in {w.proc.pid for w in slot.spares}
         first.proc.wait(timeout=10)

@@ -311,13 +311,27 @@ class Evaluator:
 
     def _stage(self, i: int, task: Task, cand: Candidate, started: float, gpu: ThreadPoolExecutor,
                finish, untimed: bool = False) -> Future | None:
-        result, job = self.prepare(task, cand)
+        """One candidate's CPU stage, then its GPU stage queued: whatever one candidate does, the batch goes on
+        (an engine failure is that candidate's `infra_error`; a bad task still stops the batch)."""
+        try:
+            result, job = self.prepare(task, cand)
+        except FormatError:
+            raise
+        except Exception as exc:
+            result, job = _engine_failure(exc, cand), None
         if result is not None:
             finish(i, result, started)
             return None
         if untimed:
             job["options"] = {**job["options"], "time": False}
-        return gpu.submit(lambda: finish(i, self.execute(job, cand.label), started))
+
+        def run() -> ExecResult:
+            try:
+                return finish(i, self.execute(job, cand.label), started)
+            except Exception as exc:
+                return finish(i, _engine_failure(exc, cand), started)
+
+        return gpu.submit(run)
 
     def close(self) -> None:
         if self.builders is not None:
@@ -329,6 +343,11 @@ class Evaluator:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _engine_failure(exc: Exception, cand: Candidate) -> ExecResult:
+    return ExecResult("infra_error", f"the engine failed on this candidate: {type(exc).__name__}: {exc}",
+                      candidate=cand.label)
 
 
 def candidate_line(source: str, error: str) -> int | None:

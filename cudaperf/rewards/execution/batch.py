@@ -1,5 +1,5 @@
 """`cudaperf eval`'s work: load the task, evaluate one candidate or a batch, print text, JSON or JSON
-lines, and show progress on stderr.  The CLI only parses arguments and calls `run`."""
+lines as each candidate finishes, and show progress on stderr.  The CLI only parses arguments and calls `run`."""
 
 from __future__ import annotations
 
@@ -39,27 +39,32 @@ def run(reference: str, candidates: list[str], launch: str | None, harness: str 
     batch = len(files) > 1 or any(Path(c).is_dir() for c in candidates)
     loaded = [load_candidate(f, launch) for f in files]
     backend = {"backend": "ray", "address": ray_address} if ray_address else {}
-    with Evaluator(options, **backend) as evaluator:
-        if batch:
-            progress = StatusProgress(len(loaded))
-            try:
-                results = evaluator.evaluate_many(task, loaded, progress=progress)
-            finally:
-                progress.bar.close()
-        else:
-            results = [evaluator.evaluate(task, c) for c in loaded]
     stream = open(output, "w") if output else sys.stdout  # noqa: SIM115 -- closed below unless stdout
     try:
-        if fmt == "text":
-            for r in results:
-                stream.write(render_text(r))
-        elif fmt == "json" and not batch:
-            json.dump(results[0].to_json(), stream, indent=2)
-            stream.write("\n")
-        else:
-            for r in results:
-                stream.write(json.dumps(r.to_json()) + "\n")
+        with Evaluator(options, **backend) as evaluator:
+            if not batch:
+                results = [evaluator.evaluate(task, c) for c in loaded]
+                if fmt == "json":
+                    json.dump(results[0].to_json(), stream, indent=2)
+                    stream.write("\n")
+                else:
+                    _write(results[0], fmt, stream)
+                return results
+            progress = StatusProgress(len(loaded))
+
+            def finished(done: int, total: int, result: ExecResult) -> None:
+                _write(result, fmt, stream)   # as each candidate finishes: a crash later loses nothing
+                progress(done, total, result)
+
+            try:
+                return evaluator.evaluate_many(task, loaded, progress=finished)
+            finally:
+                progress.bar.close()
     finally:
         if output:
             stream.close()
-    return results
+
+
+def _write(result: ExecResult, fmt: str, stream: TextIO) -> None:
+    stream.write(render_text(result) if fmt == "text" else json.dumps(result.to_json()) + "\n")
+    stream.flush()

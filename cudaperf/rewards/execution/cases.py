@@ -1,5 +1,6 @@
-"""What the worker runs for each format: a reference and a candidate, two callables over the same
-inputs, and fresh inputs for any seed.  Imports torch; only the worker imports this module."""
+"""What runs for each format: the reference and its fresh inputs for any seed (in the checker), and the
+candidate (in the sandboxed worker), two callables over the same inputs.  Imports torch; only those
+two processes import this module."""
 
 from __future__ import annotations
 
@@ -110,23 +111,24 @@ class TorchReference:
             return None
 
 
-def kernelbench_candidate(source: str, path: str | None, reference: TorchReference) -> torch.nn.Module:
-    """ModelNew(*init) built under the reference's seed, with the reference's parameters copied in
-    where names and shapes agree (hack 14: same weights, same hyperparameters)."""
+def kernelbench_candidate(source: str, path: str | None, init: list[Any], state: dict[str, torch.Tensor],
+                          seed: int, device: str) -> torch.nn.Module:
+    """ModelNew(*init) built under the reference's seed, with the reference's parameters (`state`, copies
+    the checker sent) copied in where names and shapes agree (hack 14: same weights, same hyperparameters)."""
     module = load_module(source, "cudaperf_candidate", path)
     cls = getattr(module, "ModelNew", None)
     if not isinstance(cls, type) or not issubclass(cls, torch.nn.Module):
         raise CandidateRejected("missing-modelnew", "the candidate defines no ModelNew(nn.Module)")
-    torch.manual_seed(reference.seed)
-    model = cls(*reference.init).to(reference.device)
-    ref_state, own = reference.model.state_dict(), model.state_dict()
+    torch.manual_seed(seed)
+    model = cls(*init).to(device)
+    own = model.state_dict()
     with torch.no_grad():
         for key, value in own.items():
-            if key in ref_state:
-                if ref_state[key].shape != value.shape:
+            if key in state:
+                if state[key].shape != value.shape:
                     raise Mismatch(f"parameter {key} has shape {tuple(value.shape)}, the reference "
-                                   f"{tuple(ref_state[key].shape)}", "output-structure")
-                value.copy_(ref_state[key])
+                                   f"{tuple(state[key].shape)}", "output-structure")
+                value.copy_(state[key])
     return model
 
 
@@ -238,18 +240,18 @@ class NativeCandidate:
         self._checked.add(kernel)
 
 
-def native_candidate(spec: LaunchSpec, cubin: str, reference: TorchReference, n_inputs: int) -> NativeCandidate:
+def native_candidate(spec: LaunchSpec, cubin: str, init: list[Any], state: dict[str, torch.Tensor], n_inputs: int,
+                     device: str) -> NativeCandidate:
     """Bind spec names: inputs to get_inputs() values (`x0`, `x1`, ... when the spec names none), init
-    to get_init_inputs(), params to copies of the reference model's tensors."""
-    state = reference.model.state_dict()
-    static: dict[str, Any] = dict(zip(spec.init, reference.init))
+    to get_init_inputs(), params to the reference model's tensors (copies the checker sent)."""
+    static: dict[str, Any] = dict(zip(spec.init, init))
     for name, key in spec.params.items():
         if key not in state:
             raise SpecError(f"param {name!r}: the reference model has no {key!r} (has {', '.join(state) or 'none'})")
         static[name] = state[key].detach().clone().contiguous()
     names = spec.inputs or [f"x{i}" for i in range(n_inputs)]
     spec.check_names(set(static) | set(names))
-    return NativeCandidate(spec, cubin, reference.device, static, names)
+    return NativeCandidate(spec, cubin, device, static, names)
 
 
 class CReference:
@@ -278,9 +280,8 @@ class CReference:
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def c_candidate(spec: LaunchSpec, cubin: str, reference: CReference) -> NativeCandidate:
-    harness = reference.harness
+def c_candidate(spec: LaunchSpec, cubin: str, harness: Harness, device: str) -> NativeCandidate:
     names = [a.name for a in harness.args]
     spec.check_names(set(names))
-    return NativeCandidate(spec, cubin, reference.device, {}, names, [a.name for a in harness.outputs],
+    return NativeCandidate(spec, cubin, device, {}, names, [a.name for a in harness.outputs],
                            [a.name for a in harness.outputs if a.init[0] == "poison"])

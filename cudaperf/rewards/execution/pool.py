@@ -1,25 +1,32 @@
-"""Worker processes, one slot per GPU: start, feed, time-limit, watch, recycle, and always clean up.
+"""The engine's processes, one slot per GPU: a checker and the candidates' sandboxed workers.
 
-Each worker is `python -m cudaperf.rewards.execution.worker` in its own session (so a kill takes its
-children, e.g. ninja and nvcc, too), pinned to one GPU through CUDA_VISIBLE_DEVICES, talking JSON
-lines over two private pipes.  A slot keeps spare workers warming up (importing torch, creating
-its context) so a recycled worker is replaced without waiting.  The caller's process never runs
-candidate code, so it survives crashes, hangs and sticky CUDA errors; `close()` (also at exit) kills
-every worker it started.
+A slot holds two kinds of child, each `python -m` in its own session, pinned to the slot's GPU, and
+talking JSON lines over private pipes:
 
-Limits: a compile deadline while the worker builds the candidate, a run deadline from then on (a hung
-kernel is killed with its process group), and the worker's resident memory, polled twice a second.
+- the checker (`checker.py`): the reference, the inputs and the verdict; it never loads candidate
+  code, so it lives as long as the slot;
+- candidate workers (`worker.py`): each sandboxes itself before its first request, runs one
+  candidate's code and is replaced after any Python candidate or failure; spares warm up (import
+  torch, create a context) while earlier candidates run.
+
+The slot relays the checker's requests to the worker, and holds the deadlines: a compile deadline
+while the worker loads the candidate, a run deadline from then on, the worker's resident memory
+polled twice a second.  A worker that hangs, crashes or runs out of memory is killed with its
+process group and the checker is told to abort; the caller's process never runs candidate code, so
+it survives all of it.  A candidate whose result says the engine failed before it was touched
+(`infra_error`: a worker that did not start, a checker that died) is retried once on fresh processes.
 RLIMIT_AS is not used: CUDA reserves far more virtual address space than any limit that would
-matter, so it breaks context creation; GPU memory is capped inside the worker through torch's
-per-process memory fraction.
+matter; GPU memory is capped inside the worker through torch's per-process memory fraction.
 """
 
 from __future__ import annotations
 
 import atexit
+import itertools
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -32,8 +39,14 @@ from queue import Queue
 
 from ...analysis.process import kill_group
 
+_SHM_MIN_FREE = 8 << 30   # transfers go through /dev/shm when it has this much room, else the temp dir
+
 
 class WorkerDied(Exception):
+    pass
+
+
+class Deadline(Exception):
     pass
 
 
@@ -48,16 +61,30 @@ def _rss_bytes(pid: int) -> int:
     return 0
 
 
-class Worker:
-    def __init__(self, env: dict[str, str], log_dir: Path):
+def _scratch_root() -> Path:
+    try:
+        stat = os.statvfs("/dev/shm")
+        if stat.f_bavail * stat.f_frsize >= _SHM_MIN_FREE and os.access("/dev/shm", os.W_OK):
+            return Path(tempfile.mkdtemp(prefix="cudaperf-", dir="/dev/shm"))
+    except OSError:
+        pass
+    return Path(tempfile.mkdtemp(prefix="cudaperf-"))
+
+
+class Child:
+    """`python -m MODULE JOBS_FD MESSAGES_FD` in its own session, its output in a log file."""
+
+    def __init__(self, module: str, env: dict[str, str], log_dir: Path, private: Path | None = None):
         jobs_r, jobs_w = os.pipe()
         msgs_r, msgs_w = os.pipe()
-        self.log_path = Path(tempfile.mkstemp(prefix="worker-", suffix=".log", dir=log_dir)[1])
+        self.private = private
+        self.log_path = Path(tempfile.mkstemp(prefix=module.rsplit(".", 1)[-1] + "-", suffix=".log",
+                                              dir=log_dir)[1])
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "cudaperf.rewards.execution.worker", str(jobs_r), str(msgs_w)],
+                [sys.executable, "-m", module, str(jobs_r), str(msgs_w)],
                 pass_fds=(jobs_r, msgs_w), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                env=env, start_new_session=True)
+                env=env, start_new_session=True, cwd=str(private) if private else None)
         os.close(jobs_r)
         os.close(msgs_w)
         self._jobs = os.fdopen(jobs_w, "w")
@@ -69,12 +96,16 @@ class Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def _read(self, until: float, memory_limit: int | None) -> dict | None:
-        """Next message, None at the deadline; WorkerDied on EOF; MemoryError over the limit."""
+    def send(self, message: dict) -> None:
+        self._jobs.write(json.dumps(message) + "\n")
+        self._jobs.flush()
+
+    def read(self, until: float, memory_limit: int | None = None) -> dict:
+        """Next message; Deadline at `until`, WorkerDied on EOF, MemoryError over the limit."""
         while b"\n" not in self._buffer:
             remaining = until - time.monotonic()
             if remaining <= 0:
-                return None
+                raise Deadline
             ready, _, _ = select.select([self._messages], [], [], min(remaining, 0.5))
             if memory_limit and _rss_bytes(self.proc.pid) > memory_limit:
                 raise MemoryError
@@ -85,70 +116,48 @@ class Worker:
                 self.proc.wait()
                 raise WorkerDied
             self._buffer += chunk
+            if len(self._buffer) > 16 << 20:   # no honest message is this long
+                raise WorkerDied
         line, _, self._buffer = self._buffer.partition(b"\n")
-        return json.loads(line)
+        try:
+            return json.loads(line)
+        except ValueError:
+            raise WorkerDied from None
 
     def wait_hello(self, timeout: float) -> dict | None:
         if self.hello is None:
             try:
-                self.hello = self._read(time.monotonic() + timeout, None)
-            except (WorkerDied, MemoryError, json.JSONDecodeError):
+                self.hello = self.read(time.monotonic() + timeout)
+            except (WorkerDied, MemoryError, Deadline):
                 self.hello = None
         return self.hello
 
+    def how_it_died(self) -> str:
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "stopped answering"
+        return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+
     def log_tail(self, since: int, lines: int = 30) -> list[str]:
+        """The last lines the process printed since `since`, each cut short (the candidate controls them)."""
         try:
             with open(self.log_path, "rb") as f:
-                f.seek(since)
+                f.seek(max(since, f.seek(0, 2) - (64 << 10)))
                 text = f.read().decode(errors="replace")
         except OSError:
             return []
-        return [ln for ln in text.splitlines() if ln.strip()][-lines:]
+        return [ln[:300] for ln in text.splitlines() if ln.strip()][-lines:]
 
-    def request(self, job: dict, compile_timeout: float, run_timeout: float, memory_limit: int | None) -> dict:
-        """Send one job and wait for its result; on a deadline, a crash or the memory limit the worker is
-        killed and the result says so."""
-        offset = self.log_path.stat().st_size if self.log_path.exists() else 0
-        phase, deadline = "load", time.monotonic() + compile_timeout
+    def log_size(self) -> int:
         try:
-            self._jobs.write(json.dumps(job) + "\n")
-            self._jobs.flush()
-            while True:
-                message = self._read(deadline, memory_limit)
-                if message is None:
-                    tail = self.log_tail(offset)
-                    self.close()
-                    if phase == "load":  # the candidate was not touched yet
-                        return {"status": "infra_error", "reason": f"the worker did not load the reference within "
-                                f"{compile_timeout:.0f} s (worker killed; the candidate was not run)",
-                                "log": tail, "recycle": True}
-                    limit = compile_timeout if phase in ("load", "compile") else run_timeout
-                    return {"status": "timeout", "reason": f"{'compile' if phase != 'run' else 'run'} took longer "
-                                                            f"than {limit:.0f} s (worker killed)",
-                            "compiled": phase == "run" or None, "log": tail, "recycle": True}
-                if message.get("event") == "phase":
-                    phase = message["phase"]
-                    deadline = time.monotonic() + (compile_timeout if phase == "compile" else run_timeout)
-                elif message.get("event") == "result":
-                    if message.get("status") != "correct":
-                        message.setdefault("log", []).extend(self.log_tail(offset))
-                    return message
-        except MemoryError:
-            tail = self.log_tail(offset)
-            self.close()
-            return {"status": "runtime_error", "reason": f"host memory above {memory_limit >> 20} MiB (worker killed)",
-                    "log": tail, "recycle": True}
-        except (WorkerDied, BrokenPipeError, json.JSONDecodeError):
-            code = self.proc.wait()
-            how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
-            tail = self.log_tail(offset)
-            self.close()
-            return {"status": "runtime_error", "reason": f"the worker died ({how})",
-                    "compiled": phase == "run" or None, "log": tail, "recycle": True}
+            return self.log_path.stat().st_size
+        except OSError:
+            return 0
 
     def close(self, wait: bool = True) -> None:
-        """Kill the worker (and its children); `wait=False` leaves reaping to `Pool.reap`: a process
-        that held a CUDA context can take a second to go, and nobody needs to watch it go."""
+        """Kill the process (and its group); `wait=False` leaves reaping to `Pool.reap`: a process that
+        held a CUDA context can take a second to go."""
         kill_group(self.proc.pid)
         if wait:
             try:
@@ -161,27 +170,40 @@ class Worker:
             except OSError:
                 pass
         self.log_path.unlink(missing_ok=True)
+        if self.private is not None:
+            shutil.rmtree(self.private, ignore_errors=True)
+
+
+def _failure(status: str, reason: str, **fields) -> dict:
+    return {"status": status, "reason": reason, **fields}
 
 
 class Slot:
-    """One device (a GPU, or none): the worker in use and spares warming up.  One spare at first;
-    once workers get recycled (every KernelBench candidate recycles its worker), up to `pool.spare`
-    warm in parallel, since a fresh worker takes seconds to import torch and create its context while
-    a candidate's checks and timing take well under one."""
+    """One device (a GPU, or none): its checker, the worker in use, and spares warming up.  One spare at
+    first; once workers get recycled (every KernelBench candidate recycles its worker), up to
+    `pool.spare` warm in parallel."""
 
-    def __init__(self, pool: Pool, env: dict[str, str]):
-        self.pool, self.env = pool, env
-        self.current: Worker | None = None
-        self.spares: list[Worker] = []
+    def __init__(self, pool: Pool, env: dict[str, str], worker_env: dict[str, str]):
+        self.pool, self.env, self.worker_env = pool, env, worker_env
+        self.checker: Child | None = None
+        self.current: Child | None = None
+        self.spares: list[Child] = []
         self.wanted = min(1, pool.spare)
 
-    def _spawn(self) -> Worker:
-        worker = Worker(self.env, self.pool.log_dir)
+    def _spawn(self) -> Child:
+        private = self.pool.scratch / f"worker-{next(self.pool.serial)}"
+        private.mkdir(mode=0o700)
+        env = dict(self.worker_env)
+        env.update(HOME=str(private), TMPDIR=str(private), CUDAPERF_PRIVATE=str(private))
+        worker = Child("cudaperf.rewards.execution.worker", env, self.pool.log_dir, private)
         self.pool.started.add(worker)
         return worker
 
     def warm(self) -> None:
-        """Start a worker now, without waiting for it: it imports torch while the caller compiles."""
+        """Start the checker and a worker now, without waiting: they import torch while the caller compiles."""
+        if self.checker is None:
+            self.checker = Child("cudaperf.rewards.execution.checker", self.env, self.pool.log_dir)
+            self.pool.started.add(self.checker)
         if self.current is None and not self.spares:
             self.spares.append(self._spawn())
 
@@ -194,40 +216,123 @@ class Slot:
         while len(self.spares) < self.wanted:
             self.spares.append(self._spawn())
 
-    def worker(self) -> Worker | None:
+    def _checker(self) -> Child | None:
+        if self.checker is not None and not self.checker.alive:
+            self.checker.close()
+            self.checker = None
+        if self.checker is None:
+            self.checker = Child("cudaperf.rewards.execution.checker", self.env, self.pool.log_dir)
+            self.pool.started.add(self.checker)
+        if self.checker.wait_hello(self.pool.start_timeout) is None:
+            self.checker.close()
+            self.checker = None
+        return self.checker
+
+    def worker(self) -> Child | None:
+        """The worker in use, else the first spare that started (a spare that died while warming, e.g.
+        of another candidate's memory use, is dropped and the next one tried)."""
         if self.current is not None and self.current.alive:
             return self.current
-        self.current = self.spares.pop(0) if self.spares else self._spawn()
-        self._top_up()
-        if self.current.wait_hello(self.pool.start_timeout) is None:
+        for _ in range(2):
+            self.current = self.spares.pop(0) if self.spares else self._spawn()
+            self._top_up()
+            if self.current.wait_hello(self.pool.start_timeout) is not None:
+                return self.current
             self.current.close()
             self.current = None
-            return None
-        return self.current
+        return None
 
     def hello(self) -> dict | None:
-        worker = self.worker()
-        return worker.hello if worker else None
+        checker, worker = self._checker(), self.worker()
+        if checker is None or worker is None:
+            return None
+        return {**worker.hello, "checker_gpu": checker.hello.get("gpu")}
+
+    def _drop_worker(self) -> None:
+        if self.current is not None:
+            self.current.close(wait=False)
+            self.pool.reap(self.current)
+        self.current = None
+        self.wanted = self.pool.spare
 
     def run(self, job: dict, compile_timeout: float, run_timeout: float) -> dict:
+        checker = self._checker()
+        if checker is None:
+            return _failure("infra_error", f"the checker did not start within {self.pool.start_timeout:.0f} s "
+                                           "(the candidate was not run)", recycle=True)
         worker = self.worker()
         if worker is None:
-            limit = self.pool.start_timeout
-            return {"status": "infra_error", "recycle": True,
-                    "reason": f"the worker did not start within {limit:.0f} s (the candidate was not run)"}
-        result = worker.request(job, compile_timeout, run_timeout, self.pool.memory_limit)
-        if result.get("recycle") or not worker.alive:
-            worker.close(wait=False)
-            self.pool.reap(worker)
-            self.current = None
-            self.wanted = self.pool.spare
+            return _failure("infra_error", f"the worker did not start within {self.pool.start_timeout:.0f} s "
+                                           "(the candidate was not run)", recycle=True)
+        if worker.hello.get("sandbox_error"):
+            self._drop_worker()
+            return _failure("infra_error", "refusing to score: the sandbox cannot be enforced here "
+                                           f"({worker.hello['sandbox_error']})", sandbox=False)
+        offset = worker.log_size()
+        job = {**job, "worker_dir": str(worker.private)}
+        phase, deadline = "load", time.monotonic() + compile_timeout
+        failure: dict | None = None
+        checker.send({"job": job})
+        while True:
+            try:
+                message = checker.read(deadline + 5)
+            except (Deadline, WorkerDied, MemoryError):
+                self._drop_worker()
+                how = "stopped answering" if checker.alive else f"died ({checker.how_it_died()})"
+                checker.close()
+                self.checker = None
+                return failure or _failure("infra_error" if phase == "load" else "timeout",
+                                           f"the checker {how} (the engine's own process)" if phase == "load"
+                                           else f"run took longer than {run_timeout:.0f} s", recycle=True)
+            event = message.get("event")
+            if event == "phase":
+                phase = message["phase"]
+                deadline = time.monotonic() + (compile_timeout if phase == "compile" else run_timeout)
+            elif event == "ask":
+                if failure is not None:
+                    checker.send({"abort": failure["reason"]})
+                    continue
+                try:
+                    worker.send(message["request"])
+                    reply = worker.read(deadline, self.pool.memory_limit)
+                    checker.send({"reply": reply})
+                    if reply.get("recycle"):
+                        failure = None   # the checker reports the runtime error; the worker goes afterwards
+                        job["recycle"] = True
+                    continue
+                except Deadline:
+                    limit = compile_timeout if phase in ("load", "compile") else run_timeout
+                    failure = _failure("timeout", f"{'compile' if phase != 'run' else 'run'} took longer than "
+                                                  f"{limit:.0f} s (worker killed)", compiled=phase == "run" or None)
+                except MemoryError:
+                    failure = _failure("runtime_error", f"host memory above {self.pool.memory_limit >> 20} MiB "
+                                                        "(worker killed)", compiled=phase == "run" or None)
+                except (WorkerDied, BrokenPipeError, OSError):
+                    failure = _failure("runtime_error", f"the worker died ({worker.how_it_died()})",
+                                       compiled=phase == "run" or None)
+                failure["log"] = worker.log_tail(offset)
+                self._drop_worker()
+                checker.send({"abort": failure["reason"]})
+            elif event == "result":
+                result = failure or message
+                break
+        if failure is None and result.get("status") not in ("correct",):
+            result.setdefault("log", []).extend(worker.log_tail(offset))
+        result["device"] = {k: worker.hello.get(k) for k in ("device", "gpu", "capability", "torch")}
+        if message.get("recycle") and failure is None:   # the checker itself failed: both go
+            checker.close()
+            self.checker = None
+            job["recycle"] = True
+        if failure is not None or job.get("recycle") or job["format"] == "kernelbench" or \
+                result.get("status") == "runtime_error" or not worker.alive:
+            self._drop_worker()
         return result
 
     def close(self) -> None:
-        for worker in (self.current, *self.spares):
-            if worker is not None:
-                worker.close()
-        self.current, self.spares = None, []
+        for child in (self.checker, self.current, *self.spares):
+            if child is not None:
+                child.close()
+        self.checker, self.current, self.spares = None, None, []
 
 
 def _visible(index: int) -> str:
@@ -236,23 +341,33 @@ def _visible(index: int) -> str:
     return entries[index] if parent and index < len(entries) else str(index)
 
 
+def _worker_env(private_root: Path, settings: dict[str, str]) -> dict[str, str]:
+    """The worker's environment: nothing of the caller's beyond what Python, torch and CUDA need."""
+    from . import sandbox
+
+    return sandbox.scrubbed_env(private_root, settings)
+
+
 class Pool:
     """Slots for `gpus` (indices into the visible devices); with none, one slot without a GPU (its
-    worker can still run C references on the CPU).  `device="cpu"` runs PyTorch candidates on CPU
+    checker can still run C references on the CPU).  `device="cpu"` runs PyTorch candidates on CPU
     tensors: only for testing the harness itself, its timings mean nothing."""
 
     def __init__(self, gpus: list[int], device: str = "cuda", spare: int = 4, memory_limit: int | None = None,
                  start_timeout: float = 180.0, env: dict[str, str] | None = None):
         self.spare, self.memory_limit, self.start_timeout = spare, memory_limit, start_timeout
         self.log_dir = Path(tempfile.mkdtemp(prefix="cudaperf-workers-"))
-        self.started: weakref.WeakSet[Worker] = weakref.WeakSet()
-        self.dying: list[Worker] = []
+        self.scratch = _scratch_root()
+        self.serial = itertools.count()
+        self.started: weakref.WeakSet[Child] = weakref.WeakSet()
+        self.dying: list[Child] = []
         base = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
         if gpus and device == "cuda":
-            envs = [{**base, "CUDA_VISIBLE_DEVICES": _visible(g), "CUDAPERF_DEVICE": "cuda"} for g in gpus]
+            settings = [{"CUDA_VISIBLE_DEVICES": _visible(g), "CUDAPERF_DEVICE": "cuda"} for g in gpus]
         else:
-            envs = [{**base, "CUDA_VISIBLE_DEVICES": "", "CUDAPERF_DEVICE": "cpu" if device == "cpu" else "none"}]
-        self.slots = [Slot(self, e) for e in envs]
+            settings = [{"CUDA_VISIBLE_DEVICES": "", "CUDAPERF_DEVICE": "cpu" if device == "cpu" else "none"}]
+        self.slots = [Slot(self, {**base, **s}, _worker_env(self.scratch, {**(env or {}), **s}))
+                      for s in settings]
         self._free: Queue[Slot] = Queue()
         for slot in self.slots:
             self._free.put(slot)
@@ -262,7 +377,7 @@ class Pool:
         atexit.register(self.close)
 
     def warm(self) -> None:
-        """Start every slot's worker in the background (call before the first job)."""
+        """Start every slot's checker and worker in the background (call before the first job)."""
         for slot in self.slots:
             slot.warm()
 
@@ -279,7 +394,7 @@ class Pool:
                 self._free.put(slot)
 
     def hello(self) -> dict | None:
-        """The first slot's worker's hello (device, capability, torch version), starting it if needed."""
+        """The first slot's worker's hello (device, capability, torch version, sandbox), starting it if needed."""
         slot = self._free.get()
         try:
             return slot.hello()
@@ -287,13 +402,22 @@ class Pool:
             self._free.put(slot)
 
     def run(self, job: dict, compile_timeout: float, run_timeout: float) -> dict:
-        slot = self._free.get()
-        try:
-            return slot.run(job, compile_timeout, run_timeout)
-        finally:
-            self._free.put(slot)
+        """One job; an engine failure before the candidate was touched is retried once on fresh processes."""
+        note = None
+        for attempt in range(2):
+            slot = self._free.get()
+            try:
+                result = slot.run(job, compile_timeout, run_timeout)
+            finally:
+                self._free.put(slot)
+            if note:
+                result.setdefault("log", []).insert(0, note)
+            if result.get("status") != "infra_error" or result.get("sandbox") is False or attempt:
+                return result
+            note = f"retried once on fresh processes after: {result.get('reason')}"
+        return result
 
-    def reap(self, killed: Worker | None = None) -> None:
+    def reap(self, killed: Child | None = None) -> None:
         """Keep `killed` (closed without waiting) until it has exited; collect those that have."""
         with self._lock:
             if killed is not None:
@@ -307,14 +431,10 @@ class Pool:
             self._closed = True
         for slot in self.slots:
             slot.close()
-        for worker in list(self.started):
-            worker.close()
-        try:
-            for leftover in self.log_dir.iterdir():
-                leftover.unlink()
-            self.log_dir.rmdir()
-        except OSError:
-            pass
+        for child in list(self.started):
+            child.close()
+        shutil.rmtree(self.log_dir, ignore_errors=True)
+        shutil.rmtree(self.scratch, ignore_errors=True)
         atexit.unregister(self.close)
 
     def __enter__(self) -> Pool:

@@ -9,6 +9,9 @@ from dataclasses import asdict, dataclass, field
 # load in time); like no_gpu it earns no execution reward either way
 STATUSES = ("rejected", "compile_error", "runtime_error", "timeout", "incorrect", "correct", "no_gpu", "infra_error")
 SCHEMA = "cudaperf.eval/1"
+MAX_REASON = 500     # characters of `reason`, one line: candidate-controlled text is bounded
+MAX_LOG_LINE = 300
+MAX_LOG_LINES = 120
 
 
 @dataclass
@@ -40,6 +43,9 @@ class ExecResult:
         if self.status not in STATUSES:
             raise ValueError(f"unknown status {self.status!r}; expected one of {', '.join(STATUSES)}")
         self.correct = self.status == "correct"
+        first = next((ln for ln in str(self.reason).splitlines() if ln.strip()), "")
+        self.reason = first.strip()[:MAX_REASON]
+        self.log = [str(ln)[:MAX_LOG_LINE] for ln in self.log][-MAX_LOG_LINES:]
 
     def to_json(self) -> dict:
         return {"schema": SCHEMA, **asdict(self)}
