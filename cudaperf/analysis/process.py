@@ -161,7 +161,7 @@ def communicate_capped(proc: subprocess.Popen, timeout: float | None, input: byt
     whole tree (`kill_tree`).  returncode None: killed at the limit."""
     deadline = None if timeout is None else time.monotonic() + timeout
     kept: dict[int, _Capped] = {}
-    out_fd, err_fd = (s.fileno() if s is not None else -1 for s in (proc.stdout, proc.stderr))
+    in_fd, out_fd, err_fd = (s.fileno() if s is not None else -1 for s in (proc.stdin, proc.stdout, proc.stderr))
     with selectors.DefaultSelector() as sel:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
@@ -186,7 +186,7 @@ def communicate_capped(proc: subprocess.Popen, timeout: float | None, input: byt
                 continue
             for key, _ in sel.select(left):
                 fd = key.fd
-                if proc.stdin is not None and fd == proc.stdin.fileno():
+                if fd == in_fd:
                     try:
                         pending = pending[os.write(fd, pending[:1 << 16]):]
                     except (BrokenPipeError, BlockingIOError) as exc:

@@ -203,14 +203,12 @@ def _build_variants(spec: dict, directory: Path, real_load_inline) -> tuple[dict
                 real_load_inline(**args, build_directory=str(build_dir), verbose=False)
             except (RuntimeError, OSError) as exc:
                 if _compiled_without_cuda_torch(build_dir):
-                    print(f"cudaperf: compiled the {label} variant (not linked: this torch has no CUDA libraries)")
                     return {"variant": label, "linked": False}, None
                 failure = exc
                 continue
             for other in directory.iterdir():
                 if other != build_dir:
                     shutil.rmtree(other, ignore_errors=True)
-            print(f"cudaperf: built the {label} variant")
             library = Path(recorded["path"]).relative_to(directory)
             return {"variant": label, "linked": True, "name": recorded["name"], "directory": str(library),
                     "is_python_module": recorded["is_python_module"]}, None
@@ -429,7 +427,9 @@ def main() -> int:
     deadline = None if request.get("timeout") is None else time.monotonic() + request["timeout"]
     _cuda_home_for_cpu_torch()
     try:
-        build(request["spec"], Path(sys.argv[1]), cpp_extension.load_inline, deadline)
+        info = build(request["spec"], Path(sys.argv[1]), cpp_extension.load_inline, deadline)
+        print(f"cudaperf: built the {info['variant']} variant" if info.get("linked", True) else
+              f"cudaperf: compiled the {info['variant']} variant (not linked: this torch has no CUDA libraries)")
     except BuildError as exc:
         print(exc, file=sys.stderr)
         return 1
