@@ -14,6 +14,9 @@ package run with CXX set to `command(root)`, a script that runs this file:
 The overlay is keyed by the command line, the compiler and the torch headers' version, so a torch
 upgrade never meets a stale PCH.  At most `KEEP` overlays (about 0.8 GB each) are kept; the least
 recently used one goes.  Any failure here falls back to the plain compile: the PCH only saves time.
+So does a lock held for longer than `WAIT` (another compile precompiling the same header): no
+compile waits on another's for long.  The PCH is written under a temporary name and renamed, so a
+precompile that is killed leaves no PCH behind (its partial file goes with the next precompile).
 
 Standard library only: this file runs as a script once per compile.
 """
@@ -28,9 +31,11 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 KEEP = 4
+WAIT = 2.0   # seconds a compile waits for an overlay's lock before it compiles without the PCH
 HEADER = "torch/extension.h"
 _FIRST_LINE = re.compile(r"\s*#\s*include\s*<torch/extension\.h>")
 _DROP_WITH_VALUE = {"-o", "-MF", "-MT", "-MQ"}
@@ -106,9 +111,49 @@ def _evict(root: Path, keep: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+def _flock(lock, mode: int, wait: float = WAIT) -> bool:
+    """Take an flock, polling for at most `wait` seconds; False when it stayed held."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(lock, mode | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+
+
+def _write(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    temporary.write_text(text)
+    temporary.replace(path)
+
+
+def _file_size_to_hard_limit() -> None:
+    """A builder caps the files it writes below a PCH's size (RLIMIT_FSIZE soft limit); the
+    precompile, which runs torch's header and nothing of the candidate's, may go to the hard one."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+    resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+
+
+def _run_tail(command: list[str], keep: int = 4000) -> tuple[int, str]:
+    """Run a command; its exit status and the last `keep` bytes of its stderr (the rest is dropped)."""
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=_file_size_to_hard_limit)
+    tail = b""
+    while chunk := proc.stderr.read(1 << 16):
+        tail = (tail + chunk)[-keep:]
+    proc.stderr.close()
+    return proc.wait(), tail.decode(errors="replace")
+
+
 def overlay(root: Path, compiler: str, flags: list[str]) -> Path | None:
     """The overlay directory holding a PCH built with `flags`, building it if needed; None if the
-    header cannot be precompiled (the compile then goes ahead without it)."""
+    header cannot be precompiled, or another compile is precompiling it right now (the compile then
+    goes ahead without it rather than wait).  The PCH is written to a temporary name and renamed."""
     header = _real_header(flags)
     if header is None:
         return None
@@ -119,17 +164,19 @@ def overlay(root: Path, compiler: str, flags: list[str]) -> Path | None:
         return directory
     (directory / "torch").mkdir(parents=True, exist_ok=True)
     with open(directory / ".lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if (directory / "failed").is_file():
+        if not _flock(lock, fcntl.LOCK_EX) or (directory / "failed").is_file():
             return None
         if not gch.is_file():
             _evict(root, directory)
-            (directory / HEADER).write_text(f'#include "{header}"\n')
+            for stale in gch.parent.glob(f"{gch.stem}.part*"):   # a killed precompile's
+                stale.unlink(missing_ok=True)
+            _write(directory / HEADER, f'#include "{header}"\n')
             partial = gch.with_suffix(f".part{os.getpid()}")
-            done = subprocess.run([compiler, "-x", "c++-header", str(directory / HEADER), "-o", str(partial),
-                                   *flags], capture_output=True, text=True)
-            if done.returncode != 0:
-                (directory / "failed").write_text(done.stderr[-4000:])
+            code, errors = _run_tail([compiler, "-x", "c++-header", str(directory / HEADER), "-o", str(partial),
+                                      *flags])
+            if code != 0:
+                if code > 0:   # a compiler killed by a signal is no verdict on the flags
+                    _write(directory / "failed", errors)
                 partial.unlink(missing_ok=True)
                 return None
             partial.replace(gch)
@@ -143,12 +190,12 @@ def main(argv: list[str]) -> int:
     if source is not None:
         try:
             directory = overlay(root, compiler, header_flags(args, source))
+            if directory is not None:
+                with open(directory / ".lock", "a") as lock:   # shared: not evicted while this compile reads
+                    if _flock(lock, fcntl.LOCK_SH) and (directory / HEADER.replace(".h", ".h.gch")).is_file():
+                        return subprocess.run([compiler, f"-I{directory}", *args]).returncode
         except OSError:
-            directory = None
-        if directory is not None:
-            with open(directory / ".lock", "a") as lock:
-                fcntl.flock(lock, fcntl.LOCK_SH)   # not evicted while this compile reads it
-                return subprocess.run([compiler, f"-I{directory}", *args]).returncode
+            pass
     os.execvp(compiler, [compiler, *args])
     return 127
 
