@@ -106,10 +106,11 @@ ATTACKS = {
         socket.create_connection(('127.0.0.1', 22), timeout=1)
         return out""", "", {"runtime_error"}, ""),
     # host files and the engine's environment stay out of the result
-    "read_host": (f"""
+    "read_host": ("""
+        raise RuntimeError('leak ' + open('/etc/passwd').read())""", "", {"runtime_error"}, "Permission"),
+    "read_environment": ("""
         import os
-        secret = os.environ.get('CUDAPERF_SELFTEST_SECRET', 'absent')
-        raise RuntimeError('leak ' + secret + ' ' + open('/etc/passwd').read())""", "", {"runtime_error"}, ""),
+        raise RuntimeError('leak ' + repr(sorted(os.environ.items())))""", "", {"runtime_error"}, "leak"),
     "write_outside": ("""
         import os
         for d in (os.path.expanduser('~'), '/tmp', os.getcwd() + '/..'):

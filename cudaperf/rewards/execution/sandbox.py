@@ -110,12 +110,16 @@ def _devices() -> list[Path]:
                       *sorted(glob.glob("/dev/nvidia*"))])
 
 
+# the engine's own settings a sandboxed process reads; any other CUDAPERF_* value stays outside
+_CUDAPERF_SETTINGS = ("CUDAPERF_DEVICE", "CUDAPERF_EXT_ROOT", "CUDAPERF_CACHE_DIR", "CUDAPERF_GPU_MEMORY_FRACTION")
+
+
 def scrubbed_env(private: Path, keep: Mapping[str, str] = {}) -> dict[str, str]:   # noqa: B006 (read only)
     """A minimal environment: no tokens, no user values; toolchain and GPU settings from os.environ."""
     names = ("PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "TORCH_CUDA_ARCH_LIST",
              "MAX_JOBS", "PYTHONPATH", "CXX", "CC")
     env = {k: os.environ[k] for k in names if k in os.environ}
-    env.update({k: v for k, v in os.environ.items() if k.startswith("CUDAPERF_")})
+    env.update({k: os.environ[k] for k in _CUDAPERF_SETTINGS if k in os.environ})
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", HOME=str(private), TMPDIR=str(private),
                PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1")
