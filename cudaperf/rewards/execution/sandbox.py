@@ -12,8 +12,9 @@ part cannot be applied; nothing is half-applied silently):
   sys...): other processes' environ/cmdline stay unreadable.  Landlock also confines ptrace (and so
   /proc/<pid>/mem, environ) to the process's own domain.  ABI >= 4: TCP bind and connect handled, none
   allowed.  ABI >= 6: scopes SIGNAL (no signal to a process outside the domain) and ABSTRACT_UNIX_SOCKET.
-- seccomp (default allow, on all threads of the process: TSYNC), EPERM for: socket (every family;
-  socketpair stays), ptrace, process_vm_readv/writev, pidfd_open/getfd/send_signal, mount family,
+- seccomp (default allow, on all threads of the process: TSYNC), EPERM for: socket of every family but
+  AF_UNIX (CUDA's initialisation needs one), connect (ENOENT), bind, listen, sendmsg, sendmmsg, sendto
+  with an address (so a unix socket reaches nothing; socketpair stays), ptrace, process_vm_readv/writev, pidfd_open/getfd/send_signal, mount family,
   pivot_root, chroot, unshare, setns, bpf, perf_event_open, key syscalls, userfaultfd, io_uring, kexec,
   module loading, reboot, swap, clock setting, iopl/ioperm, syslog, open_by_handle_at, personality
   except the query, prlimit64 on another process, ioctl TIOCSTI/TIOCLINUX (typing into a terminal).
@@ -43,6 +44,7 @@ import glob
 import importlib.util
 import os
 import platform
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -54,6 +56,7 @@ _NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1
 _SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1 << 0, 1 << 1
 _CLONE_THREAD = 0x00010000
 _TIOCSTI, _TIOCLINUX = 0x5412, 0x541C
+_AF_UNIX = 1
 
 
 @dataclass(frozen=True)
@@ -110,12 +113,16 @@ def _devices() -> list[Path]:
                       *sorted(glob.glob("/dev/nvidia*"))])
 
 
+_SECRETISH = re.compile("TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL|AUTH", re.IGNORECASE)
+
+
 def scrubbed_env(private: Path, keep: Mapping[str, str] = {}) -> dict[str, str]:   # noqa: B006 (read only)
-    """A minimal environment: no tokens, no user values; toolchain and GPU settings from os.environ."""
+    """A minimal environment: toolchain and GPU settings from os.environ (CUDAPERF_* too, but not one
+    whose name says token/secret/key/password/credential/auth), HOME and TMPDIR the private tree."""
     names = ("PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "TORCH_CUDA_ARCH_LIST",
              "MAX_JOBS", "PYTHONPATH", "CXX", "CC")
     env = {k: os.environ[k] for k in names if k in os.environ}
-    env.update({k: v for k, v in os.environ.items() if k.startswith("CUDAPERF_")})
+    env.update({k: v for k, v in os.environ.items() if k.startswith("CUDAPERF_") and not _SECRETISH.search(k)})
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", HOME=str(private), TMPDIR=str(private),
                PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1")
@@ -231,7 +238,7 @@ def _landlock(policy: Policy, abi: int, rules: list[tuple[str, int]]) -> dict:
 
 # ---- seccomp
 
-_DENY_ALWAYS = ("socket", "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open", "pidfd_getfd",
+_DENY_ALWAYS = ("ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open", "pidfd_getfd",
                 "pidfd_send_signal", "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "bpf",
                 "perf_event_open", "keyctl", "add_key", "request_key", "userfaultfd", "io_uring_setup",
                 "io_uring_enter", "io_uring_register", "kexec_load", "kexec_file_load", "init_module",
@@ -259,6 +266,14 @@ def _seccomp(policy: Policy, pid: int) -> str:
             if name in {"ioperm", "iopl"} and platform.machine() != "x86_64":
                 continue
             raise SandboxUnavailable(f"seccomp: cannot add a rule for {name}: {exc}") from None
+    # CUDA's initialisation fails unless socket(AF_UNIX) succeeds (it then tries nvidia-persistenced's
+    # socket): AF_UNIX sockets may be made, but never connected (ENOENT, as if the path did not exist),
+    # bound, listened on or sent to an address; every other family is EPERM.
+    flt.add_rule(eperm, "socket", sc.Arg(0, sc.NE, _AF_UNIX))
+    flt.add_rule(sc.ERRNO(errno.ENOENT), "connect")
+    for name in ("bind", "listen", "sendmsg", "sendmmsg"):
+        flt.add_rule(eperm, name)
+    flt.add_rule(eperm, "sendto", sc.Arg(4, sc.NE, 0))
     flt.add_rule(eperm, "personality", sc.Arg(0, sc.NE, 0xFFFFFFFF))
     flt.add_rule(eperm, "prlimit64", sc.Arg(0, sc.NE, 0))
     flt.add_rule(eperm, "ioctl", sc.Arg(1, sc.EQ, _TIOCSTI))
@@ -269,7 +284,7 @@ def _seccomp(policy: Policy, pid: int) -> str:
         for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
             flt.add_rule(eperm, name, sc.Arg(0, sc.NE, pid))
     flt.load()
-    return ("no sockets, ptrace, namespaces, mounts, bpf, perf, io_uring, module/kexec/reboot" +
+    return ("no network (AF_UNIX sockets only, never connected or bound), no ptrace, namespaces, mounts, bpf, perf, io_uring, module/kexec/reboot" +
             ("; no exec, fork or processes (threads only); signals only to itself" if not policy.processes
              else ""))
 
