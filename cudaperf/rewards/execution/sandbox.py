@@ -14,9 +14,9 @@ part cannot be applied; nothing is half-applied silently):
   allowed.  ABI >= 6: scopes SIGNAL (no signal to a process outside the domain) and ABSTRACT_UNIX_SOCKET.
 - seccomp (default allow, on all threads of the process: TSYNC), EPERM for: socket of every family but
   AF_UNIX (CUDA's initialisation needs one), connect (ENOENT), bind, listen, sendmsg, sendmmsg, sendto
-  with an address (so a unix socket reaches nothing; socketpair stays), ptrace, process_vm_readv/writev, pidfd_open/getfd/send_signal, mount family,
-  pivot_root, chroot, unshare, setns, bpf, perf_event_open, key syscalls, userfaultfd, io_uring, kexec,
-  module loading, reboot, swap, clock setting, iopl/ioperm, syslog, open_by_handle_at, personality
+  with an address (so a unix socket reaches nothing; socketpair stays), ptrace, process_vm_readv/writev,
+  pidfd_open/getfd/send_signal, mount family, pivot_root, chroot, unshare, setns, bpf, perf_event_open,
+  key syscalls, userfaultfd, io_uring, kexec, module loading, reboot, swap, clock setting, iopl/ioperm, syslog, open_by_handle_at, personality
   except the query, prlimit64 on another process, ioctl TIOCSTI/TIOCLINUX (typing into a terminal).
   Other architectures' system calls (32-bit int 0x80) kill the process.
 - `processes=False` (workers): execve/execveat/fork/vfork and clone without CLONE_THREAD are EPERM,
@@ -116,7 +116,7 @@ def _devices() -> list[Path]:
 _SECRETISH = re.compile("TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL|AUTH", re.IGNORECASE)
 
 
-def scrubbed_env(private: Path, keep: Mapping[str, str] = {}) -> dict[str, str]:   # noqa: B006 (read only)
+def scrubbed_env(private: Path, keep: Mapping[str, str] = {}) -> dict[str, str]:
     """A minimal environment: toolchain and GPU settings from os.environ (CUDAPERF_* too, but not one
     whose name says token/secret/key/password/credential/auth), HOME and TMPDIR the private tree."""
     names = ("PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "TORCH_CUDA_ARCH_LIST",
@@ -284,7 +284,8 @@ def _seccomp(policy: Policy, pid: int) -> str:
         for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
             flt.add_rule(eperm, name, sc.Arg(0, sc.NE, pid))
     flt.load()
-    return ("no network (AF_UNIX sockets only, never connected or bound), no ptrace, namespaces, mounts, bpf, perf, io_uring, module/kexec/reboot" +
+    return ("no network (AF_UNIX sockets only, never connected or bound); no ptrace, namespaces, mounts, bpf, "
+            "perf, io_uring, module/kexec/reboot" +
             ("; no exec, fork or processes (threads only); signals only to itself" if not policy.processes
              else ""))
 

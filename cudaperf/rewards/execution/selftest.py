@@ -24,7 +24,7 @@ def _attempt(fn) -> tuple[bool, str]:
     """(blocked, detail): blocked when fn raises (OSError and friends) or returns a refusal string."""
     try:
         got = fn()
-    except Exception as exc:                               # noqa: BLE001 (any refusal counts as blocked)
+    except Exception as exc:   # any refusal counts as blocked
         return True, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".strip()
     if isinstance(got, str) and got.startswith("refused"):
         return True, got
@@ -200,7 +200,7 @@ def ok(doc: dict) -> bool:
 def main(fmt: str = "text") -> int:
     try:
         doc = run()
-    except Exception as exc:                               # noqa: BLE001 (the self-test never prints a traceback)
+    except Exception as exc:                               # the self-test never prints a traceback
         doc = {"probes": [], "refuses_to_score": True, "sandbox": {}, "error": f"self-test failed: {exc}"}
     if fmt in ("json", "jsonl"):
         print(json.dumps(doc, indent=None if fmt == "jsonl" else 2))
