@@ -16,7 +16,8 @@ part cannot be applied; nothing is half-applied silently):
   AF_UNIX (CUDA's initialisation needs one), connect (ENOENT), bind, listen, sendmsg, sendmmsg, sendto
   with an address (so a unix socket reaches nothing; socketpair stays), ptrace, process_vm_readv/writev,
   pidfd_open/getfd/send_signal, mount family, pivot_root, chroot, unshare, setns, bpf, perf_event_open,
-  key syscalls, userfaultfd, io_uring, kexec, module loading, reboot, swap, clock setting, iopl/ioperm, syslog, open_by_handle_at, personality
+  key syscalls, userfaultfd, io_uring, kexec, module loading, reboot, swap, clock setting, iopl/ioperm,
+  syslog, open_by_handle_at, personality
   except the query, prlimit64 on another process, ioctl TIOCSTI/TIOCLINUX (typing into a terminal).
   Other architectures' system calls (32-bit int 0x80) kill the process.
 - `processes=False` (workers): execve/execveat/fork/vfork and clone without CLONE_THREAD are EPERM,
