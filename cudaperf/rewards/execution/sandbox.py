@@ -344,6 +344,8 @@ def preexec(policy: Policy) -> Callable[[], None]:
     Workers cannot be started this way with processes=False (the child could not exec Python): they
     call enforce() first thing themselves.
     """
+    if not policy.processes:
+        raise ValueError("preexec() needs Policy(processes=True): without it the child cannot exec")
     st = status()
     _check(policy, st)
     rules = _rules(policy, st["landlock_abi"], 0)
