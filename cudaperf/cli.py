@@ -199,8 +199,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     "against a reference (.py or .c).  Directories are batches (JSON lines).  Exit 0: "
                                     "every candidate correct, 1: some are not (or the engine failed: infra_error), "
                                     "2: usage error, 3: no GPU to run the rest.  See docs/eval.md.")
-    ev.add_argument("--reference", required=True, metavar="REF", help="Model/get_inputs .py, or a C file")
-    ev.add_argument("--candidate", required=True, nargs="+", metavar="CAND", help="files or directories")
+    ev.add_argument("--reference", metavar="REF", help="Model/get_inputs .py, or a C file (required)")
+    ev.add_argument("--candidate", nargs="+", metavar="CAND", help="files or directories (required)")
+    ev.add_argument("--self-test", action="store_true",
+                    help="try to escape the sandbox candidates run in and report each probe (exit 0: all blocked)")
     ev.add_argument("--launch", metavar="SPEC", help="launch spec (JSON/YAML) for .cu candidates without their own")
     ev.add_argument("--harness", metavar="SPEC", help="harness spec of a C reference without its own")
     ev.add_argument("--format", choices=("text", "json", "jsonl"), default="text")
@@ -560,6 +562,13 @@ def cmd_crosscheck(ns: argparse.Namespace) -> int:
 
 
 def cmd_eval(ns: argparse.Namespace) -> int:
+    if ns.self_test:
+        from .rewards.execution import selftest
+
+        return selftest.main(ns.format)
+    missing = [flag for flag, value in (("--reference", ns.reference), ("--candidate", ns.candidate)) if not value]
+    if missing:
+        raise UsageError(f"eval: the following arguments are required: {', '.join(missing)}")
     from .rewards.execution import batch
     from .rewards.execution.api import Options
     from .rewards.execution.formats import FormatError

@@ -7,15 +7,17 @@ part cannot be applied; nothing is half-applied silently):
 - Landlock (any ABI >= 1), every filesystem right of the running ABI handled: read + execute on
   `default_readable()` and `Policy.readable`; every right but making device nodes on `private`; read,
   write, truncate and ioctl on the device files CUDA uses (/dev/null, zero, full, random, urandom,
-  /dev/nvidia*, /dev/dxg); listing /dev.  Nothing else is writable, and /proc only for the process
-  itself (/proc/<pid>, resolved at enforce time) and a few global files (cpuinfo, meminfo, stat, driver,
-  sys...): other processes' environ/cmdline stay unreadable.  Landlock also confines ptrace (and so
-  /proc/<pid>/mem, environ) to the process's own domain.  ABI >= 4: TCP bind and connect handled, none
+  /dev/nvidia*, /dev/dxg); listing /dev.  Nothing else is writable, and /proc is readable (CUDA
+  needs more of it than any narrower grant tried on the H200), but Landlock confines ptrace, and so
+  other processes' /proc/<pid>/environ, mem and maps, to the process's own domain: their command
+  lines and status stay visible.  ABI >= 4: TCP bind and connect handled, none
   allowed.  ABI >= 6: scopes SIGNAL (no signal to a process outside the domain) and ABSTRACT_UNIX_SOCKET.
-- seccomp (default allow, on all threads of the process: TSYNC), EPERM for: socket (every family;
-  socketpair stays), ptrace, process_vm_readv/writev, pidfd_open/getfd/send_signal, mount family,
-  pivot_root, chroot, unshare, setns, bpf, perf_event_open, key syscalls, userfaultfd, io_uring, kexec,
-  module loading, reboot, swap, clock setting, iopl/ioperm, syslog, open_by_handle_at, personality
+- seccomp (default allow, on all threads of the process: TSYNC), EPERM for: socket of every family but
+  AF_UNIX (CUDA's initialisation needs one), connect (ENOENT), bind, listen, sendmsg, sendmmsg, sendto
+  with an address (so a unix socket reaches nothing; socketpair stays), ptrace, process_vm_readv/writev,
+  pidfd_open/getfd/send_signal, mount family, pivot_root, chroot, unshare, setns, bpf, perf_event_open,
+  key syscalls, userfaultfd, io_uring, kexec, module loading, reboot, swap, clock setting, iopl/ioperm,
+  syslog, open_by_handle_at, personality
   except the query, prlimit64 on another process, ioctl TIOCSTI/TIOCLINUX (typing into a terminal).
   Other architectures' system calls (32-bit int 0x80) kill the process.
 - `processes=False` (workers): execve/execveat/fork/vfork and clone without CLONE_THREAD are EPERM,
@@ -54,6 +56,7 @@ _NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1
 _SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1 << 0, 1 << 1
 _CLONE_THREAD = 0x00010000
 _TIOCSTI, _TIOCLINUX = 0x5412, 0x541C
+_AF_UNIX = 1
 
 
 @dataclass(frozen=True)
@@ -100,8 +103,10 @@ def default_readable() -> list[Path]:
     paths += ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime",
               "/etc/nsswitch.conf", "/etc/nvidia", "/etc/OpenCL"]
     paths += ["/sys/devices", "/sys/bus", "/sys/class", "/sys/module", "/sys/fs/cgroup", "/sys/kernel/mm"]
-    paths += ["/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/version", "/proc/uptime",
-              "/proc/filesystems", "/proc/sys", "/proc/driver"]
+    # all of /proc: CUDA fails to start (error 304) with any narrower grant tried on the H200, and
+    # builders list it to kill their compilers.  Other processes' environ, mem and maps stay closed:
+    # they need ptrace access, which Landlock denies outside the domain (self-test: /proc/1/environ).
+    paths += ["/proc"]
     return [p for p in _existing(paths) if not _sensitive(p)]
 
 
@@ -235,7 +240,7 @@ def _landlock(policy: Policy, abi: int, rules: list[tuple[str, int]]) -> dict:
 
 # ---- seccomp
 
-_DENY_ALWAYS = ("socket", "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open", "pidfd_getfd",
+_DENY_ALWAYS = ("ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open", "pidfd_getfd",
                 "pidfd_send_signal", "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "bpf",
                 "perf_event_open", "keyctl", "add_key", "request_key", "userfaultfd", "io_uring_setup",
                 "io_uring_enter", "io_uring_register", "kexec_load", "kexec_file_load", "init_module",
@@ -263,6 +268,14 @@ def _seccomp(policy: Policy, pid: int) -> str:
             if name in {"ioperm", "iopl"} and platform.machine() != "x86_64":
                 continue
             raise SandboxUnavailable(f"seccomp: cannot add a rule for {name}: {exc}") from None
+    # CUDA's initialisation fails unless socket(AF_UNIX) succeeds (it then tries nvidia-persistenced's
+    # socket): AF_UNIX sockets may be made, but never connected (ENOENT, as if the path did not exist),
+    # bound, listened on or sent to an address; every other family is EPERM.
+    flt.add_rule(eperm, "socket", sc.Arg(0, sc.NE, _AF_UNIX))
+    flt.add_rule(sc.ERRNO(errno.ENOENT), "connect")
+    for name in ("bind", "listen", "sendmsg", "sendmmsg"):
+        flt.add_rule(eperm, name)
+    flt.add_rule(eperm, "sendto", sc.Arg(4, sc.NE, 0))
     flt.add_rule(eperm, "personality", sc.Arg(0, sc.NE, 0xFFFFFFFF))
     flt.add_rule(eperm, "prlimit64", sc.Arg(0, sc.NE, 0))
     flt.add_rule(eperm, "ioctl", sc.Arg(1, sc.EQ, _TIOCSTI))
@@ -273,7 +286,8 @@ def _seccomp(policy: Policy, pid: int) -> str:
         for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
             flt.add_rule(eperm, name, sc.Arg(0, sc.NE, pid))
     flt.load()
-    return ("no sockets, ptrace, namespaces, mounts, bpf, perf, io_uring, module/kexec/reboot" +
+    return ("no network (AF_UNIX sockets only, never connected or bound); no ptrace, namespaces, mounts, bpf, "
+            "perf, io_uring, module/kexec/reboot" +
             ("; no exec, fork or processes (threads only); signals only to itself" if not policy.processes
              else ""))
 
@@ -331,6 +345,8 @@ def preexec(policy: Policy) -> Callable[[], None]:
     Workers cannot be started this way with processes=False (the child could not exec Python): they
     call enforce() first thing themselves.
     """
+    if not policy.processes:
+        raise ValueError("preexec() needs Policy(processes=True): without it the child cannot exec")
     st = status()
     _check(policy, st)
     rules = _rules(policy, st["landlock_abi"], 0)
