@@ -35,11 +35,14 @@ def attempt(fn):
 
 
 def run_child(body: str, private: Path, processes: bool = False, env: dict | None = None,
-              preexec: bool = False) -> dict:
-    """Run PRELUDE + body in a fresh Python with a scrubbed environment; body prints one JSON line."""
+              preexec: bool = False, namespace: bool = False) -> dict:
+    """Run PRELUDE + body in a fresh Python with a scrubbed environment (in a PID namespace of its own,
+    as workers are, with `namespace`); body prints one JSON line; ENGINE in it is this process's pid."""
     env = sandbox.scrubbed_env(private, {"PYTHONPATH": str(ROOT), **(env or {})})
     kwargs = {"preexec_fn": sandbox.preexec(sandbox.Policy(private=private, processes=processes))} if preexec else {}
-    proc = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(body)], env=env, capture_output=True,
+    prefix = sandbox.own_pid_namespace() if namespace else []
+    code = PRELUDE + f"ENGINE = {os.getpid()}\n" + textwrap.dedent(body)
+    proc = subprocess.run([*prefix, sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=120, cwd=private, **kwargs)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -66,7 +69,7 @@ import socket, subprocess, ctypes
 outside = {str(tmp_path)!r}
 def ptrace():
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.ptrace(16, os.getppid(), None, None) == -1:
+    if libc.ptrace(16, ENGINE, None, None) == -1:
         raise OSError(ctypes.get_errno(), "ptrace")
 def connect(family, addr):
     s = socket.socket(family, socket.SOCK_STREAM)
@@ -82,18 +85,17 @@ print(json.dumps({{
     "inet6": attempt(lambda: socket.socket(socket.AF_INET6)),
     "unix_abstract": attempt(lambda: connect(socket.AF_UNIX, "\\0cudaperf-test")),
     "ptrace": attempt(ptrace),
-    "signal_parent": attempt(lambda: os.kill(os.getppid(), 0)),
+    "signal_parent": attempt(lambda: os.kill(ENGINE, 0)),
     "passwd": attempt(lambda: open("/etc/passwd").read()),
-    "proc1_environ": attempt(lambda: open("/proc/1/environ").read()),
-    "parent_environ": attempt(lambda: open(f"/proc/{{os.getppid()}}/environ").read()),
-    "parent_cmdline": attempt(lambda: open(f"/proc/{{os.getppid()}}/cmdline").read()),
+    "engine_environ": attempt(lambda: open(f"/proc/{{ENGINE}}/environ").read()),
+    "engine_cmdline": attempt(lambda: open(f"/proc/{{ENGINE}}/cmdline").read()),
     "signal_self": attempt(lambda: os.kill(os.getpid(), 0)),
     "own_proc": attempt(lambda: open("/proc/self/status").read()),
     "write_private": attempt(lambda: open(os.environ["HOME"] + "/ok", "w").write("x")),
     "read_python": attempt(lambda: open(os.__file__).read()),
     "report": report,
 }}))
-""", private)
+""", private, namespace=True)
     controls = {"signal_self", "own_proc", "write_private", "read_python"}
     for name, verdict in out.items():
         if name == "report":

@@ -74,7 +74,8 @@ def _scratch_root() -> Path:
 class Child:
     """`python -m MODULE JOBS_FD MESSAGES_FD` in its own session, its output in a log file."""
 
-    def __init__(self, module: str, env: dict[str, str], log_dir: Path, private: Path | None = None):
+    def __init__(self, module: str, env: dict[str, str], log_dir: Path, private: Path | None = None,
+                 prefix: list[str] = ()):
         jobs_r, jobs_w = os.pipe()
         msgs_r, msgs_w = os.pipe()
         self.private = private
@@ -82,7 +83,7 @@ class Child:
                                               dir=log_dir)[1])
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", module, str(jobs_r), str(msgs_w)],
+                [*prefix, sys.executable, "-m", module, str(jobs_r), str(msgs_w)],
                 pass_fds=(jobs_r, msgs_w), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                 env=env, start_new_session=True, cwd=str(private) if private else None)
         os.close(jobs_r)
@@ -96,6 +97,16 @@ class Child:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    @property
+    def pid(self) -> int:
+        """The Python process itself: under a namespace prefix, the launcher's child."""
+        try:
+            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
+                children = f.read().split()
+        except OSError:
+            children = []
+        return int(children[0]) if children else self.proc.pid
+
     def send(self, message: dict) -> None:
         self._jobs.write(json.dumps(message) + "\n")
         self._jobs.flush()
@@ -107,7 +118,7 @@ class Child:
             if remaining <= 0:
                 raise Deadline
             ready, _, _ = select.select([self._messages], [], [], min(remaining, 0.5))
-            if memory_limit and _rss_bytes(self.proc.pid) > memory_limit:
+            if memory_limit and _rss_bytes(self.pid) > memory_limit:
                 raise MemoryError
             if not ready:
                 continue
@@ -195,7 +206,8 @@ class Slot:
         private.mkdir(mode=0o700)
         env = dict(self.worker_env)
         env.update(HOME=str(private), TMPDIR=str(private), CUDAPERF_PRIVATE=str(private))
-        worker = Child("cudaperf.rewards.execution.worker", env, self.pool.log_dir, private)
+        worker = Child("cudaperf.rewards.execution.worker", env, self.pool.log_dir, private,
+                       self.pool.namespace)
         self.pool.started.add(worker)
         return worker
 
@@ -341,6 +353,17 @@ def _visible(index: int) -> str:
     return entries[index] if parent and index < len(entries) else str(index)
 
 
+def _namespace() -> list[str]:
+    """The worker's PID namespace prefix; none where it cannot be had (the worker then reports the
+    sandbox unavailable: its own check of /proc finds other processes)."""
+    from . import sandbox
+
+    try:
+        return sandbox.own_pid_namespace()
+    except sandbox.SandboxUnavailable:
+        return []
+
+
 def _worker_env(private_root: Path, settings: dict[str, str]) -> dict[str, str]:
     """The worker's environment: nothing of the caller's beyond what Python, torch and CUDA need."""
     from . import sandbox
@@ -359,6 +382,7 @@ class Pool:
         self.log_dir = Path(tempfile.mkdtemp(prefix="cudaperf-workers-"))
         self.scratch = _scratch_root()
         self.serial = itertools.count()
+        self.namespace = _namespace()
         self.started: weakref.WeakSet[Child] = weakref.WeakSet()
         self.dying: list[Child] = []
         base = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}

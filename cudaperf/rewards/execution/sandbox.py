@@ -119,6 +119,21 @@ def _devices() -> list[Path]:
 _CUDAPERF_SETTINGS = ("CUDAPERF_DEVICE", "CUDAPERF_EXT_ROOT", "CUDAPERF_CACHE_DIR", "CUDAPERF_GPU_MEMORY_FRACTION")
 
 
+def own_pid_namespace() -> list[str]:
+    """A command prefix that starts the sandboxed process in a PID namespace of its own with its own /proc
+    (util-linux `unshare`; a user namespace too when not root): it sees no other process, so no other
+    process's environment, command line or memory map, and none outlives it (`--kill-child`).  Landlock
+    alone leaves a parent's /proc/<pid>/environ readable to a same-user child.  SandboxUnavailable when
+    `unshare` is missing."""
+    import shutil
+
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        raise SandboxUnavailable("util-linux unshare not found: no PID namespace for the sandboxed process")
+    user = [] if os.geteuid() == 0 else ["--user", "--map-root-user"]
+    return [unshare, *user, "--pid", "--fork", "--mount-proc", "--kill-child"]
+
+
 def scrubbed_env(private: Path, keep: Mapping[str, str] = {}) -> dict[str, str]:   # noqa: B006 (read only)
     """A minimal environment: no tokens, no user values; toolchain and GPU settings from os.environ."""
     names = ("PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "TORCH_CUDA_ARCH_LIST",

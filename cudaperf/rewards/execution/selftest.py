@@ -1,7 +1,7 @@
 """`cudaperf eval --self-test`: try to escape a sandboxed child and say what was blocked.
 
-A child (`python -m cudaperf.rewards.execution.selftest --child PRIVATE PARENT_TMP`, started with
-`scrubbed_env`) calls `enforce(Policy(private, processes=False))` as a worker does, runs each probe and
+A child (`python -m cudaperf.rewards.execution.selftest --child PRIVATE PARENT_TMP ENGINE_PID`, started
+as a worker is: with `scrubbed_env`, in a PID namespace of its own) calls `enforce(Policy(private, processes=False))` as a worker does, runs each probe and
 prints one JSON line.  Exit 0: every probe blocked and the control (writing its private directory)
 works; 1: a probe got through, or the sandbox cannot be enforced (the engine refuses to score then).
 """
@@ -128,8 +128,7 @@ def probes(private: Path, parent_tmp: Path, parent: int) -> list[dict]:
         ("read-host-file", _all(("/etc/passwd", lambda: _read("/etc/passwd")),
                                 ("/etc/shadow", lambda: _read("/etc/shadow")),
                                 ("~root/.bashrc", lambda: _read(str(home / ".bashrc"))),
-                                ("/proc/1/environ", lambda: _read("/proc/1/environ")),
-                                ("parent environ", lambda: _read(f"/proc/{parent}/environ")))),
+                                ("engine environ", lambda: _read(f"/proc/{parent}/environ")))),
         ("environment", (SECRET not in os.environ,
                          f"{SECRET} {'present' if SECRET in os.environ else 'absent'}; "
                          f"{len(os.environ)} variables")),
@@ -141,7 +140,7 @@ def probes(private: Path, parent_tmp: Path, parent: int) -> list[dict]:
     return out
 
 
-def child(private: str, parent_tmp: str) -> int:
+def child(private: str, parent_tmp: str, engine: str) -> int:
     from .sandbox import Policy, SandboxUnavailable, enforce
 
     try:
@@ -149,13 +148,13 @@ def child(private: str, parent_tmp: str) -> int:
     except SandboxUnavailable as exc:
         print(json.dumps({"unavailable": str(exc)}))
         return 0
-    print(json.dumps({"enforced": report, "probes": probes(Path(private), Path(parent_tmp), os.getppid())}))
+    print(json.dumps({"enforced": report, "probes": probes(Path(private), Path(parent_tmp), int(engine))}))
     return 0
 
 
 def run() -> dict:
     """Start the sandboxed child and collect its verdicts (never raises for a sandbox failure)."""
-    from .sandbox import scrubbed_env, status
+    from .sandbox import own_pid_namespace, scrubbed_env, status
 
     doc: dict = {"probes": [], "refuses_to_score": True, "sandbox": status()}
     parent_tmp = Path(tempfile.mkdtemp(prefix="cudaperf-selftest-"))
@@ -166,9 +165,9 @@ def run() -> dict:
         pkg_root = str(Path(__file__).resolve().parents[3])
         env = scrubbed_env(private, {"PYTHONPATH": os.pathsep.join(
             p for p in [pkg_root, os.environ.get("PYTHONPATH", "")] if p)})
-        proc = subprocess.run([sys.executable, "-m", "cudaperf.rewards.execution.selftest", "--child",
-                               str(private), str(parent_tmp)], env=env, capture_output=True, text=True,
-                              timeout=120, cwd=str(private))
+        proc = subprocess.run([*own_pid_namespace(), sys.executable, "-m", "cudaperf.rewards.execution.selftest",
+                               "--child", str(private), str(parent_tmp), str(os.getpid())], env=env,
+                              capture_output=True, text=True, timeout=120, cwd=str(private))
         line = next((ln for ln in reversed(proc.stdout.splitlines()) if ln.startswith("{")), "")
         if not line:
             err = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
@@ -220,6 +219,6 @@ def main(fmt: str = "text") -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        sys.exit(child(sys.argv[2], sys.argv[3]))
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        sys.exit(child(sys.argv[2], sys.argv[3], sys.argv[4]))
     sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "text"))
