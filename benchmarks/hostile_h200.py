@@ -252,10 +252,13 @@ def main() -> int:
             continue
         paths.append(p)
 
-    pkg = package_dir()
-    hashes_before = package_hashes(pkg)
+    # the imported package and the repository's copy (the same directory on an editable install)
+    pkgs = list(dict.fromkeys([package_dir(), (ROOT / "cudaperf").resolve()]))
+    pkg = pkgs[0]
+    hashes_before = {str(p): package_hashes(p) for p in pkgs}
     backup = Path(tempfile.mkdtemp(prefix="cudaperf-pkg-backup-"))
-    shutil.copytree(pkg, backup / "cudaperf", ignore=shutil.ignore_patterns("__pycache__"))
+    for i, p in enumerate(pkgs):
+        shutil.copytree(p, backup / str(i), ignore=shutil.ignore_patterns("__pycache__"))
     procs_before = processes()
     markers_before = set(tmp_markers())
     since = time.time() - 1.0   # mtime granularity
@@ -268,23 +271,24 @@ def main() -> int:
     me = os.getpid()
     left = {pid: cmd for pid, cmd in procs_after.items() if pid not in procs_before and pid != me}
     left.update({pid: cmd for pid, cmd in procs_after.items() if "hostile" in cmd and pid != me})
-    hashes_after = package_hashes(pkg)
-    changed = sorted(k for k in set(hashes_before) | set(hashes_after) if hashes_before.get(k) != hashes_after.get(k))
+    changed: list[str] = []
+    restored: list[str] = []
+    for i, p in enumerate(pkgs):   # put the package back as it was, so later runs on this machine are honest
+        before, after = hashes_before[str(p)], package_hashes(p)
+        for rel in sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k)):
+            changed.append(str(p / rel))
+            src, dst = backup / str(i) / rel, p / rel
+            try:
+                if src.is_file():
+                    shutil.copy2(src, dst)
+                elif dst.is_file():
+                    dst.unlink()
+                restored.append(str(p / rel))
+            except OSError as exc:
+                notes.append(f"could not restore {p / rel}: {exc}")
     created = newer_files([home, ROOT], since, [args.out, cache, backup])
-    created = [f for f in created if not f.startswith(str(pkg))]   # the package is judged by its hashes
+    created = [f for f in created if not any(f.startswith(str(p) + os.sep) for p in pkgs)]   # judged by hashes
     markers = sorted(set(tmp_markers()) - markers_before)
-
-    restored = []
-    for rel in changed:   # put the package back as it was, so later runs on this machine are honest
-        src, dst = backup / "cudaperf" / rel, pkg / rel
-        try:
-            if src.is_file():
-                shutil.copy2(src, dst)
-            elif dst.is_file():
-                dst.unlink()
-            restored.append(rel)
-        except OSError as exc:
-            notes.append(f"could not restore {rel}: {exc}")
     shutil.rmtree(backup, ignore_errors=True)
     killed = []
     if not args.keep_processes:
@@ -297,7 +301,7 @@ def main() -> int:
 
     found_leaks = leaks(records)
     escapes = {
-        "package": str(pkg), "package_files_changed": changed, "package_files_restored": restored,
+        "packages": [str(p) for p in pkgs], "package_files_changed": changed, "package_files_restored": restored,
         "files_created": created, "tmp_markers": markers,
         "processes_left": [{"pid": pid, "cmdline": cmd} for pid, cmd in sorted(left.items())],
         "processes_killed": killed, "leaks": found_leaks, "skipped": skipped, "notes": notes,
