@@ -48,11 +48,11 @@ SUITE = ROOT / "tests" / "hacks" / "hostile"
 SECRET_NAME, SECRET = "CUDAPERF_SECRET", "hunter2-sentinel"
 # The batch order matters: probes after the attacks they probe, honest controls last.
 ORDER = [
-    "honest_native_style", "zero_all_gpu_memory", "stack_walk_tolerance", "tensor_method_patch",
-    "overwrite_installed_package", "after_overwrite_zeros", "static_counter_skip", "static_fingerprint_cache",
-    "fresh_input_skip", "write_files", "detached_process", "posix_spawn_static_init", "kill_engine",
-    "gpu_memory_hog", "honest_two_kernels", "long_compile", "huge_compiler_errors", "read_host_file",
-    "honest_vectorized",
+    "honest_native_style", "zero_all_gpu_memory", "stack_walk_tolerance", "stack_walk_python",
+    "tensor_method_patch", "tensor_method_patch_python", "overwrite_installed_package", "after_overwrite_zeros",
+    "static_counter_skip", "static_fingerprint_cache", "fresh_input_skip", "write_files", "detached_process",
+    "detached_process_python", "posix_spawn_static_init", "kill_engine", "gpu_memory_hog", "honest_two_kernels",
+    "long_compile", "huge_compiler_errors", "read_host_file", "honest_vectorized",
 ]
 STATUSES = {"rejected", "compile_error", "runtime_error", "timeout", "incorrect", "correct", "no_gpu", "infra_error"}
 WALK_LIMIT = 400_000   # files looked at per tree, so a huge $HOME cannot stall the report
