@@ -325,11 +325,18 @@ def _threads() -> int:
         return 0
 
 
-def enforce(policy: Policy) -> dict:
-    """Sandbox the calling process, irreversibly; SandboxUnavailable (nothing applied) when it cannot."""
+def enforce(policy: Policy, running_threads: bool = False) -> dict:
+    """Sandbox the calling process, irreversibly; SandboxUnavailable (nothing applied) when it cannot.
+    `running_threads`: accept threads started before (CUDA's, in a worker that had to create its context
+    first: CUDA's initialisation fails inside the sandbox on the H200); they get the seccomp filter
+    (TSYNC) but not Landlock, which the report says."""
     st = status()
     _check(policy, st)
-    if (n := _threads()) != 1:
+    if (n := _threads()) != 1 and running_threads:
+        report = _apply(policy, st, os.getpid(), _rules(policy, st["landlock_abi"], os.getpid()))
+        report["filesystem"] += f"; {n - 1} thread(s) started before the sandbox keep seccomp only"
+        return report
+    if n != 1:
         raise SandboxUnavailable(f"{n} threads already run; Landlock ABI {st['landlock_abi']} confines only the "
                                  f"calling thread: call enforce() before importing torch or starting threads")
     pid = os.getpid()

@@ -260,12 +260,12 @@ def _same(a: Any, b: Any) -> bool:
     return torch.equal(a, b) or (b.is_floating_point() and torch.equal(torch.nan_to_num(a), torch.nan_to_num(b)))
 
 
-def _lock_in(private: Path, ext_root: str | None) -> dict:
+def _lock_in(private: Path, ext_root: str | None, running_threads: bool) -> dict:
     """The sandbox, applied to this process for good (see sandbox.py); raises SandboxUnavailable."""
     from . import sandbox
 
     readable = (Path(ext_root),) if ext_root else ()
-    return sandbox.enforce(sandbox.Policy(private=private, readable=readable, processes=False))
+    return sandbox.enforce(sandbox.Policy(private=private, readable=readable, processes=False), running_threads)
 
 
 def main(argv: list[str]) -> int:
@@ -274,22 +274,32 @@ def main(argv: list[str]) -> int:
     private = Path(os.environ.get("CUDAPERF_PRIVATE") or os.getcwd())
     worker, started = None, time.perf_counter()
     hello: dict[str, Any] = {"event": "hello", "pid": os.getpid()}
-    try:   # first thing, while this is the only thread: torch and CUDA start theirs inside the sandbox
-        hello["sandbox"] = _lock_in(private, os.environ.get("CUDAPERF_EXT_ROOT"))
+    if device == "cuda":   # CUDA's initialisation fails inside the sandbox: context first, then lock in
+        try:
+            import torch
+
+            if torch.cuda.is_available():
+                worker = Worker(device, started)
+                hello.update(worker.info)
+            else:
+                device = "none"
+        except ImportError:
+            device = "none"
+    try:   # elsewhere first thing, while this is the only thread
+        hello["sandbox"] = _lock_in(private, os.environ.get("CUDAPERF_EXT_ROOT"), "torch" in sys.modules)
     except Exception as exc:   # SandboxUnavailable, or the libraries missing: the engine refuses to score
         hello["sandbox_error"] = f"{type(exc).__name__}: {_short(exc)}"
         _send(messages_fd, hello)
         return 0
-    try:
-        import torch
+    if worker is None:
+        try:
+            import torch
 
-        if device == "cuda" and not torch.cuda.is_available():
-            device = "none"
-        if device != "none":
-            worker = Worker(device, started)
-        hello.update(worker.info if worker else {"torch": torch.__version__, "gpu": False})
-    except ImportError:
-        hello.update(torch=None, gpu=False)
+            if device not in ("none", "cuda"):
+                worker = Worker(device, started)
+            hello.update(worker.info if worker else {"torch": torch.__version__, "gpu": False})
+        except ImportError:
+            hello.update(torch=None, gpu=False)
     _send(messages_fd, hello)
     if worker is None:
         return 0
