@@ -105,9 +105,9 @@ class Evaluator:
         gpus = [] if o.device != "cuda" else (o.gpus if o.gpus is not None else list(range(driver.device_count())))
         self.ext_root = exec_cache() / "torch_ext"
         self.capability = driver.capability(gpus[0]) if gpus else None
-        env = {"CUDAPERF_EXT_ROOT": str(self.ext_root)}
-        if self.capability:  # one arch list for prebuilds and workers, so a prebuilt extension is reused
-            env["TORCH_CUDA_ARCH_LIST"] = "{}.{}".format(*self.capability)
+        arch = _arch_from(self.capability, None if self.capability else o.arch)[3:]   # the GPU's; else --arch
+        # one arch list for builders and workers: a worker finds a build by a key that includes it
+        env = {"CUDAPERF_EXT_ROOT": str(self.ext_root), "TORCH_CUDA_ARCH_LIST": f"{arch[:-1]}.{arch[-1]}"}
         self.pool = Pool(gpus, device=o.device, spare=o.spare_workers,
                          memory_limit=int(o.memory_limit_gb * (1 << 30)), env=env)
         self.gpus = gpus
@@ -116,11 +116,25 @@ class Evaluator:
         self.builders: torch_ext.Builders | None = None
         if gpus:
             self.pool.warm()   # torch import and CUDA context overlap the first candidate's compile
-        if gpus or (o.build_without_gpu and o.device == "cuda"):
-            arch = _arch_from(None, o.arch)[3:]   # without a GPU: --arch, else sm_90
-            arch_list = env.get("TORCH_CUDA_ARCH_LIST", f"{arch[:-1]}.{arch[-1]}")   # the workers' own
-            self.builders = torch_ext.Builders(self.ext_root, arch_list, jobs=max(2, (os.cpu_count() or 2) // 8))
-            self.builders.warm()
+        if gpus or o.device == "cpu" or (o.build_without_gpu and o.device == "cuda"):
+            self.builders = torch_ext.Builders(self.ext_root, env["TORCH_CUDA_ARCH_LIST"],
+                                               jobs=max(2, (os.cpu_count() or 2) // 8))
+            if o.device != "cpu":   # the CPU test mode builds rarely: its builders start on demand
+                self.builders.warm()
+            self.pool.build = self._build_requested
+
+    def _build_requested(self, spec: dict, seconds: float) -> tuple[bool, str]:
+        """A worker's load_inline whose arguments the gate could not read ahead: the same flag allowlist,
+        then a sandboxed builder, within what is left of the compile deadline."""
+        from . import gate_flags
+
+        problems = gate_flags.check_spec(spec)
+        if problems:
+            return False, f"build-flags: {problems[0]}"
+        if seconds <= 1 or self.builders is None:
+            return False, "no time or no builder left for a build the worker asked for"
+        ok, output, _ = self.builders.build(spec, min(seconds, self.options.compile_timeout))
+        return ok, output
 
     @property
     def hello(self) -> dict:
@@ -195,7 +209,7 @@ class Evaluator:
         when a build failed, whether every extension was built)."""
         builds = torch_ext.extract_builds(candidate.source)
         if not builds or self.builders is None:
-            log.append("load_inline arguments are not literals: the worker builds the extension")
+            log.append("load_inline arguments are not literals: built when the worker asks for it")
             return None, False
         for spec in builds:
             ok, output, seconds = self.builders.build(spec, self.options.compile_timeout)

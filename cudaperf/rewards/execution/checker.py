@@ -13,6 +13,9 @@ Timing interleaves the reference (timed here) with the candidate (timed in its w
 request).  Which timed calls run on fresh inputs and which calls' outputs are checked is drawn from
 the operating system's randomness after the candidate has loaded, and the candidate learns that a
 call is checked only after it returned: skipping work when timed, or replaying a result, fails.
+Calls on fresh inputs count for correctness only: on the H200 an honest kernel took about 3x longer on
+a set staged just before its call (0.37 against 0.11 ms) than on one staged before the timed calls, so
+the median is taken over the staged sets alone.
 """
 
 from __future__ import annotations
@@ -30,9 +33,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-FRESH_SHARE = 0.25     # timed calls on input sets the worker has never seen
+FRESH_SHARE = 0.25     # timed calls on input sets the worker has never seen (checked, not in the median)
 CHECKED_SHARE = 0.3    # timed calls whose outputs are fetched and compared
-REPLAY_RATIO = 0.5     # repeated inputs this much faster than fresh ones: a result cache (hack 8)
 
 
 def _send(fd: int, message: dict) -> None:
@@ -400,7 +402,7 @@ class _Run:
         while len(pool) < min(trials, max(2, budget // size)) and time.perf_counter() - started < 5:
             pool.append(input_set(seed + 1000 + len(pool)))
         draw = secrets.SystemRandom()   # drawn now, after the candidate loaded: it cannot be predicted
-        fresh = {i for i in range(trials) if draw.random() < FRESH_SHARE}
+        fresh = {i for i in range(trials) if draw.random() < FRESH_SHARE} - {0}   # call 0 is timed
         checked = {i for i in range(trials) if draw.random() < CHECKED_SHARE} | {draw.randrange(trials)}
         self.log.append(f"timing: {trials} trials over {len(pool)} input sets, {len(fresh)} on fresh inputs, "
                         f"{len(checked)} checked, {warmup} warm-up calls")
@@ -420,7 +422,7 @@ class _Run:
             compiled(*cases.clone(pool[0]))   # compiles now, outside the timed calls
             self._sync()
             sides["compile"] = (compiled, lambda i: cases.clone(pool[i % len(pool)]))
-        for name, (fn, args) in sides.items():
+        for fn, args in sides.values():
             for w in range(warmup):
                 fn(*args(w))
         for w in range(warmup):
@@ -429,7 +431,6 @@ class _Run:
         self.c.timer.calibrate()
         self.ask({"op": "calibrate"})
         samples: dict[str, list[float]] = {"candidate": [], **{n: [] for n in sides}}
-        fresh_ms, pooled_ms = [], []
         expected: dict[int, Any] = {}
         for i in range(trials):
             for name, (fn, args) in sides.items():
@@ -445,8 +446,8 @@ class _Run:
                 self.ask({"op": "stage", "slot": slot, "inputs": where})
                 self._drop(where)
             ms = float(self.ask({"op": "time", "slot": slot})["ms"])
-            samples["candidate"].append(ms)
-            (fresh_ms if i in fresh else pooled_ms).append(ms)
+            if i not in fresh:
+                samples["candidate"].append(ms)
             if i in checked:
                 out = self._out()
                 self.ask({"op": "save", "out": out})
@@ -461,7 +462,6 @@ class _Run:
                 if slot >= 100000:
                     expected.pop(slot)
         self.ask({"op": "release"})
-        self._replay(fresh_ms, pooled_ms)
         times = {k: statistics.median(v) for k, v in samples.items()}
         self.log.append(f"timing: {self.c.timer.gap_ms * 1e3:.1f} us of synchronise round trip taken off")
         out = {"time_ms": {k: times[k] for k in ("candidate", "reference")},
@@ -472,16 +472,6 @@ class _Run:
         outputs = 0 if c_task else _bytes(self.reference(*cases.clone(first)))
         out["bytes"] = _bytes(first) + outputs   # each input read once, each output written once
         return out
-
-    def _replay(self, fresh_ms: list[float], pooled_ms: list[float]) -> None:
-        """Calls on input sets seen before much faster than on fresh ones: results kept and replayed."""
-        from .cases import CandidateRejected
-
-        if len(fresh_ms) >= 3 and len(pooled_ms) >= 3 and self.c.device == "cuda":
-            f, p = statistics.median(fresh_ms), statistics.median(pooled_ms)
-            if f > 0.05 and p < REPLAY_RATIO * f:
-                raise CandidateRejected("result-cache", f"timed calls on inputs seen before took {p:.3g} ms, on "
-                                                        f"fresh inputs {f:.3g} ms: results are replayed")
 
 
 def _bytes(value: Any) -> int:

@@ -105,3 +105,25 @@ def check(tree: ast.Module) -> list[Violation]:
                 if not ok:
                     found.append(Violation("build-flags", kw.value.lineno, f"{kw.arg} passes {token!r}"))
     return found
+
+
+def check_spec(spec: dict) -> list[str]:
+    """The same allowlist over a load_inline call's arguments as the worker saw them at run time (a call
+    whose arguments the gate could not read ahead: the engine builds it on the worker's request)."""
+    problems = []
+    name = spec.get("name")
+    if not (isinstance(name, str) and name.isidentifier()):
+        problems.append("the extension's name must be an identifier")
+    for keyword in (*FLAG_KEYWORDS, "extra_include_paths"):
+        if spec.get(keyword) is None:
+            continue
+        tokens = _tokens(spec[keyword])
+        if tokens is None:
+            problems.append(f"{keyword} is not a list of strings")
+            continue
+        for token in tokens:
+            ok = bool(_PATH.fullmatch(token)) if keyword == "extra_include_paths" else \
+                not _LIBRARY.fullmatch(token) and _allowed(keyword, token)
+            if not ok:
+                problems.append(f"{keyword} passes {token!r}")
+    return problems

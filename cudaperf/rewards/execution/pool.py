@@ -307,6 +307,10 @@ class Slot:
                 try:
                     worker.send(message["request"])
                     reply = worker.read(deadline, self.pool.memory_limit)
+                    while reply.get("event") == "build":   # a load_inline the engine could not build ahead
+                        ok, output = self.pool.build(reply.get("spec") or {}, deadline - time.monotonic())
+                        worker.send({"built": ok, "output": output[-16000:]})
+                        reply = worker.read(deadline, self.pool.memory_limit)
                     checker.send({"reply": reply})
                     if reply.get("recycle"):
                         failure = None   # the checker reports the runtime error; the worker goes afterwards
@@ -382,6 +386,8 @@ class Pool:
         self.log_dir = Path(tempfile.mkdtemp(prefix="cudaperf-workers-"))
         self.scratch = _scratch_root()
         self.serial = itertools.count()
+        # builds a worker asks for: (spec, seconds left) -> (ok, compiler output); set by the engine
+        self.build = lambda spec, seconds: (False, "no builder in this engine")
         self.namespace = _namespace()
         self.started: weakref.WeakSet[Child] = weakref.WeakSet()
         self.dying: list[Child] = []
@@ -426,9 +432,13 @@ class Pool:
             self._free.put(slot)
 
     def run(self, job: dict, compile_timeout: float, run_timeout: float) -> dict:
-        """One job; an engine failure before the candidate was touched is retried once on fresh processes."""
+        """One job, retried once on fresh processes when it failed for another's doing: the engine failed
+        before the candidate was touched (`infra_error`), or the GPU ran out of memory while an earlier
+        candidate's killed worker still held it (a worker's GPU memory is freed only when it exits)."""
         note = None
         for attempt in range(2):
+            self.reap()
+            crowded = bool(self.dying)
             slot = self._free.get()
             try:
                 result = slot.run(job, compile_timeout, run_timeout)
@@ -436,10 +446,25 @@ class Pool:
                 self._free.put(slot)
             if note:
                 result.setdefault("log", []).insert(0, note)
-            if result.get("status") != "infra_error" or result.get("sandbox") is False or attempt:
+            reason = str(result.get("reason", ""))
+            if attempt == 0 and result.get("status") == "infra_error" and result.get("sandbox") is not False:
+                note = f"retried once on fresh processes after: {reason[:200]}"
+            elif attempt == 0 and crowded and result.get("status") == "runtime_error" and \
+                    "out of memory" in reason.lower():
+                self.settle(20.0)
+                note = f"retried once after an earlier candidate's worker released the GPU: {reason[:200]}"
+            else:
                 return result
-            note = f"retried once on fresh processes after: {result.get('reason')}"
         return result
+
+    def settle(self, timeout: float) -> None:
+        """Wait (up to `timeout` seconds) until every killed worker has exited."""
+        until = time.monotonic() + timeout
+        while time.monotonic() < until:
+            self.reap()
+            if not self.dying:
+                return
+            time.sleep(0.1)
 
     def reap(self, killed: Child | None = None) -> None:
         """Keep `killed` (closed without waiting) until it has exited; collect those that have."""

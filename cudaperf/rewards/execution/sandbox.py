@@ -134,7 +134,7 @@ def own_pid_namespace() -> list[str]:
     return [unshare, *user, "--pid", "--fork", "--mount-proc", "--kill-child"]
 
 
-def scrubbed_env(private: Path, keep: Mapping[str, str] = {}) -> dict[str, str]:   # noqa: B006 (read only)
+def scrubbed_env(private: Path, keep: Mapping[str, str] = {}) -> dict[str, str]:
     """A minimal environment: no tokens, no user values; toolchain and GPU settings from os.environ."""
     names = ("PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "TORCH_CUDA_ARCH_LIST",
              "MAX_JOBS", "PYTHONPATH", "CXX", "CC")

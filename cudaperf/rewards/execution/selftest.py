@@ -1,8 +1,9 @@
 """`cudaperf eval --self-test`: try to escape a sandboxed child and say what was blocked.
 
 A child (`python -m cudaperf.rewards.execution.selftest --child PRIVATE PARENT_TMP ENGINE_PID`, started
-as a worker is: with `scrubbed_env`, in a PID namespace of its own) calls `enforce(Policy(private, processes=False))` as a worker does, runs each probe and
-prints one JSON line.  Exit 0: every probe blocked and the control (writing its private directory)
+as a worker is: with `scrubbed_env`, in a PID namespace of its own) calls
+`enforce(Policy(private, processes=False))` as a worker does, runs each probe and prints one JSON line.
+Exit 0: every probe blocked and the control (writing its private directory)
 works; 1: a probe got through, or the sandbox cannot be enforced (the engine refuses to score then).
 """
 

@@ -314,7 +314,7 @@ def builder_calls(tree: ast.Module) -> list[ast.Call]:
 
 def extract_builds(source: str) -> list[dict] | None:
     """Arguments of every load_inline call whose arguments are literals (or names bound to literals at
-    module level); None when some call cannot be read that way (the worker then builds it itself)."""
+    module level); None when some call cannot be read that way (the worker asks the engine to build it)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:

@@ -97,7 +97,7 @@ def _tensor(directory: Path, node: dict, device: str, budget: list[int]) -> torc
     name, dtype, shape = node.get("tensor"), node.get("dtype"), node.get("shape")
     if not (isinstance(name, str) and name.startswith("t") and name.endswith(".bin") and "/" not in name
             and dtype in DTYPES and isinstance(shape, list) and len(shape) <= 8
-            and all(isinstance(s, int) and 0 <= s for s in shape)):
+            and all(isinstance(s, int) and s >= 0 for s in shape)):
         raise TransferError("malformed tensor description")
     numel = 1
     for s in shape:

@@ -42,7 +42,7 @@ class Worker:
         import torch
         from torch.utils import cpp_extension
 
-        from . import hacks, timing, torch_ext
+        from . import hacks, timing
 
         self.device = device
         self.info: dict[str, Any] = {"torch": torch.__version__, "device": "cpu", "gpu": False}
@@ -59,8 +59,8 @@ class Worker:
             laps["context"] = round(time.perf_counter() - started - sum(laps.values()), 2)
         self.timer = timing.Timer(device, l2)
         root = os.environ.get("CUDAPERF_EXT_ROOT")
-        if root:   # prebuilt extensions only: inside the sandbox nothing can be compiled
-            cpp_extension.load_inline = torch_ext.cached_load_inline(Path(root), cpp_extension.load_inline)
+        if root:   # extensions built outside: ahead by the engine, or on request (see `_built`)
+            cpp_extension.load_inline = self._built(Path(root))
         if device == "cuda":
             # Modules the harness uses on the GPU (dispatch recorder, profiler) and what they pull in:
             # torch._dynamo rebinds torch.manual_seed on import, which must not read as a candidate's patch.
@@ -70,16 +70,36 @@ class Worker:
 
             hacks.launched_kernels(lambda: torch.ones(1, device="cuda").add_(1))  # CUPTI's first start
             laps["harness_modules_and_profiler"] = round(time.perf_counter() - started - sum(laps.values()), 2)
-        import numpy   # noqa: F401 -- transfers use it; imported before the sandbox like the rest
-        import torch.utils._python_dispatch  # noqa: F401
-
-        from . import cases, correctness, driver, spec, transfer  # noqa: F401
+        from . import cases, correctness, spec, transfer  # noqa: F401 -- what requests use, loaded while idle
         self.guard = hacks.Guard()
+        self.channel: tuple[Any, Any] | None = None   # (send a message, the request stream): build requests
         self.candidate: Any = None
         self.format = ""
         self.keep: list[Any] = []         # earlier calls' buffers stay alive: no address is recycled (hacks 8, 10)
         self.pool: dict[int, list[Any]] = {}
         self.last: tuple[list[Any], Any] | None = None   # (inputs, outputs) of the last call
+
+    def _built(self, root: Path):
+        """load_inline for this worker: the build the engine made ahead; for a call whose arguments it
+        could not read ahead, the worker asks the engine to build them (a sandboxed builder, the gate's
+        flag allowlist) and waits, since nothing can be compiled in here."""
+        from .torch_ext import BuildError, load_built, normalise
+
+        def load_inline(*args, **kwargs):
+            spec = normalise(args, kwargs)
+            try:
+                return load_built(spec, root)
+            except BuildError as exc:
+                if not str(exc).startswith("not built ahead") or self.channel is None:
+                    raise
+            send, requests = self.channel
+            send({"event": "build", "spec": spec})
+            answer = json.loads(requests.readline() or "{}")
+            if not answer.get("built"):
+                raise BuildError(str(answer.get("output") or "the engine did not build the extension"))
+            return load_built(spec, root)
+
+        return load_inline
 
     # -- requests --
     def handle(self, request: dict) -> dict:
@@ -264,7 +284,7 @@ def _lock_in(private: Path, ext_root: str | None, running_threads: bool) -> dict
     """The sandbox, applied to this process for good (see sandbox.py); raises SandboxUnavailable."""
     from . import sandbox
 
-    readable = (Path(ext_root),) if ext_root else ()
+    readable = (Path(ext_root).parent,) if ext_root else ()   # the exec cache: cubins and built extensions
     return sandbox.enforce(sandbox.Policy(private=private, readable=readable, processes=False), running_threads)
 
 
@@ -304,7 +324,8 @@ def main(argv: list[str]) -> int:
     if worker is None:
         return 0
     with os.fdopen(jobs_fd) as requests:
-        for line in requests:
+        worker.channel = (lambda m: _send(messages_fd, m), requests)
+        for line in iter(requests.readline, ""):
             reply = worker.handle(json.loads(line))
             _send(messages_fd, {"event": "reply", **reply})
             if reply.get("recycle"):
