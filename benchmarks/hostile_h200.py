@@ -144,9 +144,33 @@ def processes() -> dict[int, str]:
                 state = f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if state != "Z":
+        if state != "Z" and not kernel_thread(int(name)):
             out[int(name)] = cmd
     return out
+
+
+def kernel_thread(pid: int) -> bool:
+    """Kernel threads (kworkers the driver starts during a run) have no memory map and kthreadd's pid 2
+    as parent; they are no candidate's doing."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            parent = int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return False
+    return pid == 2 or parent == 2
+
+
+def ancestors() -> set[int]:
+    """This process and every process above it (the `timeout` that runs it, the shell): never 'left'."""
+    found, pid = set(), os.getpid()
+    while pid > 1 and pid not in found:
+        found.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return found
 
 
 def passwd_lines() -> list[str]:
@@ -268,9 +292,9 @@ def main() -> int:
 
     time.sleep(5)
     procs_after = processes()
-    me = os.getpid()
-    left = {pid: cmd for pid, cmd in procs_after.items() if pid not in procs_before and pid != me}
-    left.update({pid: cmd for pid, cmd in procs_after.items() if "hostile" in cmd and pid != me})
+    mine = ancestors()
+    left = {pid: cmd for pid, cmd in procs_after.items() if pid not in procs_before and pid not in mine}
+    left.update({pid: cmd for pid, cmd in procs_after.items() if "hostile" in cmd and pid not in mine})
     changed: list[str] = []
     restored: list[str] = []
     for i, p in enumerate(pkgs):   # put the package back as it was, so later runs on this machine are honest
