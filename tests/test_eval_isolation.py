@@ -183,3 +183,34 @@ def test_results_streamed_as_each_finished(outcome):
     lines = outcome[3].read_text().splitlines()
     assert len(lines) == len(ATTACKS) + 1
     assert {json.loads(ln)["candidate"] for ln in lines} == {f"{n}.py" for n in [*ATTACKS, "honest_after"]}
+
+
+class _Exiting:
+    """A real process still exiting, standing where a killed worker waits to release its GPU memory."""
+
+    def __init__(self, seconds: float):
+        import subprocess
+
+        self.proc = subprocess.Popen(["sleep", str(seconds)])
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+
+def test_out_of_memory_while_an_earlier_worker_exits_is_retried_once_after_it_has():
+    """On the H200 the candidate after a GPU memory hog ran out of memory while the hog's killed worker
+    still held the GPU; such a result is retried once, after every killed worker has exited."""
+    task = task_from_source(REFERENCE, "torch")
+    oom = candidate_from_source(_candidate("raise RuntimeError('CUDA out of memory. Tried to allocate 2.00 GiB')"),
+                                "python", path="oom.py")
+    with Evaluator(Options(device="cpu", gate=False, time=False, trials=1)) as evaluator:
+        alone = evaluator.evaluate(task, oom)
+        exiting = _Exiting(1.5)
+        evaluator.pool.dying.append(exiting)
+        crowded = evaluator.evaluate(task, oom)
+        assert not exiting.alive
+    assert alone.status == crowded.status == "runtime_error"
+    assert not any(line.startswith("retried once") for line in alone.log)
+    assert any(line.startswith("retried once after an earlier candidate's worker released the GPU")
+               for line in crowded.log)

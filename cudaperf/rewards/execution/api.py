@@ -208,7 +208,9 @@ class Evaluator:
         """Build the candidate's load_inline extensions ahead, off the GPU: (the final result's fields
         when a build failed, whether every extension was built)."""
         builds = torch_ext.extract_builds(candidate.source)
-        if not builds or self.builders is None:
+        if builds == []:
+            return None, False
+        if builds is None or self.builders is None:
             log.append("load_inline arguments are not literals: built when the worker asks for it")
             return None, False
         for spec in builds:

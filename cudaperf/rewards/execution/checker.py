@@ -439,8 +439,8 @@ class _Run:
             slot = i % len(pool)
             values = pool[slot]
             if i in fresh:
-                values = input_set(secrets.randbits(30)) if not c_task else \
-                    self.reference.inputs(secrets.randbits(30), 0)
+                fresh_seed = secrets.randbits(30)   # made once and dropped: never in the input cache
+                values = self.reference.inputs(fresh_seed, 0) if c_task else self.reference.inputs(fresh_seed)
                 slot = 100000 + i
                 where = self._put(values)
                 self.ask({"op": "stage", "slot": slot, "inputs": where})
