@@ -191,9 +191,9 @@ def run(reference: str, candidates: list[str], sizes: dict | None = None, timeou
     with tempfile.TemporaryDirectory(prefix="cudaperf-trace-") as tmp:
         req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
         req.write_text(json.dumps({"reference": reference, "sizes": sizes, "candidates": candidates}))
-        env = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
-        proc = run_bounded([sys.executable, "-m", "cudaperf.rl.trace", str(req), str(res)], timeout, env=env,
-                           address_space=TRACE_ADDRESS_SPACE)
+        prefix, env = _confinement(Path(tmp))
+        proc = run_bounded([*prefix, sys.executable, "-m", "cudaperf.rl.trace", str(req), str(res)], timeout,
+                           env=env, address_space=TRACE_ADDRESS_SPACE, cwd=tmp)
         if proc.returncode is None:
             raise RuntimeError(f"tracing the candidates took more than {timeout:.0f} s")
         if proc.returncode != 0 or not res.exists():
@@ -202,8 +202,33 @@ def run(reference: str, candidates: list[str], sizes: dict | None = None, timeou
         return json.loads(res.read_text())
 
 
+def _confinement(private: Path) -> tuple[list[str], dict[str, str]]:
+    """The tracing child runs candidate Python: started like an execution worker (its own PID namespace, a
+    scrubbed environment) where the sandbox's libraries are installed (the `exec` extra), else as it is,
+    with the whole environment, as before the sandbox existed (the child then says so on stderr)."""
+    try:
+        from ..rewards.execution import sandbox
+
+        if sandbox.status()["landlock"] and sandbox.status()["seccomp"]:
+            return sandbox.own_pid_namespace(), sandbox.scrubbed_env(private, {"CUDA_VISIBLE_DEVICES": ""})
+    except (ImportError, RuntimeError):
+        pass
+    return [], {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
+
+
+def _lock_in(private: Path) -> None:
+    """Before torch starts a thread: writes only beside the result, no processes, sockets or signals."""
+    try:
+        from ..rewards.execution import sandbox
+
+        sandbox.enforce(sandbox.Policy(private=private))
+    except (ImportError, RuntimeError) as exc:   # SandboxUnavailable is a RuntimeError
+        print(f"cudaperf: tracing unsandboxed: {exc}", file=sys.stderr)
+
+
 def main(argv: list[str]) -> int:
     request = json.loads(Path(argv[0]).read_text())
+    _lock_in(Path(argv[1]).parent)
     result = trace_request(request)
     Path(argv[1]).write_text(json.dumps(result))
     return 0

@@ -321,12 +321,11 @@ def main(argv: list[str]) -> int:
         except ImportError:
             hello.update(torch=None, gpu=False)
     _send(messages_fd, hello)
-    if worker is None:
-        return 0
     with os.fdopen(jobs_fd) as requests:
-        worker.channel = (lambda m: _send(messages_fd, m), requests)
-        for line in iter(requests.readline, ""):
-            reply = worker.handle(json.loads(line))
+        if worker is not None:
+            worker.channel = (lambda m: _send(messages_fd, m), requests)
+        for line in iter(requests.readline, ""):   # without a device it waits all the same, as a spare does
+            reply = worker.handle(json.loads(line)) if worker else {"error": "harness", "message": "no device"}
             _send(messages_fd, {"event": "reply", **reply})
             if reply.get("recycle"):
                 break
