@@ -282,3 +282,23 @@ def test_h200_eval_statuses_of_runs_5_and_6():
          f"`correct`, {_span([r['speedup'] for r in compiled], 1)}x over eager and "
          f"{_span([r['speedup_compile'] for r in compiled], 1)}x over `torch.compile(reference)` "
          f"({_span([r['time_ms']['compile'] for r in compiled], 2)} ms:")
+
+
+# ------------------------------------------------------------------------------------ eval.md: sandbox
+
+H200_ISOLATION = ROOT / "tests" / "data" / "h200" / "isolation"
+
+
+def test_h200_hostile_run_and_self_test():
+    """The sandbox's H200 figures come from the committed run: one batch, nothing escaped, no hostile
+    candidate `correct`, every self-test probe blocked."""
+    escapes = json.loads((H200_ISOLATION / "escapes.json").read_text())
+    records = [json.loads(line) for line in (H200_ISOLATION / "hostile.jsonl").read_text().splitlines()]
+    attacks = [r for r in records if not Path(r["candidate"]).stem.startswith("honest")]
+    assert not escapes["package_files_changed"] and not escapes["files_created"] and not escapes["leaks"]
+    assert not [r["candidate"] for r in attacks if r["status"] == "correct"]
+    says("docs/eval.md", f"one batch of {len(records)} in {escapes['seconds']:.0f} s",
+         f"{escapes['seconds'] / sum(r['format'] == 'kernelbench' for r in records):.1f} s per KernelBench candidate")
+    log = (H200_ISOLATION / "selftest.log").read_text()
+    probes = json.loads(log[log.index("{"):log.rindex("}") + 1])["probes"]
+    assert all(p["blocked"] for p in probes if not p.get("control")) and "exit 0" in log
