@@ -33,14 +33,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from .protocol import send
+
 FRESH_SHARE = 0.25     # timed calls on input sets the worker has never seen (checked, not in the median)
 CHECKED_SHARE = 0.3    # timed calls whose outputs are fetched and compared
-
-
-def _send(fd: int, message: dict) -> None:
-    data = (json.dumps(message) + "\n").encode()
-    while data:
-        data = data[os.write(fd, data):]
 
 
 def _result(status: str, reason: str = "", **fields: Any) -> dict:
@@ -66,7 +62,7 @@ class Channel:
         from .correctness import Mismatch
         from .torch_ext import BuildError
 
-        _send(self.messages_fd, {"event": "ask", "request": request})
+        send(self.messages_fd, {"event": "ask", "request": request})
         line = self.jobs.readline()
         if not line:
             raise SystemExit(0)
@@ -511,7 +507,7 @@ def main(argv: list[str]) -> int:
         hello = {"event": "hello", "pid": os.getpid(), "torch": torch.__version__, "gpu": device == "cuda"}
     except ImportError:
         hello = {"event": "hello", "pid": os.getpid(), "torch": None, "gpu": False}
-    _send(messages_fd, hello)
+    send(messages_fd, hello)
     with os.fdopen(jobs_fd) as jobs:
         channel = Channel(jobs, messages_fd)
         for line in jobs:
@@ -525,12 +521,12 @@ def main(argv: list[str]) -> int:
                     result = _reference_only(job)
                 else:
                     hacks.pin_precision(bool(job["options"].get("allow_tf32")))
-                    result = checker.run(job, channel, lambda m: _send(messages_fd, m))
+                    result = checker.run(job, channel, lambda m: send(messages_fd, m))
             except Exception as exc:  # the harness or the reference failed: report, never hang the caller
                 result = _result("infra_error", f"checker error: {type(exc).__name__}: {exc}"[:500], recycle=True,
                                  log=traceback.format_exc().splitlines()[-20:])
             result["checker_seconds"] = time.perf_counter() - started
-            _send(messages_fd, {"event": "result", **result})
+            send(messages_fd, {"event": "result", **result})
             if result.get("recycle"):
                 break
     return 0

@@ -1,6 +1,7 @@
-"""Timing in the worker: reference and candidate interleaved, each trial on fresh inputs, after an L2
-flush and a persisting-L2 reset, bracketed by CUDA events with the whole device synchronised before
-the last event (so work on any stream counts, hack 1), median of the trials.
+"""The timer: each call after an L2 flush and a persisting-L2 reset, bracketed by CUDA events with the
+whole device synchronised before the last event (so work on any stream counts, hack 1).  The checker
+times the reference with it and the candidate's worker the candidate, interleaved call by call
+(checker.py); the median of the trials is the time.
 
 Three events per call: `start`, `end` on the current stream right after the call, and `after`,
 recorded once `torch.cuda.synchronize()` returned.  `after` covers work on every stream but also the
@@ -85,25 +86,3 @@ def cpu_time(fn: Callable[..., Any], args: list[Any]) -> float:
     start = _perf_counter()
     fn(*args)
     return (_perf_counter() - start) * 1e3
-
-
-def interleaved(timer: Timer, sides: dict[str, tuple[Callable[..., Any], Callable[[int], list[Any]]]],
-                trials: int, warmup: int, cpu_sides: tuple[str, ...] = ()) -> dict[str, float]:
-    """Median milliseconds per side.  `sides` maps a name to (function, inputs for trial i); the order
-    of sides rotates every trial so drift and cache state are shared fairly."""
-    names = list(sides)
-    for name in names:
-        fn, inputs = sides[name]
-        for w in range(warmup):
-            fn(*inputs(-1 - w))
-    if timer.device == "cuda":
-        _synchronize()
-    timer.calibrate()
-    samples: dict[str, list[float]] = {n: [] for n in names}
-    for i in range(trials):
-        order = names[i % len(names):] + names[:i % len(names)]
-        for name in order:
-            fn, inputs = sides[name]
-            args = inputs(i)
-            samples[name].append(cpu_time(fn, args) if name in cpu_sides else timer(fn, args))
-    return {n: statistics.median(v) for n, v in samples.items()}

@@ -21,13 +21,9 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from .protocol import send
+
 _MAX_TEXT = 400   # candidate-controlled text (exception messages) is cut to this many characters
-
-
-def _send(fd: int, message: dict) -> None:
-    data = (json.dumps(message) + "\n").encode()
-    while data:
-        data = data[os.write(fd, data):]
 
 
 def _short(text: str) -> str:
@@ -309,7 +305,7 @@ def main(argv: list[str]) -> int:
         hello["sandbox"] = _lock_in(private, os.environ.get("CUDAPERF_EXT_ROOT"), "torch" in sys.modules)
     except Exception as exc:   # SandboxUnavailable, or the libraries missing: the engine refuses to score
         hello["sandbox_error"] = f"{type(exc).__name__}: {_short(exc)}"
-        _send(messages_fd, hello)
+        send(messages_fd, hello)
         return 0
     if worker is None:
         try:
@@ -320,13 +316,13 @@ def main(argv: list[str]) -> int:
             hello.update(worker.info if worker else {"torch": torch.__version__, "gpu": False})
         except ImportError:
             hello.update(torch=None, gpu=False)
-    _send(messages_fd, hello)
+    send(messages_fd, hello)
     with os.fdopen(jobs_fd) as requests:
         if worker is not None:
-            worker.channel = (lambda m: _send(messages_fd, m), requests)
+            worker.channel = (lambda m: send(messages_fd, m), requests)
         for line in iter(requests.readline, ""):   # without a device it waits all the same, as a spare does
             reply = worker.handle(json.loads(line)) if worker else {"error": "harness", "message": "no device"}
-            _send(messages_fd, {"event": "reply", **reply})
+            send(messages_fd, {"event": "reply", **reply})
             if reply.get("recycle"):
                 break
     return 0
