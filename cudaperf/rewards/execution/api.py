@@ -195,7 +195,7 @@ class Evaluator:
         when a build failed, whether every extension was built)."""
         builds = torch_ext.extract_builds(candidate.source)
         if not builds or self.builders is None:
-            log.append("load_inline arguments are not literals: the worker builds the extension")
+            log.append("load_inline arguments are not literals: not built ahead (the worker imports, never builds)")
             return None, False
         for spec in builds:
             ok, output, seconds = self.builders.build(spec, self.options.compile_timeout)
