@@ -79,7 +79,7 @@ def test_builders_build_real_extensions_ahead_and_leave_nothing_running(tmp_path
     the build works and is importable from the cache, a compile error comes back with gcc's message,
     and closing kills the idle builder."""
     pytest.importorskip("torch")
-    pytest.importorskip("cudaperf.rewards.execution.sandbox", reason="sandbox.py is not in this branch yet")
+    pytest.importorskip("pyseccomp")
     from cudaperf.rewards.execution import torch_ext
 
     builders = torch_ext.Builders(tmp_path, "9.0", jobs=2, ready=1)
