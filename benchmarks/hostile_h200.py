@@ -22,8 +22,9 @@ and nothing escaped, 1 otherwise.
 Safety: files with a `# sandbox-only:` line (kill_engine.py: kill(getppid()), kill(-1, SIGTERM)) are
 skipped unless --sandboxed is given, since without a sandbox they end this process and every other
 process of the user.  Package files the batch changed are restored from a copy taken before, files
-created by the candidates are listed (not deleted) and processes left running are killed by pid
-after they have been recorded (--keep-processes leaves them).  The batch runs in a thread with a
+created by the candidates are listed (not deleted) and processes left running that the
+candidates started (a `sleep 600` payload, or a descendant of this process) are killed by pid after
+they have been recorded (--keep-processes leaves them).  The batch runs in a thread with a
 deadline (default 420 s, so the whole run ends within 8 minutes); past it the results so far are
 written and the process exits without waiting for the engine.
 """
@@ -132,7 +133,8 @@ def tmp_markers() -> list[str]:
     return sorted(out)
 
 
-def processes() -> dict[int, str]:
+def processes() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, command line) of every live (non-zombie) process."""
     out = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -141,36 +143,23 @@ def processes() -> dict[int, str]:
             with open(f"/proc/{name}/cmdline", "rb") as f:
                 cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
             with open(f"/proc/{name}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
+                fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if state != "Z" and not kernel_thread(int(name)):
-            out[int(name)] = cmd
+        if fields[0] != "Z" and fields[1] != "2" and name != "2":   # kernel threads (kthreadd's) are no one's doing
+            out[int(name)] = (int(fields[1]), cmd)
     return out
 
 
-def kernel_thread(pid: int) -> bool:
-    """Kernel threads (kworkers the driver starts during a run) have no memory map and kthreadd's pid 2
-    as parent; they are no candidate's doing."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            parent = int(f.read().rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return False
-    return pid == 2 or parent == 2
+def ancestors(table: dict[int, tuple[int, str]], pid: int) -> set[int]:
+    out = set()
+    while pid in table and pid not in out and pid > 1:
+        out.add(pid)
+        pid = table[pid][0]
+    return out
 
 
-def ancestors() -> set[int]:
-    """This process and every process above it (the `timeout` that runs it, the shell): never 'left'."""
-    found, pid = set(), os.getpid()
-    while pid > 1 and pid not in found:
-        found.add(pid)
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            break
-    return found
+PAYLOAD = re.compile(r"hostile_static_init|\bsleep 600\b")   # what the candidates start
 
 
 def passwd_lines() -> list[str]:
@@ -292,9 +281,9 @@ def main() -> int:
 
     time.sleep(5)
     procs_after = processes()
-    mine = ancestors()
-    left = {pid: cmd for pid, cmd in procs_after.items() if pid not in procs_before and pid not in mine}
-    left.update({pid: cmd for pid, cmd in procs_after.items() if "hostile" in cmd and pid not in mine})
+    mine = ancestors(procs_after, os.getpid())   # this process, the shell and runner above it
+    left = {pid: cmd for pid, (_, cmd) in procs_after.items()
+            if pid not in mine and (pid not in procs_before or PAYLOAD.search(cmd))}
     changed: list[str] = []
     restored: list[str] = []
     for i, p in enumerate(pkgs):   # put the package back as it was, so later runs on this machine are honest
@@ -315,13 +304,14 @@ def main() -> int:
     markers = sorted(set(tmp_markers()) - markers_before)
     shutil.rmtree(backup, ignore_errors=True)
     killed = []
-    if not args.keep_processes:
-        for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
-            except OSError:
-                pass
+    if not args.keep_processes:   # only what the candidates started: their payloads and our own descendants
+        for pid, cmd in left.items():
+            if PAYLOAD.search(cmd) or os.getpid() in ancestors(procs_after, pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                except OSError:
+                    pass
 
     found_leaks = leaks(records)
     escapes = {
