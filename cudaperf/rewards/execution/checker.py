@@ -37,6 +37,7 @@ from .protocol import send
 
 FRESH_SHARE = 0.25     # timed calls on input sets the worker has never seen (checked, not in the median)
 CHECKED_SHARE = 0.3    # timed calls whose outputs are fetched and compared
+FRESH_SLOT = -1        # the worker's slot for the fresh set of the moment (staged sets are 0, 1, ...)
 
 
 def _result(status: str, reason: str = "", **fields: Any) -> dict:
@@ -187,13 +188,17 @@ class _Run:
             torch.cuda.synchronize()
 
     # -- moving values --
-    def _put(self, value: Any) -> str:
+    def _ask_with(self, request: dict, key: str, value: Any) -> dict:
+        """`request` with `value` copied into the worker's directory under `key`; the copy goes after."""
         from .transfer import write
 
         self._n += 1
         directory = self.xfer / f"in-{self._n}"
         write(value, directory)
-        return str(directory)
+        try:
+            return self.ask({**request, key: str(directory)})
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
 
     def _out(self) -> str:
         self._n += 1
@@ -214,9 +219,6 @@ class _Run:
             return read(Path(directory), self.c.device, self.out_bytes)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
-
-    def _drop(self, directory: str) -> None:
-        shutil.rmtree(directory, ignore_errors=True)
 
     def cleanup(self) -> None:
         shutil.rmtree(self.xfer, ignore_errors=True)
@@ -245,9 +247,7 @@ class _Run:
         else:
             state = self.reference.model.state_dict()
             values = [list(self.reference.init), [[k, v.detach()] for k, v in state.items()]]
-        request["values"] = self._put(values)
-        self.ask(request)
-        self._drop(request["values"])
+        self._ask_with(request, "values", values)
         self._lap("candidate loaded in its worker" + (" (extension built ahead)" if self.fmt == "kernelbench" else ""))
         self.send({"event": "phase", "phase": "run"})
         probe_out = self.reference(*cases.clone(probe))
@@ -259,12 +259,10 @@ class _Run:
         """The candidate's outputs on (a copy of) `base`, and the worker's reply."""
         from .correctness import Mismatch
 
-        where = self._put(base)
         out = self._out()
-        reply = self.ask({"op": "call", "inputs": where, "out": out, "in_place": sorted(self.in_place), **extra})
-        self._drop(where)
+        reply = self._ask_with({"op": "call", "out": out, "in_place": sorted(self.in_place), **extra}, "inputs", base)
         if reply.get("edited"):
-            self._drop(out)
+            shutil.rmtree(out, ignore_errors=True)
             raise Mismatch(f"input {reply['edited'][0]} was modified differently from the reference (in-place edit)",
                            "input-mutation")
         return self._fetch(out), reply
@@ -401,9 +399,7 @@ class _Run:
         self.log.append(f"timing: {trials} trials over {len(pool)} input sets, {len(fresh)} on fresh inputs, "
                         f"{len(checked)} checked, {warmup} warm-up calls")
         for k, values in enumerate(pool):
-            where = self._put(values)
-            self.ask({"op": "stage", "slot": k, "inputs": where})
-            self._drop(where)
+            self._ask_with({"op": "stage", "slot": k}, "inputs", values)
 
         if c_task:
             host = [self.reference.host_values(p) for p in pool]
@@ -432,13 +428,11 @@ class _Run:
                                      else self.c.timer(fn, args(i)))
             slot = i % len(pool)
             values = pool[slot]
-            if i in fresh:
-                fresh_seed = secrets.randbits(30)   # made once and dropped: never in the input cache
+            if i in fresh:   # made once and dropped (never in the input cache), staged in one slot of its own
+                fresh_seed = secrets.randbits(30)
                 values = self.reference.inputs(fresh_seed, 0) if c_task else self.reference.inputs(fresh_seed)
-                slot = 100000 + i
-                where = self._put(values)
-                self.ask({"op": "stage", "slot": slot, "inputs": where})
-                self._drop(where)
+                slot = FRESH_SLOT
+                self._ask_with({"op": "stage", "slot": slot}, "inputs", values)
             ms = float(self.ask({"op": "time", "slot": slot})["ms"])
             if i not in fresh:
                 samples["candidate"].append(ms)
@@ -446,15 +440,16 @@ class _Run:
                 out = self._out()
                 self.ask({"op": "save", "out": out})
                 cout = self._fetch(out)
-                if slot not in expected:
-                    expected[slot] = self.reference(*cases.clone(values))
+                want = expected.get(slot) if i not in fresh else None
+                if want is None:
+                    want = self.reference(*cases.clone(values))
                     self._sync()
+                    if i not in fresh:
+                        expected[slot] = want
                 try:
-                    self._compare(cout, expected[slot], values)
+                    self._compare(cout, want, values)
                 except correctness.Mismatch as exc:
                     raise exc.within(f"timed call {i}{' on fresh inputs' if i in fresh else ''}") from None
-                if slot >= 100000:
-                    expected.pop(slot)
         self.ask({"op": "release"})
         times = {k: statistics.median(v) for k, v in samples.items()}
         self.log.append(f"timing: {self.c.timer.gap_ms * 1e3:.1f} us of synchronise round trip taken off")

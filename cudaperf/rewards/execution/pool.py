@@ -211,11 +211,14 @@ class Slot:
         self.pool.started.add(worker)
         return worker
 
+    def _spawn_checker(self) -> None:
+        self.checker = Child("cudaperf.rewards.execution.checker", self.env, self.pool.log_dir)
+        self.pool.started.add(self.checker)
+
     def warm(self) -> None:
         """Start the checker and a worker now, without waiting: they import torch while the caller compiles."""
         if self.checker is None:
-            self.checker = Child("cudaperf.rewards.execution.checker", self.env, self.pool.log_dir)
-            self.pool.started.add(self.checker)
+            self._spawn_checker()
         if self.current is None and not self.spares:
             self.spares.append(self._spawn())
 
@@ -233,8 +236,7 @@ class Slot:
             self.checker.close()
             self.checker = None
         if self.checker is None:
-            self.checker = Child("cudaperf.rewards.execution.checker", self.env, self.pool.log_dir)
-            self.pool.started.add(self.checker)
+            self._spawn_checker()
         if self.checker.wait_hello(self.pool.start_timeout) is None:
             self.checker.close()
             self.checker = None
@@ -258,7 +260,7 @@ class Slot:
         checker, worker = self._checker(), self.worker()
         if checker is None or worker is None:
             return None
-        return {**worker.hello, "checker_gpu": checker.hello.get("gpu")}
+        return worker.hello
 
     def _drop_worker(self) -> None:
         if self.current is not None:
@@ -284,6 +286,7 @@ class Slot:
         job = {**job, "worker_dir": str(worker.private)}
         phase, deadline = "load", time.monotonic() + compile_timeout
         failure: dict | None = None
+        recycle = False   # the worker goes after this job (a CUDA error, a crash, the checker failing)
         checker.send({"job": job})
         while True:
             try:
@@ -311,10 +314,8 @@ class Slot:
                         ok, output = self.pool.build(reply.get("spec") or {}, deadline - time.monotonic())
                         worker.send({"built": ok, "output": output[-16000:]})
                         reply = worker.read(deadline, self.pool.memory_limit)
-                    checker.send({"reply": reply})
-                    if reply.get("recycle"):
-                        failure = None   # the checker reports the runtime error; the worker goes afterwards
-                        job["recycle"] = True
+                    checker.send({"reply": reply})   # a recycle reply's error is the checker's to report
+                    recycle = recycle or bool(reply.get("recycle"))
                     continue
                 except Deadline:
                     limit = compile_timeout if phase in ("load", "compile") else run_timeout
@@ -332,14 +333,14 @@ class Slot:
             elif event == "result":
                 result = failure or message
                 break
-        if failure is None and result.get("status") not in ("correct",):
+        if failure is None and result.get("status") != "correct":
             result.setdefault("log", []).extend(worker.log_tail(offset))
         result["device"] = {k: worker.hello.get(k) for k in ("device", "gpu", "capability", "torch")}
         if message.get("recycle") and failure is None:   # the checker itself failed: both go
             checker.close()
             self.checker = None
-            job["recycle"] = True
-        if failure is not None or job.get("recycle") or job["format"] == "kernelbench" or \
+            recycle = True
+        if failure is not None or recycle or job["format"] == "kernelbench" or \
                 result.get("status") == "runtime_error" or not worker.alive:
             self._drop_worker()
         return result
