@@ -38,3 +38,14 @@ def test_a_recycled_worker_is_replaced_by_a_spare_and_reaped():
         pool.reap()
         assert first not in pool.dying
     assert child_pids() <= before
+
+
+def test_a_worker_outside_a_pid_namespace_of_its_own_refuses_to_score():
+    """Without `unshare` the worker would see the engine's /proc/PID/environ: it says the sandbox is
+    unavailable instead, and the job is refused, not run unconfined."""
+    with Pool([], device="none", spare=1) as pool:
+        pool.namespace = []
+        hello = pool.hello()
+        refused = pool.run({"format": "c", "reference": {}}, 30, 30)
+    assert "PID namespace" in hello["sandbox_error"]
+    assert refused["status"] == "infra_error" and refused["reason"].startswith("refusing to score")

@@ -359,8 +359,8 @@ def _visible(index: int) -> str:
 
 
 def _namespace() -> list[str]:
-    """The worker's PID namespace prefix; none where it cannot be had (the worker then reports the
-    sandbox unavailable: its own check of /proc finds other processes)."""
+    """The worker's PID namespace prefix; none where it cannot be had (the worker then finds it is not
+    pid 1 of a namespace and reports the sandbox unavailable, so the engine refuses to score)."""
     from . import sandbox
 
     try:

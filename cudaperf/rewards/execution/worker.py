@@ -277,9 +277,12 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _lock_in(private: Path, ext_root: str | None, running_threads: bool) -> dict:
-    """The sandbox, applied to this process for good (see sandbox.py); raises SandboxUnavailable."""
+    """The sandbox, applied to this process for good (see sandbox.py); raises SandboxUnavailable, also
+    outside a PID namespace of its own (the engine's /proc/PID/environ would be readable)."""
     from . import sandbox
 
+    if os.getpid() != 1:
+        raise sandbox.SandboxUnavailable("not started in a PID namespace of its own (util-linux unshare)")
     readable = (Path(ext_root).parent,) if ext_root else ()   # the exec cache: cubins and built extensions
     return sandbox.enforce(sandbox.Policy(private=private, readable=readable, processes=False), running_threads)
 
