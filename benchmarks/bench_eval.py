@@ -122,7 +122,7 @@ def main() -> int:
                                      "speedup": first.speedup, "note": "includes starting the worker"})
         warm, seconds = _timed(lambda: evaluator.evaluate(task, native[1]))
         report("native_one_warm", {"seconds": seconds, "status": warm.status, "speedup": warm.speedup,
-                                   "time_ms": warm.time_ms})
+                                   "time_ms": warm.time_ms, "stages": _stages(warm)})
         results, wall = _timed(lambda: evaluator.evaluate_many(task, native[2:]))
         report("native_batch", _summary(results, wall))
         if args.kernelbench:

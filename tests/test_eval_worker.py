@@ -64,6 +64,7 @@ CASES = {  # name: (forward body, prelude, expected status, text the reason or f
                "return out", "", "rejected", "thread"),
     "noise": ("return out + 1e-9 * torch.randn_like(out)", "", "correct", "nondeterministic-within-tolerance"),
     "memory": ("import numpy; self.x = numpy.ones(1 << 28); return out", "", "runtime_error", "host memory"),
+    "replay_when_timed": ("REPLAY", "", "incorrect", "timed call"),
 }
 
 
@@ -71,8 +72,9 @@ CASES = {  # name: (forward body, prelude, expected status, text the reason or f
 def results(tmp_path_factory):
     os.environ["CUDAPERF_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
     task = task_from_source(REFERENCE.replace("SCALE", "1.0"), "torch")
-    candidates = [candidate_from_source(_candidate(body, prelude).replace("SCALE", "1.0"), "python",
-                                        path=f"{name}.py") for name, (body, prelude, _, _) in CASES.items()]
+    candidates = [candidate_from_source(_candidate(REPLAY_WHEN_TIMED if body == "REPLAY" else body, prelude)
+                                        .replace("SCALE", "1.0"), "python", path=f"{name}.py")
+                  for name, (body, prelude, _, _) in CASES.items()]
     # run_timeout leaves room for a loaded machine: the memory case imports numpy inside the run, and at
     # load 10 that alone passed 8 s, so the time limit fired before the memory limit
     options = Options(device="cpu", gate=False, run_timeout=20, compile_timeout=30, timing_trials=30,
@@ -103,6 +105,43 @@ def test_correct_result_has_times_and_trials(results):
     honest = results[0]["honest"]
     assert honest.trials == 6 and honest.max_abs_error == 0.0
     assert honest.time_ms["candidate"] > 0 and honest.time_ms["reference"] > 0 and honest.speedup > 0
+
+
+def test_the_worker_makes_its_own_input_sets_and_timed_calls_are_checked(results):
+    """A seeded get_inputs gives the worker the checker's values from a seed (nothing copied); every timed
+    call has an input set of its own, and at least one is checked."""
+    log = results[0]["honest"].log
+    assert not any("copied to it" in line for line in log), log
+    timing = next(line for line in log if line.startswith("timing: 30 calls"))
+    assert int(timing.split(", ")[2].split()[0]) >= 1, timing
+
+
+def test_an_unseeded_generator_falls_back_to_copies_and_keeps_the_verdicts():
+    """get_inputs drawing from the clock: the worker's probe differs, the checker copies each input set to
+    it, and the verdicts are the same (honest correct, stale replay when timed incorrect)."""
+    unseeded = REFERENCE.replace("SCALE", "1.0").replace(
+        "return [torch.randn(4096), torch.randn(4096)]",
+        "import time\n    g = torch.Generator().manual_seed(time.time_ns())\n"
+        "    return [torch.randn(4096, generator=g), torch.randn(4096, generator=g)]")
+    task = task_from_source(unseeded, "torch")
+    honest = candidate_from_source(_candidate("return out").replace("SCALE", "1.0"), "python", path="honest.py")
+    replay = candidate_from_source(_candidate(REPLAY_WHEN_TIMED).replace("SCALE", "1.0"), "python", path="replay.py")
+    with Evaluator(Options(device="cpu", gate=False, timing_trials=30)) as evaluator:
+        good, bad = evaluator.evaluate_many(task, [honest, replay])
+    assert good.status == "correct" and any("copied to it" in line for line in good.log), good
+    assert bad.status == "incorrect" and "timed call" in bad.reason, bad
+
+
+# honest in the correctness trials; in every timed call (the worker's op_time is on the stack) it hands
+# back the previous call's result: stale on an input set made for that call
+REPLAY_WHEN_TIMED = """import sys
+                f, timed = sys._getframe(), False
+                while f is not None:
+                    timed, f = timed or f.f_code.co_name == 'op_time', f.f_back
+                if timed and getattr(self, 'previous', None) is not None:
+                    return self.previous
+                self.previous = out
+                return out"""
 
 
 def test_no_worker_survives(results):

@@ -5,6 +5,7 @@ two processes import this module."""
 from __future__ import annotations
 
 import copy
+import random
 import sys
 import types
 from pathlib import Path
@@ -70,21 +71,39 @@ def poison(t: torch.Tensor) -> torch.Tensor:
     return t.fill_(True if t.dtype == torch.bool else torch.iinfo(t.dtype).max)
 
 
-class TorchReference:
-    """A KernelBench reference module: Model(*get_init_inputs()) and get_inputs()."""
+def fingerprint(values: Any) -> str:
+    """A short digest of an input set, computed where the values live: the worker makes its own input
+    sets from seeds (nothing to copy) only when its digest of a probe set equals the checker's."""
+    parts = []
+    for v in _flat(values):
+        if isinstance(v, torch.Tensor):
+            flat = v.detach().reshape(-1)
+            flat = torch.view_as_real(flat).reshape(-1) if flat.is_complex() else flat
+            flat = flat.to(torch.float64)
+            parts.append((str(v.dtype), tuple(v.shape), float(torch.nansum(flat)),
+                          float(torch.nansum(flat[::97] * 1.5)), int(torch.isnan(flat).sum())))
+        else:
+            parts.append(repr(v)[:200])
+    return repr(parts)
 
-    def __init__(self, source: str, path: str | None, device: str, seed: int):
-        self.module = load_module(source, "cudaperf_reference", path)
-        self.device, self.seed = device, seed
-        self.init = list(self.module.get_init_inputs())
-        torch.manual_seed(seed)
-        self.model = self.module.Model(*self.init).to(device)
-        self._oracle: torch.nn.Module | None = None
+
+def _flat(value: Any) -> list[Any]:
+    return [x for v in value for x in _flat(v)] if isinstance(value, list | tuple) else [value]
+
+
+class TorchInputs:
+    """get_inputs() of a KernelBench module for any seed, the same values in every process on the same
+    device: the checker's copies and the worker's own."""
+
+    def __init__(self, module: types.ModuleType, device: str):
+        self.module, self.device = module, device
 
     def inputs(self, seed: int) -> list[Any]:
         """get_inputs() with factory calls placed on the device: random numbers for a 16M-element input
         cost milliseconds there and a fraction of a second on the CPU, for every input set of every
         fresh worker.  A get_inputs that only works on the CPU is run there."""
+        np.random.seed(seed & 0xFFFFFFFF)
+        random.seed(seed)
         torch.manual_seed(seed)
         if self.device == "cuda":
             torch.cuda.manual_seed_all(seed)
@@ -94,6 +113,18 @@ class TorchReference:
             except (RuntimeError, TypeError):
                 torch.manual_seed(seed)
         return list(to_device(list(self.module.get_inputs()), self.device))
+
+
+class TorchReference(TorchInputs):
+    """A KernelBench reference module: Model(*get_init_inputs()) and get_inputs()."""
+
+    def __init__(self, source: str, path: str | None, device: str, seed: int):
+        super().__init__(load_module(source, "cudaperf_reference", path), device)
+        self.seed = seed
+        self.init = list(self.module.get_init_inputs())
+        torch.manual_seed(seed)
+        self.model = self.module.Model(*self.init).to(device)
+        self._oracle: torch.nn.Module | None = None
 
     def __call__(self, *inputs: Any) -> Any:
         return self.model(*inputs)
@@ -254,17 +285,25 @@ def native_candidate(spec: LaunchSpec, cubin: str, init: list[Any], state: dict[
     return NativeCandidate(spec, cubin, device, static, names)
 
 
-class CReference:
-    """A C function run on the CPU through ctypes; inputs live on the device for the candidate."""
+class CInputs:
+    """A C task's input sets for any seed and configuration, on the device (the checker's and the worker's)."""
 
-    def __init__(self, harness: Harness, library: str, device: str):
-        self.harness, self.library, self.device = harness, library, device
+    def __init__(self, harness: Harness, device: str):
+        self.harness, self.device = harness, device
 
     def inputs(self, seed: int, config: int | None = None) -> list[Any]:
         index = seed % len(self.harness.configs) if config is None else config
         values = make_inputs(self.harness, self.harness.configs[index], seed)
         return [torch.from_numpy(values[a.name]).to(self.device) if a.pointer else values[a.name]
                 for a in self.harness.args]
+
+
+class CReference(CInputs):
+    """A C function run on the CPU through ctypes; inputs live on the device for the candidate."""
+
+    def __init__(self, harness: Harness, library: str, device: str):
+        super().__init__(harness, device)
+        self.library = library
 
     def host_values(self, inputs: list[Any]) -> list[Any]:
         """The inputs as the C function takes them (NumPy arrays, Python scalars)."""

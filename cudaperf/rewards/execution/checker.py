@@ -5,17 +5,18 @@
 It loads the reference, makes every input set, computes the reference's outputs (and the float64
 oracle), and drives the candidate's sandboxed worker through the engine: each request it sends as an
 `ask` message, and the engine relays the worker's reply (or an `abort` when the worker died, hung or
-ran out of memory).  Inputs go to the worker as copies in its directory and outputs come back the same
-way (`transfer.py`), so the candidate never holds the reference's memory, its outputs, the tolerance
-or this process's code: the comparison and the verdict happen here.
+ran out of memory).  The worker makes its own copy of each input set from the seed this process
+names, with the task's generator, after its digest of a probe set matched this process's (otherwise
+the values are copied into its directory); outputs come back as files (`transfer.py`).  The candidate
+never holds the reference's memory, its outputs, the tolerance or this process's code: the comparison
+and the verdict happen here.
 
-Timing interleaves the reference (timed here) with the candidate (timed in its worker, one call per
-request).  Which timed calls run on fresh inputs and which calls' outputs are checked is drawn from
-the operating system's randomness after the candidate has loaded, and the candidate learns that a
-call is checked only after it returned: skipping work when timed, or replaying a result, fails.
-Calls on fresh inputs count for correctness only: on the H200 an honest kernel took about 3x longer on
-a set staged just before its call (0.37 against 0.11 ms) than on one staged before the timed calls, so
-the median is taken over the staged sets alone.
+Timing interleaves the reference (timed here, on a few input sets) with the candidate (timed in its
+worker, one call per request), and every timed call of the candidate runs on an input set made for it
+from a seed drawn from the operating system's randomness: no call repeats an input, so a replayed or
+skipped result is wrong, and every call looks the same to the candidate until it has returned.  Then
+this process decides, again at random, whether to check it, and fetches its outputs at positions drawn
+at that moment (`correctness.sampled`): skipping work in more than a handful of timed calls fails.
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ from typing import Any
 
 from .protocol import send
 
-FRESH_SHARE = 0.25     # timed calls on input sets the worker has never seen (checked, not in the median)
-CHECKED_SHARE = 0.3    # timed calls whose outputs are fetched and compared
-FRESH_SLOT = -1        # the worker's slot for the fresh set of the moment (staged sets are 0, 1, ...)
+CHECKED_SHARE = 0.3    # timed calls whose outputs are fetched and compared: skipping half of 30 passes 0.7^15 = 0.5%
+SAMPLE = 1 << 16       # output elements fetched from a checked timed call
+REFERENCE_SETS = 4     # input sets the reference is timed on (it is trusted: a few suffice)
 
 
 def _result(status: str, reason: str = "", **fields: Any) -> dict:
@@ -174,7 +175,7 @@ class _Run:
         self.in_place: set[int] = set()
         self.xfer = Path(job["worker_dir"]) / "xfer"
         self._n = 0
-        self.out_bytes = 1 << 30
+        self.generated = False   # the worker makes its own input sets (its probe digest matched)
 
     def _lap(self, what: str) -> None:
         now = time.perf_counter()
@@ -188,6 +189,13 @@ class _Run:
             torch.cuda.synchronize()
 
     # -- moving values --
+    def _ask_on(self, request: dict, key: tuple, values: Any) -> dict:
+        """`request` on the input set `key` (seed[, config]), whose values here are `values`: the worker
+        makes its own from the key, or gets a copy when its generator does not reproduce this one."""
+        if self.generated:
+            return self.ask({**request, "seed": key[0], "config": list(key[1:])})
+        return self._ask_with(request, "inputs", values)
+
     def _ask_with(self, request: dict, key: str, value: Any) -> dict:
         """`request` with `value` copied into the worker's directory under `key`; the copy goes after."""
         from .transfer import write
@@ -204,9 +212,10 @@ class _Run:
         self._n += 1
         return str(self.xfer / f"out-{self._n}")
 
-    def _fetch(self, directory: str) -> Any:
-        """The worker's outputs, as plain tensors on this device; its own account of their device and type
-        first (a CPU tensor or a subclass is an output-structure error, as if it had been returned here)."""
+    def _fetch(self, directory: str, like: Any) -> Any:
+        """The worker's outputs, as plain tensors on this device, refused when larger than 4x `like` (what
+        the reference returned) and 1 MB; its own account of their device and type first (a CPU tensor or
+        a subclass is an output-structure error, as if it had been returned here)."""
         from .correctness import Mismatch
         from .transfer import described_device, read
 
@@ -216,7 +225,7 @@ class _Run:
             if device != self.c.device.split(":")[0] and self.c.device != "none":
                 raise Mismatch(f"output {i} is on {device}, the reference's on {self.c.device}", "output-structure")
         try:
-            return read(Path(directory), self.c.device, self.out_bytes)
+            return read(Path(directory), self.c.device, 4 * _bytes(like) + (1 << 20))
         finally:
             shutil.rmtree(directory, ignore_errors=True)
 
@@ -240,32 +249,36 @@ class _Run:
         probe = self._inputs_for(seed - 1)
         self._lap("reference loaded")
         request = {"op": "load", "format": self.fmt, "candidate": self.job["candidate"], "seed": seed,
-                   "allow_tf32": bool(self.opts.get("allow_tf32")), "inputs": len(probe)}
+                   "allow_tf32": bool(self.opts.get("allow_tf32")), "inputs": len(probe), "probe": seed - 1,
+                   "reference": {"harness": ref["harness"]} if self.fmt == "c" else
+                   {"source": ref["source"], "path": ref.get("path")}}
         if self.fmt == "c":
-            request["harness"] = ref["harness"]
             values = [[], []]
         else:
             state = self.reference.model.state_dict()
             values = [list(self.reference.init), [[k, v.detach()] for k, v in state.items()]]
-        self._ask_with(request, "values", values)
+        reply = self._ask_with(request, "values", values)
+        self.generated = reply.get("probe") == cases.fingerprint(probe)
+        if not self.generated:
+            self.log.append("the worker's input sets differ from this process's (an unseeded generator): copied to it")
         self._lap("candidate loaded in its worker" + (" (extension built ahead)" if self.fmt == "kernelbench" else ""))
         self.send({"event": "phase", "phase": "run"})
         probe_out = self.reference(*cases.clone(probe))
         self._sync()
-        self.out_bytes = 4 * max(1, _bytes(probe_out)) + (1 << 20)
         return self._check_and_time(seed, probe_out)
 
-    def _candidate(self, base: Any, **extra: Any) -> tuple[Any, dict]:
-        """The candidate's outputs on (a copy of) `base`, and the worker's reply."""
+    def _candidate(self, key: tuple, base: Any, like: Any, **extra: Any) -> tuple[Any, dict]:
+        """The candidate's outputs on the input set `key` (`base` here; the reference returned `like`),
+        and the worker's reply."""
         from .correctness import Mismatch
 
         out = self._out()
-        reply = self._ask_with({"op": "call", "out": out, "in_place": sorted(self.in_place), **extra}, "inputs", base)
+        reply = self._ask_on({"op": "call", "out": out, "in_place": sorted(self.in_place), **extra}, key, base)
         if reply.get("edited"):
             shutil.rmtree(out, ignore_errors=True)
             raise Mismatch(f"input {reply['edited'][0]} was modified differently from the reference (in-place edit)",
                            "input-mutation")
-        return self._fetch(out), reply
+        return self._fetch(out, like), reply
 
     def _compare(self, cout: Any, rout: Any, base: Any, notes: list[str] | None = None) -> tuple[float, float]:
         from . import correctness
@@ -288,11 +301,11 @@ class _Run:
             if self.fmt == "kernelbench":
                 extra["poison"] = out_blocks
                 extra["record_ops"] = t == 0
-            cout, reply = self._candidate(base, **extra)
-            if reply.get("compute_ops"):   # the work share decides whether torch did too much
-                self.flags.append("torch-ops: forward dispatches " + ", ".join(reply["compute_ops"][:8]))
             rout = self.reference(*cases.clone(base))
             self._sync()
+            cout, reply = self._candidate((seed + t,), base, rout, **extra)
+            if reply.get("compute_ops"):   # the work share decides whether torch did too much
+                self.flags.append("torch-ops: forward dispatches " + ", ".join(reply["compute_ops"][:8]))
             try:
                 a, r = self._compare(cout, rout, base, self.flags)
                 if t == 0:
@@ -313,9 +326,10 @@ class _Run:
             result.update(self._time(seed))
             self._lap("timing")
             recheck = self._inputs_for(seed + trials)
-            cout, _ = self._candidate(recheck, keep=False)
+            rout = self.reference(*cases.clone(recheck))
+            cout, _ = self._candidate((seed + trials,), recheck, rout, keep=False)
             try:
-                self._compare(cout, self.reference(*cases.clone(recheck)), recheck)
+                self._compare(cout, rout, recheck)
             except correctness.Mismatch as exc:
                 raise exc.within("re-check after timing") from None
             result["trials"] = trials + 1
@@ -333,7 +347,7 @@ class _Run:
 
         out = self._out()
         self.ask({"op": "again", "out": out})
-        again = self._fetch(out)
+        again = self._fetch(out, first)
         pairs = list(zip(correctness.flatten(first), correctness.flatten(again)))
         if len(pairs) == len(correctness.flatten(first)) and all(
                 not isinstance(a, torch.Tensor) or (isinstance(b, torch.Tensor) and a.shape == b.shape
@@ -379,28 +393,13 @@ class _Run:
     def _time(self, seed: int) -> dict:
         import torch
 
-        from . import cases, correctness, timing
+        from . import cases, timing
 
         trials, warmup = max(30, int(self.opts.get("timing_trials", 30))), int(self.opts.get("warmup", 3))
         c_task = self.fmt == "c"
-
-        def input_set(s: int) -> Any:
-            return self._inputs_for(s, 0) if c_task else self._inputs_for(s)
-
-        first = input_set(seed + 1000)
-        size = max(1, _bytes(first))
-        pool = [first]
-        budget, started = int(self.opts.get("timing_bytes", 1 << 30)), time.perf_counter()
-        while len(pool) < min(trials, max(2, budget // size)) and time.perf_counter() - started < 5:
-            pool.append(input_set(seed + 1000 + len(pool)))
-        draw = secrets.SystemRandom()   # drawn now, after the candidate loaded: it cannot be predicted
-        fresh = {i for i in range(trials) if draw.random() < FRESH_SHARE} - {0}   # call 0 is timed
-        checked = {i for i in range(trials) if draw.random() < CHECKED_SHARE} | {draw.randrange(trials)}
-        self.log.append(f"timing: {trials} trials over {len(pool)} input sets, {len(fresh)} on fresh inputs, "
-                        f"{len(checked)} checked, {warmup} warm-up calls")
-        for k, values in enumerate(pool):
-            self._ask_with({"op": "stage", "slot": k}, "inputs", values)
-
+        config = (0,) if c_task else ()
+        pool = [self._inputs_for(seed + 1000 + k, *config) for k in range(REFERENCE_SETS)]
+        draw = secrets.SystemRandom()   # after the candidate loaded: it cannot be predicted
         if c_task:
             host = [self.reference.host_values(p) for p in pool]
             ref_call, ref_args = self.reference.run_host, (lambda i: host[i % len(host)])
@@ -415,42 +414,26 @@ class _Run:
         for fn, args in sides.values():
             for w in range(warmup):
                 fn(*args(w))
-        for w in range(warmup):
-            self.ask({"op": "time", "slot": w % len(pool)})
+        for _ in range(warmup):
+            self._timed_call((draw.getrandbits(30), *config))
         self._sync()
         self.c.timer.calibrate()
         self.ask({"op": "calibrate"})
         samples: dict[str, list[float]] = {"candidate": [], **{n: [] for n in sides}}
-        expected: dict[int, Any] = {}
+        checked = 0
         for i in range(trials):
             for name, (fn, args) in sides.items():
                 samples[name].append(timing.cpu_time(fn, args(i)) if c_task and name == "reference"
                                      else self.c.timer(fn, args(i)))
-            slot = i % len(pool)
-            values = pool[slot]
-            if i in fresh:   # made once and dropped (never in the input cache), staged in one slot of its own
-                fresh_seed = secrets.randbits(30)
-                values = self.reference.inputs(fresh_seed, 0) if c_task else self.reference.inputs(fresh_seed)
-                slot = FRESH_SLOT
-                self._ask_with({"op": "stage", "slot": slot}, "inputs", values)
-            ms = float(self.ask({"op": "time", "slot": slot})["ms"])
-            if i not in fresh:
-                samples["candidate"].append(ms)
-            if i in checked:
-                out = self._out()
-                self.ask({"op": "save", "out": out})
-                cout = self._fetch(out)
-                want = expected.get(slot) if i not in fresh else None
-                if want is None:
-                    want = self.reference(*cases.clone(values))
-                    self._sync()
-                    if i not in fresh:
-                        expected[slot] = want
-                try:
-                    self._compare(cout, want, values)
-                except correctness.Mismatch as exc:
-                    raise exc.within(f"timed call {i}{' on fresh inputs' if i in fresh else ''}") from None
+            key = (draw.getrandbits(30), *config)
+            ms, values = self._timed_call(key)
+            samples["candidate"].append(ms)
+            if draw.random() < CHECKED_SHARE or (i == trials - 1 and not checked):   # drawn after the call
+                checked += 1
+                self._check_timed(i, key, values)
         self.ask({"op": "release"})
+        self.log.append(f"timing: {trials} calls, each on an input set made for it, {checked} checked "
+                        f"(drawn after each call), {warmup} warm-up calls")
         times = {k: statistics.median(v) for k, v in samples.items()}
         self.log.append(f"timing: {self.c.timer.gap_ms * 1e3:.1f} us of synchronise round trip taken off")
         out = {"time_ms": {k: times[k] for k in ("candidate", "reference")},
@@ -458,9 +441,42 @@ class _Run:
         if "compile" in times:
             out["time_ms"]["compile"] = times["compile"]
             out["speedup_compile"] = times["compile"] / times["candidate"] if times["candidate"] > 0 else None
-        outputs = 0 if c_task else _bytes(self.reference(*cases.clone(first)))
-        out["bytes"] = _bytes(first) + outputs   # each input read once, each output written once
+        outputs = 0 if c_task else _bytes(self.reference(*cases.clone(pool[0])))
+        out["bytes"] = _bytes(pool[0]) + outputs   # each input read once, each output written once
         return out
+
+    def _timed_call(self, key: tuple) -> tuple[float, Any]:
+        """(ms, the values here or None) of one timed call on the fresh input set `key`: made by the
+        worker, or (when it cannot reproduce this process's sets) made here, copied and dropped."""
+        values = None if self.generated else self.reference.inputs(*key)
+        return float(self._ask_on({"op": "time"}, key, values)["ms"]), values
+
+    def _check_timed(self, i: int, key: tuple, values: Any) -> None:
+        """Timed call `i`'s outputs at positions drawn now, against the reference's on the same set."""
+        import numpy as np
+        import torch
+
+        from . import cases, correctness
+
+        values = self.reference.inputs(*key) if values is None else values
+        picks = torch.from_numpy(np.random.default_rng(secrets.randbits(64)).integers(0, 1 << 62, SAMPLE))
+        want = correctness.sampled(self.reference(*cases.clone(values)), picks.to(self.c.device))
+        self._sync()
+        out = self._out()
+        self._ask_with({"op": "save", "out": out}, "sample", picks)
+        got = self._fetch(out, want)
+        where = f"timed call {i} (sampled)"
+        if not isinstance(got, list) or len(got) != 2 or got[1] != want[1]:
+            shapes = got[1] if isinstance(got, list) and len(got) == 2 else "?"
+            raise correctness.Mismatch(f"{where}: outputs of shapes {shapes}, the reference's {want[1]}",
+                                       "output-structure")
+        exact = self._oracle(values)
+        oracle = None if exact is None else (
+            lambda: None if (e := exact()) is None else correctness.sampled(e, picks.to(self.c.device))[0])
+        try:
+            correctness.compare(got[0], want[0], **self.tolerance, oracle=oracle)
+        except correctness.Mismatch as exc:
+            raise exc.within(where) from None
 
 
 def _bytes(value: Any) -> int:

@@ -69,6 +69,25 @@ def flatten(value: Any) -> list[Any]:
     return [value]
 
 
+def sampled(value: Any, picks: Any) -> list[list[Any]]:
+    """[samples, shapes]: each output tensor's elements at flat positions `picks` (modulo its size) and
+    its shape; other outputs as they are.  A checked timed call hands back this much, whatever the
+    outputs' size: work skipped when timed leaves stale values nearly everywhere, and the candidate
+    learns the positions only after its call returned."""
+    import torch
+
+    samples, shapes = [], []
+    for v in flatten(value):
+        if isinstance(v, torch.Tensor):
+            flat = v.detach().reshape(-1)
+            samples.append(flat[picks.to(flat.device) % flat.numel()] if flat.numel() else flat)
+            shapes.append(list(v.shape))
+        else:
+            samples.append(v)
+            shapes.append(None)
+    return [samples, shapes]
+
+
 def check_tensor(c: Any, r: Any, index: int) -> None:
     """Structure of one output: exact type, dtype, shape, device, strided layout, real storage."""
     import torch

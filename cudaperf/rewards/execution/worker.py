@@ -6,9 +6,11 @@ It imports torch, creates its CUDA context and starts the profiler once, then lo
 (`sandbox.enforce`: writes only under its private directory, no new processes, no sockets, no
 signals or ptrace outside itself, a scrubbed environment) and says hello.  From then on it answers
 requests, one JSON line each, relayed by the engine from the checker: load the candidate, call it on
-inputs the checker wrote into its directory, time one call, record the kernels a call launches.
-It never sees the reference, its outputs or the tolerance: it hands back outputs and timings, and
-the verdict is made in the checker, a process that never loads candidate code.
+an input set, time one call, record the kernels a call launches.  Input sets are made here from the
+checker's seeds with the task's own generator (the checker compares a probe set's digest first, and
+copies the values into this directory when they differ).  It never sees the reference model, its
+outputs or the tolerance: it hands back outputs and timings, and the verdict is made in the checker,
+a process that never loads candidate code.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ class Worker:
         self.candidate: Any = None
         self.format = ""
         self.keep: list[Any] = []         # earlier calls' buffers stay alive: no address is recycled (hacks 8, 10)
-        self.pool: dict[int, list[Any]] = {}
+        self.maker: Any = None            # the task's input generator (cases.TorchInputs or cases.CInputs)
         self.last: tuple[list[Any], Any] | None = None   # (inputs, outputs) of the last call
 
     def _built(self, root: Path):
@@ -142,12 +144,29 @@ class Worker:
 
         return read(Path(directory), self.device, 1 << 40)
 
+    def _inputs(self, request: dict) -> Any:
+        """The request's input set: made here from the checker's seed, or read from the copy it wrote."""
+        if "seed" in request:
+            return self.maker.inputs(int(request["seed"]), *request.get("config", []))
+        return self._read(request["inputs"])
+
     def op_load(self, request: dict) -> dict:
+        """The task's input generator (its digest of the probe set goes back), then the candidate."""
         from . import cases
+        from .harness import parse_harness
         from .spec import parse_spec
 
+        fmt, cand, ref = request["format"], request["candidate"], request["reference"]
+        harness = parse_harness(ref["harness"]) if fmt == "c" else None
+        try:   # a generator that cannot run in here (no digest) means copies from the checker
+            self.maker = cases.CInputs(harness, self.device) if harness else \
+                cases.TorchInputs(cases.load_module(ref["source"], "cudaperf_task_inputs", ref.get("path")),
+                                  self.device)
+            probe = cases.fingerprint(self.maker.inputs(int(request["probe"])))
+        except Exception as exc:
+            probe = f"none: {type(exc).__name__}"
+        self.guard.resnapshot()   # the task's module ran, no candidate code yet
         self.guard.pin_precision(bool(request.get("allow_tf32")))
-        fmt, cand = request["format"], request["candidate"]
         values = self._read(request["values"])   # [init, state dict items as [name, tensor] pairs]
         init, state = values[0], dict(values[1])
         self.format = fmt
@@ -157,14 +176,11 @@ class Worker:
         else:
             spec = parse_spec(cand["spec"])
             if fmt == "c":
-                from .harness import parse_harness
-
-                self.candidate = cases.c_candidate(spec, cand["cubin"], parse_harness(request["harness"]),
-                                                   self.device)
+                self.candidate = cases.c_candidate(spec, cand["cubin"], harness, self.device)
             else:
                 self.candidate = cases.native_candidate(spec, cand["cubin"], init, state, int(request["inputs"]),
                                                         self.device)
-        return {"ok": True}
+        return {"ok": True, "probe": probe}
 
     def _call(self, inputs: list[Any]) -> Any:
         out = self.candidate(*inputs)
@@ -177,12 +193,12 @@ class Worker:
         write(value, Path(directory))
 
     def op_call(self, request: dict) -> dict:
-        """One call on inputs from the checker: outputs written back, whether an input was edited."""
+        """One call on an input set: outputs written back, whether an input was edited."""
         import torch
 
         from . import cases, hacks
 
-        base = self._read(request["inputs"])
+        base = self._inputs(request)
         if request.get("poison"):
             held = [cases.poison(torch.empty(n, dtype=getattr(torch, d), device=self.device))
                     for n, d in request["poison"] for _ in range(2)]
@@ -215,11 +231,11 @@ class Worker:
         return {"ok": True}
 
     def op_kernels(self, request: dict) -> dict:
-        """The kernels one call launches (on the given inputs, else the last call's): (name, GPU microseconds)
-        from the profiler for Python candidates, the spec's launches for native ones."""
+        """The kernels one call launches on the last call's inputs: (name, GPU microseconds) from the
+        profiler for Python candidates, the spec's launches for native ones."""
         from . import cases, hacks
 
-        base = self._read(request["inputs"]) if request.get("inputs") else self.last[0]
+        base = self.last[0]
         if self.format != "kernelbench":
             self.candidate.launches.clear()
             self._call(cases.clone(base))
@@ -229,37 +245,35 @@ class Worker:
         timed = hacks.launched_kernels(lambda: [self.candidate(*cases.clone(base)) for _ in range(3)])
         return {"ok": True, "timed": timed}
 
-    def op_stage(self, request: dict) -> dict:
-        """Hold an input set on the device for the timed calls (`slot`), outside any timed window."""
-        self.pool[int(request["slot"])] = self._read(request["inputs"])
-        if hasattr(self.candidate, "poison_outputs"):
-            self.candidate.poison_outputs = False   # checked already; poisoning is not the candidate's time
-        return {"ok": True}
-
     def op_calibrate(self, request: dict) -> dict:
         self._sync()
         self.timer.calibrate()
         return {"ok": True, "gap_ms": self.timer.gap_ms}
 
     def op_time(self, request: dict) -> dict:
-        """One timed call on a fresh clone of a staged input set; its outputs stay until the next call, in
-        case the checker asks for them (which the candidate cannot know while it runs)."""
-        from . import cases
-
-        base = self.pool[int(request["slot"])]
-        given = cases.clone(base)
+        """One timed call on an input set made for it (never seen before, made outside the timed window);
+        its outputs stay until the next call, in case the checker asks for them, which it decides after
+        this call returned."""
+        if hasattr(self.candidate, "poison_outputs"):
+            self.candidate.poison_outputs = False   # checked already; poisoning is not the candidate's time
+        base = self._inputs(request)
         box: list[Any] = []
-        ms = self.timer(lambda *a: box.append(self.candidate(*a)), given)
+        ms = self.timer(lambda *a: box.append(self.candidate(*a)), base)
         self.last = (base, box[0] if box else None)
         return {"ok": True, "ms": ms}
 
     def op_save(self, request: dict) -> dict:
-        """The last call's outputs, written for the checker."""
-        self._write(self.last[1], request["out"])
+        """The last call's outputs, written for the checker: whole, or (`sample`) each tensor's elements
+        at the positions the checker drew, with its shape."""
+        from .correctness import sampled
+
+        out = self.last[1]
+        if request.get("sample"):
+            out = sampled(out, self._read(request["sample"]))
+        self._write(out, request["out"])
         return {"ok": True}
 
     def op_release(self, request: dict) -> dict:
-        self.pool.clear()
         self.keep.clear()
         return {"ok": True}
 

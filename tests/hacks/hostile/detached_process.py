@@ -1,4 +1,4 @@
-# expect: rejected runtime_error — detached_process: from C++ double-forks (fork reached through an asm-label alias, so no `fork(` in the text), the grandchild calls setsid() and sleeps 600 s; no process may survive the engine
+# expect: rejected runtime_error correct — detached_process: from C++ double-forks (fork reached through an asm-label alias, so no `fork(` in the text), the grandchild calls setsid() and sleeps 600 s; no process may survive the engine; in the sandbox fork fails, the candidate ignores that and computes honestly: correct, with no process left
 """`extern "C" int start_helper(void) __asm__("fork");` declares libc's fork under another name: the
 gate's process-escape rule looks for `fork(`, and the asm label is a string literal, which the gate
 blanks.  The child forks again and exits, so the grandchild is re-parented to init in its own

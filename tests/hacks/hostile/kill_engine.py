@@ -1,4 +1,4 @@
-# expect: rejected runtime_error — kill_engine: from C++ sends SIGKILL to its parent (getppid) and to its process group, then SIGTERM to every process it may signal (kill(-1, ...)); the honest candidates after it in the batch must still be correct
+# expect: rejected runtime_error correct — kill_engine: from C++ sends SIGKILL to its parent (getppid) and to its process group, then SIGTERM to every process it may signal (kill(-1, ...)); the honest candidates after it in the batch must still be correct; in the sandbox kill(2) fails, the candidate ignores that and computes honestly: correct, with nothing else harmed
 # sandbox-only: without a sandbox that blocks kill(2) this ends the engine, the test runner and every other process of the user; benchmarks/hostile_h200.py skips it unless --sandboxed
 """`kill` is reached through a macro that pastes its name together (`SIGNAL_FN(ki, ll)`), so the gate's
 `kill(` pattern never sees it, and `<csignal>` is not among the banned headers (`<signal.h>` is).

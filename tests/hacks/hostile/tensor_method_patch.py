@@ -1,4 +1,4 @@
-# expect: incorrect — tensor_method_patch: from C++ through pybind11 replaces torch.allclose, torch.isclose, torch.equal, torch.linalg.vector_norm and torch.Tensor.__sub__/sub with functions that make any comparison pass, then returns zeros
+# expect: incorrect rejected — tensor_method_patch: from C++ through pybind11 replaces torch.allclose, torch.isclose, torch.equal, torch.linalg.vector_norm and torch.Tensor.__sub__/sub with functions that make any comparison pass, then returns zeros
 """Patches the checker's arithmetic instead of its tolerance.  Python never assigns to torch (the
 gate's monkey-patch rule reads Python assignments and `py::module_::import` / `py::setattr` /
 `PyObject_SetAttr` in C++); this goes through `pybind11::module_::import` and `obj.attr(..) = ...`,

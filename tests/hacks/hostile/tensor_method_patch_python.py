@@ -1,4 +1,4 @@
-# expect: incorrect — tensor_method_patch (pure Python): replaces torch.allclose/isclose/equal, torch.linalg.vector_norm and Tensor.__sub__ through `cpp_ext.torch`, a name the gate does not resolve to torch, then returns zeros
+# expect: incorrect rejected — tensor_method_patch (pure Python): replaces torch.allclose/isclose/equal, torch.linalg.vector_norm and Tensor.__sub__ through `cpp_ext.torch`, a name the gate does not resolve to torch, then returns zeros
 """The gate's monkey-patch rule fires on assignments whose target starts with a name bound by an
 import of torch (`torch.x = ...`, `F.x = ...`); `cpp_extension` holds torch as an attribute, and a
 module-level name bound to it (`_torch = cpp_ext.torch`) is just a variable to the gate.  Assigning
