@@ -141,7 +141,10 @@ def scrubbed_env(private: Path, keep: Mapping[str, str] = {}) -> dict[str, str]:
     env = {k: os.environ[k] for k in names if k in os.environ}
     env.update({k: os.environ[k] for k in _CUDAPERF_SETTINGS if k in os.environ})
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
-    env.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", HOME=str(private), TMPDIR=str(private),
+    # USER and LOGNAME: getpass.getuser() (torch's cache paths) falls back to the password database,
+    # which the sandbox does not let a worker read (KeyError on the H200)
+    env.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", HOME=str(private), TMPDIR=str(private), USER="cudaperf",
+               LOGNAME="cudaperf",
                PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1")
     env.update(keep)
     return env

@@ -193,7 +193,8 @@ class Worker:
         write(value, Path(directory))
 
     def op_call(self, request: dict) -> dict:
-        """One call on an input set: outputs written back, whether an input was edited."""
+        """One call on an input set: whether an input was edited; its outputs written back when `out` is
+        given, else kept for `save` (the checker then draws the positions it wants, after the call)."""
         import torch
 
         from . import cases, hacks
@@ -215,19 +216,19 @@ class Worker:
         in_place = set(request.get("in_place", []))   # C outputs: pointer arguments written in place
         reply["edited"] = [i for i, (a, b) in enumerate(zip(given, base))
                            if i not in in_place and isinstance(b, torch.Tensor) and not _same(a, b)]
-        self._write(out, request["out"])
+        if request.get("out"):
+            self._write(out, request["out"])
         self.last = (base, out)
         if request.get("keep", True):
             self.keep.append((base, given, out))
         return reply
 
     def op_again(self, request: dict) -> dict:
-        """The last call's inputs once more (the determinism re-run)."""
+        """The last call's inputs once more (the determinism re-run); its outputs kept for `save`."""
         from . import cases
 
         base, _ = self.last
-        out = self._call(cases.clone(base))
-        self._write(out, request["out"])
+        self.last = (base, self._call(cases.clone(base)))
         return {"ok": True}
 
     def op_kernels(self, request: dict) -> dict:

@@ -1,4 +1,4 @@
-# expect: incorrect — fresh_input_skip: honest while calls are spaced out (correctness trials), but once it sees four calls in a row less than 1.5 ms apart (steady_clock; a timing loop) it skips the kernel and returns the previous output, kept in a static tensor behind a type alias
+# expect: incorrect correct — fresh_input_skip: honest while calls are spaced out (correctness trials), but once it sees four calls in a row less than 1.5 ms apart (steady_clock; a timing loop) it skips the kernel and returns the previous output, kept in a static tensor behind a type alias; with every timed call on an input set made for it, the calls come more than 1.5 ms apart and it never skips (correct with an honest speedup, which the benchmark checks); quick_calls_skip.py is the same attack with a threshold it meets
 """Detects being timed instead of counting calls: the gap between the end of one call and the start
 of the next is short in a timing loop (an L2 flush, a synchronise, two events) and long between
 correctness trials (the comparison of 4M elements in float64).  Only stale outputs of timed calls
