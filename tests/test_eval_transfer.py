@@ -17,13 +17,15 @@ pytestmark = pytest.mark.torch
 
 def test_nested_values_round_trip_as_copies(tmp_path):
     value = [torch.arange(6, dtype=torch.float32).reshape(2, 3), (torch.tensor([True, False]), 3, 2.5, None),
-             [["weight", torch.ones(2, dtype=torch.bfloat16)]], torch.empty(0, dtype=torch.int64)]
+             [["weight", torch.ones(2, dtype=torch.bfloat16)]], torch.empty(0, dtype=torch.int64),
+             torch.tensor(1.5)]   # a 0-dim output (a loss), which cannot be viewed as bytes as it is
     write(value, tmp_path / "v")
     back = read(tmp_path / "v", "cpu", 1 << 20)
     assert torch.equal(back[0], value[0]) and back[0].data_ptr() != value[0].data_ptr()
     assert isinstance(back[1], tuple) and torch.equal(back[1][0], value[1][0]) and back[1][1:] == (3, 2.5, None)
     assert back[2][0][0] == "weight" and back[2][0][1].dtype == torch.bfloat16
     assert back[3].shape == (0,) and back[3].dtype == torch.int64
+    assert back[4].shape == () and back[4].item() == 1.5
 
 
 def test_the_writers_account_of_device_and_subclass_is_kept(tmp_path):

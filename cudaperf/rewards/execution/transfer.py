@@ -43,7 +43,7 @@ def write(value: Any, directory: Path) -> None:
             name = f"t{files[0]}.bin"
             files[0] += 1
             data = v.detach().contiguous().cpu()
-            data.view(torch.uint8).numpy().tofile(directory / name) if data.numel() else \
+            data.reshape(-1).view(torch.uint8).numpy().tofile(directory / name) if data.numel() else \
                 (directory / name).write_bytes(b"")
             return {"tensor": name, "dtype": dtype, "shape": list(v.shape), "device": v.device.type,
                     "subclass": type(v) is not torch.Tensor}
