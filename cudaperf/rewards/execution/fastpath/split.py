@@ -1,0 +1,287 @@
+"""Split `load_inline` sources into device code NVRTC can compile and the host functions to translate.
+
+The full build parses <torch/extension.h> for every candidate only because the host wrappers use it;
+kernels, `__device__` helpers and the types, constants and macros they use never do.  So the device
+source is the candidate's own text with host function definitions, torch/ATen/c10/pybind includes and
+declarations of torch-typed functions blanked (line numbers kept, so NVRTC's errors point at the
+candidate's lines), behind a small prelude standing for what torch's headers brought in implicitly
+(fixed-width integer types, limits macros, `std::` math, `cuda_fp16.h`).  Read with tree-sitter-cuda
+(the analyzer's frontend), not regexes, so braces in strings or comments cannot shift a boundary.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ....analysis.parse import Node, parse, text
+from ....analysis.source import Macro
+
+# Headers torch's extension headers bring; none is needed by device code.
+_TORCH_INCLUDE = re.compile(r"^(?:torch/|ATen/|c10/|pybind11/|THC/|caffe2/|Python\.h)")
+# Headers NVRTC ships (or the CUDA toolkit's include directory holds): kept as written.
+_DEVICE_HEADERS = re.compile(r"^(?:cuda_fp16\.h|cuda_bf16\.h|cuda_fp8\.h|mma\.h|cuda_runtime\.h|cuda\.h|"
+                             r"cuda_runtime_api\.h|device_launch_parameters\.h|cooperative_groups\.h|"
+                             r"cooperative_groups/\w+\.h|cuda_pipeline\w*\.h|cuda_awbarrier\w*\.h|"
+                             r"vector_types\.h|vector_functions\.h|math_constants\.h|sm_\d+_intrinsics\.h|"
+                             r"device_functions\.h|cuda/\w+|cuda/std/\w+)$")
+# Host standard headers: dropped, the prelude provides what kernels use from them.
+_STD_HEADERS = re.compile(r"^(?:c?math(?:\.h)?|c?stdint(?:\.h)?|stdint\.h|c?float(?:\.h)?|float\.h|c?limits(?:\.h)?|"
+                          r"limits\.h|algorithm|vector|iostream|c?stdio(?:\.h)?|stdio\.h|c?assert(?:\.h)?|"
+                          r"assert\.h|type_traits|utility|tuple|string|sstream|cstddef|stddef\.h|cstdlib|"
+                          r"stdlib\.h|numeric|array|functional|memory|cstring|string\.h|iomanip|chrono|"
+                          r"initializer_list|optional|stdexcept|exception|cfenv|climits|cstdio|cmath)$")
+_TORCH_TYPES = re.compile(r"\b(?:torch|at|c10|py|pybind11)::|\bTensor\b|\bstd::(?:vector|tuple|pair|string)\b")
+_LIMITS = re.compile(r"numeric_limits")
+
+PRELUDE = r"""// cudaperf fast path prelude: what torch's headers gave the device code implicitly
+typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t; typedef unsigned short uint16_t;
+typedef int int32_t; typedef unsigned int uint32_t; typedef long int64_t; typedef unsigned long uint64_t;
+typedef long intptr_t; typedef unsigned long uintptr_t; typedef long ptrdiff_t;
+#define INT_MAX 2147483647
+#define INT_MIN (-INT_MAX - 1)
+#define UINT_MAX 4294967295U
+#define LLONG_MAX 9223372036854775807LL
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define FLT_EPSILON 1.192092896e-07F
+#define DBL_MAX 1.7976931348623158e+308
+#define DBL_MIN 2.2250738585072014e-308
+#define DBL_EPSILON 2.2204460492503131e-016
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+#ifndef NAN
+#define NAN __int_as_float(0x7fffffff)
+#endif
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+namespace std { using ::exp; using ::exp2; using ::log; using ::log2; using ::sqrt; using ::abs; using ::fabs;
+  using ::tanh; using ::pow; using ::fmax; using ::fmin; using ::max; using ::min; using ::floor; using ::ceil;
+  using ::erf; using ::sin; using ::cos; using ::rsqrt; using ::round; using ::log1p; using ::expm1;
+  using ::isnan; using ::isinf; using ::fma; using ::tan; using ::atan; using ::sinh; using ::cosh; }
+namespace c10 { typedef __half Half; typedef __nv_bfloat16 BFloat16; }
+namespace at { using c10::Half; using c10::BFloat16; }
+"""
+_LIMITS_PRELUDE = "#include <cuda/std/limits>\nnamespace std { using cuda::std::numeric_limits; }\n"
+PRELUDE_LINES = PRELUDE.count("\n")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str          # base type without qualifiers (`float`, `scalar_t`, `int64_t`)
+    pointer: bool      # pointer or array parameter
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    params: tuple[Param, ...]
+    template: tuple[str, ...]     # template parameter names, in order
+    line: int
+
+
+@dataclass(frozen=True)
+class HostFunction:
+    name: str
+    text: str          # the whole definition as written
+    line: int          # its first line in its source
+    source: str        # "cuda" or "cpp"
+    template: bool = False
+
+
+@dataclass
+class Split:
+    device: str                                   # NVRTC-compilable source (prelude + candidate text)
+    kernels: dict[str, Kernel] = field(default_factory=dict)
+    host: dict[str, HostFunction] = field(default_factory=dict)
+    macros: dict[str, Macro] = field(default_factory=dict)
+    constants: dict[str, tuple[str, str, int]] = field(default_factory=dict)   # name -> (type, init, line)
+    problems: list[str] = field(default_factory=list)   # fallback reasons found while splitting
+    overloaded: set[str] = field(default_factory=set)
+
+
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?[ \t]*((?:[^\n\\]|\\\n|\\.)*)$", re.M)
+
+
+def macros_of(source: str, problems: list[str], label: str) -> dict[str, Macro]:
+    """#define lines of one source (line continuations joined); a name defined twice differently is
+    reported, since which one a host use sees depends on the preprocessor's state there."""
+    found: dict[str, Macro] = {}
+    for m in _DEFINE.finditer(source):
+        params = tuple(p.strip() for p in m.group(2)[1:-1].split(",") if p.strip()) if m.group(2) else None
+        body = re.sub(r"\\\n", " ", m.group(3)).strip()
+        body = re.sub(r"//.*$|/\*.*?\*/", "", body).strip()
+        line = source.count("\n", 0, m.start()) + 1
+        macro = Macro(m.group(1), params, body, line)
+        old = found.get(macro.name)
+        if old is not None and (old.params, old.body) != (params, body):
+            problems.append(f"macro {macro.name} defined twice at line {line} ({label})")
+        found[macro.name] = macro
+    return found
+
+
+def _specifiers(node: Node) -> str:
+    """The text of a function definition before its declarator (qualifiers, return type)."""
+    declarator = node.child_by_field_name("declarator")
+    if declarator is None:
+        return ""
+    return node.text[: declarator.start_byte - node.start_byte].decode(errors="replace")
+
+
+def _function_name(node: Node) -> str | None:
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type in ("pointer_declarator", "reference_declarator"):
+        declarator = declarator.child_by_field_name("declarator") or (
+            declarator.named_children[-1] if declarator.named_children else None)
+    if declarator is None or declarator.type != "function_declarator":
+        return None
+    name = declarator.child_by_field_name("declarator")
+    return text(name) if name is not None and name.type in ("identifier", "field_identifier") else None
+
+
+def _params(node: Node) -> tuple[Param, ...] | None:
+    """Kernel parameters; None when one is neither a scalar nor a pointer (a struct by reference...)."""
+    declarator = node.child_by_field_name("declarator")
+    plist = declarator.child_by_field_name("parameters") if declarator is not None else None
+    out = []
+    for p in plist.named_children if plist is not None else []:
+        if p.type != "parameter_declaration":
+            return None
+        base = text(p.child_by_field_name("type"))
+        d = p.child_by_field_name("declarator")
+        pointer = False
+        while d is not None and d.type in ("pointer_declarator", "array_declarator", "reference_declarator"):
+            if d.type == "reference_declarator":
+                return None
+            pointer = True
+            d = d.child_by_field_name("declarator") or next(
+                (c for c in d.named_children if c.type in ("identifier", "pointer_declarator")), None)
+        name = text(d) if d is not None else ""
+        out.append(Param(name, base, pointer))
+    return tuple(out)
+
+
+def _template_names(node: Node) -> tuple[str, ...]:
+    plist = node.child_by_field_name("parameters")
+    names = []
+    for p in plist.named_children if plist is not None else []:
+        ident = [c for c in p.named_children if c.type in ("type_identifier", "identifier")]
+        names.append(text(ident[-1]) if ident else "")
+    return tuple(names)
+
+
+def split(cuda: str, cpp: str) -> Split:
+    """Device source and host functions of one load_inline call's sources."""
+    problems: list[str] = []
+    macros = {**macros_of(cpp, problems, "cpp_sources"), **macros_of(cuda, problems, "cuda_sources")}
+    result = Split("", macros=macros, problems=problems)
+    device = _walk(cuda, "cuda", result)
+    _walk(cpp, "cpp", result)
+    prelude = PRELUDE
+    if _LIMITS.search(device):
+        prelude += _LIMITS_PRELUDE
+    result.device = prelude + "#line 1\n" + device
+    return result
+
+
+def _walk(source: str, label: str, result: Split) -> str:
+    """Collect kernels and host functions of one source; return it with host parts blanked."""
+    data = source.encode()
+    tree = parse(data)
+    blanks: list[tuple[int, int]] = []
+
+    def blank(node: Node) -> None:
+        blanks.append((node.start_byte, node.end_byte))
+
+    def visit(container: Node) -> None:
+        for node in container.named_children:
+            kind = node.type
+            if kind in ("namespace_definition", "linkage_specification"):
+                body = node.child_by_field_name("body")
+                if body is not None:
+                    if kind == "namespace_definition" and text(node.child_by_field_name("name")) in (
+                            "torch", "at", "c10", "py", "pybind11"):
+                        blank(node)
+                    else:
+                        visit(body)
+                continue
+            if kind == "preproc_include":
+                path = text(node.child_by_field_name("path")).strip("<>\"")
+                if _TORCH_INCLUDE.match(path) or _STD_HEADERS.match(path):
+                    blank(node)
+                elif not _DEVICE_HEADERS.match(path) and not path.startswith(("cub/", "thrust/")):
+                    result.problems.append(f"#include {path} at line {node.start_point[0] + 1} ({label})")
+                continue
+            func, template = node, None
+            if kind == "template_declaration":
+                inner = next((c for c in node.named_children if c.type in ("function_definition", "declaration")),
+                             None)
+                if inner is None:
+                    continue
+                func, template = inner, node
+            if func.type == "function_definition":
+                specifiers = _specifiers(func)
+                name = _function_name(func)
+                line = node.start_point[0] + 1
+                if name is None:
+                    if _TORCH_TYPES.search(specifiers):
+                        blank(node)
+                    continue
+                if "__global__" in specifiers:
+                    params = _params(func)
+                    if name in result.kernels:
+                        result.overloaded.add(name)
+                    if params is None:
+                        result.problems.append(f"kernel {name} at line {line} takes a reference parameter")
+                        continue
+                    result.kernels[name] = Kernel(name, params, _template_names(template) if template else (), line)
+                    continue
+                device_side = "__device__" in specifiers
+                if not device_side or "__host__" in specifiers:
+                    if name in result.host and label == result.host[name].source:
+                        result.overloaded.add(name)
+                    result.host[name] = HostFunction(name, text(node), line, label, template is not None)
+                if not device_side:
+                    blank(node)
+                continue
+            if kind == "declaration" or (kind == "template_declaration" and func.type == "declaration"):
+                body = text(node)
+                if _TORCH_TYPES.search(body) or "(" in body.split("=")[0] and "__device__" not in body:
+                    blank(node)   # a host prototype, or a torch-typed global
+                    continue
+                _constant(node, result)
+                continue
+            if kind in ("expression_statement",) and "PYBIND11" in text(node):
+                result.problems.append(f"PYBIND11_MODULE at line {node.start_point[0] + 1} ({label})")
+                blank(node)
+                continue
+            if kind == "function_definition":
+                continue
+            if kind == "ERROR" and _TORCH_TYPES.search(text(node)):
+                result.problems.append(f"unparsed host code at line {node.start_point[0] + 1} ({label})")
+                blank(node)
+
+    visit(tree.root_node)
+    if "PYBIND11_MODULE" in source:
+        result.problems.append(f"PYBIND11_MODULE in {label}_sources")
+    out = bytearray(data)
+    for start, end in blanks:
+        out[start:end] = re.sub(rb"[^\n]", b" ", bytes(out[start:end]))
+    return out.decode(errors="replace")
+
+
+_SCALAR_DECL = re.compile(r"^\s*(?:static\s+)?(?:constexpr|const)\s+(?:static\s+)?(?:const\s+)?"
+                          r"(int|unsigned(?:\s+int)?|long(?:\s+long)?|int64_t|int32_t|size_t|float|double|bool|"
+                          r"auto|uint32_t|uint64_t)\s+(\w+)\s*=\s*([^;{}]+);\s*$", re.S)
+
+
+def _constant(node: Node, result: Split) -> None:
+    """`const int BLOCK = 256;` at namespace scope: the host wrapper may use it too."""
+    m = _SCALAR_DECL.match(text(node))
+    if m and "__" not in m.group(0).split("=")[0]:
+        result.constants[m.group(2)] = (m.group(1), m.group(3).strip(), node.start_point[0] + 1)
