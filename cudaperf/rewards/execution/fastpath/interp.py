@@ -584,6 +584,8 @@ class Interpreter:
             if fn == "full_like":
                 return V("tensor", torch.full_like(like, fill.value, **kw))
             return V("tensor", getattr(torch, fn)(like, **kw))
+        if fn == "dim3":
+            return self._dim3(args)
         if fn == "TensorOptions":
             return V("options", self._options(args[0]) if args else {})
         if fn == "dtype":
@@ -653,6 +655,12 @@ class Interpreter:
                         return V(name, opts.get(name))
                 return V("options", opts)
             raise PlanError(f"line {e.line}: .{name}() of options")
+        if obj.ctype == "device" and name in ("is_cuda", "is_cpu", "index"):
+            device = str(obj.value)
+            if name == "index":
+                return V("long", int(device.partition(":")[2] or 0) if ":" in device else -1)
+            cuda = device.startswith("cuda") or (self.cuda_device != "cuda" and device.startswith(self.cuda_device))
+            return V("bool", int(cuda if name == "is_cuda" else device.startswith("cpu") and not cuda))
         if obj.ctype == "stream" and name == "stream":
             return obj
         if obj.ctype == "list" and name == "push_back":
@@ -705,6 +713,15 @@ class Interpreter:
                 return V("tensor", t.view(sizes) if name == "view" else t.reshape(sizes))
             except RuntimeError as exc:
                 raise PlanError(str(exc).splitlines()[0]) from None
+        if name in ("transpose", "t", "permute", "unsqueeze", "squeeze"):
+            ints = [int(convert(a, "long").value) for a in args] if name != "permute" or len(args) != 1 \
+                else self._sizes(args[0])
+            try:
+                return V("tensor", getattr(t, name)(*ints) if name != "permute" else t.permute(ints))
+            except (RuntimeError, IndexError, TypeError) as exc:
+                raise PlanError(str(exc).splitlines()[0]) from None
+        if name == "is_cpu":
+            return V("bool", int(t.device.type == "cpu" and self.cuda_device != "cpu"))
         if name == "zero_":
             return V("tensor", t.zero_())
         if name == "data_ptr":

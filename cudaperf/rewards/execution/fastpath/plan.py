@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ....analysis.macros import expand
+from ....analysis.macros import _arguments
 from ....analysis.parse import Node, parse, text
 from . import split as splitting
 
@@ -245,23 +245,75 @@ CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
                   "cudaFuncAttributeMaxDynamicSharedMemorySize": Lit("max_dynamic_smem", "attribute"),
                   "nullptr": Lit(None, "pointer"), "NULL": Lit(None, "pointer"),
                   "stderr": Lit("stderr", "file"), "stdout": Lit("stdout", "file")}
-BUILTINS = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "TensorOptions",
+BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "TensorOptions",
             "dtype", "device", "Device", "min", "max", "ceil", "floor", "sqrt", "abs", "current_stream",
             "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaDeviceSynchronize",
             "launch_check", "printf", "fprintf", "make_tuple", "ceil_div"}
 METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "contiguous", "data_ptr", "options",
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
-           "zero_", "vec", "stream", "is_floating_point", "get_device", "layout", "requires_grad", "push_back"}
+           "zero_", "vec", "stream", "transpose", "t", "permute", "is_cpu", "index", "unsqueeze", "squeeze", "is_floating_point", "get_device", "layout", "requires_grad", "push_back"}
 _TORCH_FUNCS = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "TensorOptions", "dtype", "device", "Device"}
 RESERVED = {"TORCH_CHECK", "AT_ASSERTM", "AT_ASSERT", "TORCH_INTERNAL_ASSERT", "C10_CUDA_KERNEL_LAUNCH_CHECK",
-            "C10_CUDA_CHECK", "dim3", "torch", "at", "c10", "std", "cudaGetLastError", "cudaStream_t",
+            "C10_CUDA_CHECK", "AT_CUDA_CHECK", "dim3", "torch", "at", "c10", "std", "cudaGetLastError", "cudaStream_t",
             "cudaFuncSetAttribute", "return", "if", "for", "while", "int", "float", "double", "auto", "const",
             "cudaDeviceSynchronize", "printf", "sizeof", "true", "false", "nullptr", "void", "Tensor",
             "cudaSuccess", "cudaError_t", "scalar_t", "static_cast", "reinterpret_cast", *DISPATCH,
             "AT_DISPATCH_FLOATING_TYPES_AND", "AT_DISPATCH_FLOATING_TYPES_AND2"}
 
 MAX_HELPER_DEPTH = 8
+MAX_EXPANSION = 200_000
+
+_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/|[A-Za-z_]\w*|\S', re.S)
+
+
+def expand(text_: str, macros: dict, hidden: frozenset = frozenset(), depth: int = 0) -> str:
+    """The C preprocessor's macro replacement on one host function (strings and comments untouched,
+    `#x` stringified, `##` pasted, results rescanned with the macro hidden); Fallback when it runs away."""
+    if depth > 32:
+        raise Fallback("macro expansion nested more than 32 deep")
+    out, pos = [], 0
+    for m in _TOKENS.finditer(text_):
+        if m.start() < pos:
+            continue
+        name = m.group(0)
+        macro = macros.get(name)
+        if macro is None or name in hidden:
+            continue
+        end = m.end()
+        if macro.params is None:
+            body = macro.body
+        else:
+            paren = end
+            while paren < len(text_) and text_[paren] in " \t\r\n":
+                paren += 1
+            if paren >= len(text_) or text_[paren] != "(":
+                continue
+            parsed = _arguments(text_, paren)
+            if parsed is None:
+                raise Fallback(f"unbalanced arguments of macro {name}")
+            args, end = parsed
+            params = list(macro.params)
+            if len(args) == 1 and args[0] == "" and not params:
+                args = []
+            mapping = dict(zip(params, args))
+            if params and params[-1] == "...":
+                mapping["__VA_ARGS__"] = ", ".join(args[len(params) - 1:])
+            elif len(args) != len(params):
+                raise Fallback(f"macro {name} called with {len(args)} arguments for {len(params)}")
+            body = re.sub(r"(?<![#\w])#\s*([A-Za-z_]\w*)",
+                          lambda t: '"' + mapping[t.group(1)].replace('"', '\\"') + '"'
+                          if t.group(1) in mapping else t.group(0), macro.body)
+            body = _TOKENS.sub(lambda t: expand(mapping[t.group(0)], macros, hidden, depth + 1)
+                               if t.group(0) in mapping else t.group(0), body)
+            body = re.sub(r"\s*##\s*", "", body)
+        out.append(text_[pos:m.start()])
+        out.append(" " + expand(body, macros, hidden | {name}, depth + 1) + " ")
+        pos = end
+        if sum(map(len, out)) > MAX_EXPANSION:
+            raise Fallback(f"macro {name} expands past {MAX_EXPANSION} characters")
+    out.append(text_[pos:])
+    return "".join(out)
 
 
 def normalise_type(raw: str, types: dict[str, str] | None = None) -> str | None:
@@ -377,6 +429,7 @@ class _FunctionTranslator:
         self.tr, self.base, self.depth = tr, base, depth
         self.scopes: list[dict[str, str]] = [{}]
         self.types: dict[str, str] = {}      # scalar_t inside a dispatch case
+        self.consts: dict[str, int] = {}     # const/constexpr integer locals with constant initialisers
 
     def fail(self, what: str, node: Node) -> Fallback:
         return Fallback(f"{what} at line {_line(node, self.base)}")
@@ -494,6 +547,7 @@ class _FunctionTranslator:
         if _GUARDS.match(" ".join(raw.split())):
             return []    # one GPU per worker: a device guard changes nothing
         prefix = " ".join(text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier"))
+        prefix += " " + node.text[:type_node.start_byte - node.start_byte].decode(errors="replace")
         if "static" in prefix:
             raise self.fail("static local variable", node)
         out = []
@@ -512,6 +566,10 @@ class _FunctionTranslator:
             while target is not None and target.type in ("pointer_declarator", "reference_declarator"):
                 stars += "*" if target.type == "pointer_declarator" else ""
                 target = target.named_children[-1] if target.named_children else None
+            if target is not None and target.type == "function_declarator" and d.type == "function_declarator" \
+                    and re.fullmatch(r"dim3", raw.strip()):
+                ctor = self.reparse_arguments(target.child_by_field_name("parameters"))
+                target = target.child_by_field_name("declarator")
             if target is None or target.type != "identifier":
                 raise self.fail(f"declarator {text(d)!r}", d)
             ctype = normalise_type(raw + stars, self.types)
@@ -520,8 +578,24 @@ class _FunctionTranslator:
             if ctype == "auto" and init is None:
                 raise self.fail("auto without initialiser", node)
             self.declare(text(target), ctype, d)
+            value_node = d.child_by_field_name("value") if d.type == "init_declarator" else None
+            if "const" in prefix and value_node is not None and ctype in INT_TYPES.values():
+                try:
+                    self.consts[text(target)] = self.const_int(value_node)
+                except Fallback:
+                    self.consts.pop(text(target), None)
             out.append(Decl(text(target), ctype, init, ctor, _line(d, self.base)))
         return out
+
+    def reparse_arguments(self, params: Node) -> tuple:
+        """`dim3 block(TILE, TILE)` parses as a function declaration when TILE reads as a type: the
+        parameter list read again as the constructor's arguments."""
+        inner = text(params)
+        tree = parse(f"void f() {{ g{inner}; }}".encode())
+        call = tree.root_node.named_children[0].child_by_field_name("body").named_children[0].named_children[0]
+        if tree.root_node.has_error or call.type != "call_expression":
+            raise self.fail(f"declarator {inner!r}", params)
+        return tuple(self.expr(a) for a in call.child_by_field_name("arguments").named_children)
 
     def expression_statement(self, node: Node) -> list:
         if node.type == "comma_expression":
@@ -557,7 +631,7 @@ class _FunctionTranslator:
             return [Check(self.expr(items[0]), tuple(self.expr(a) for a in items[1:]), line)]
         if name in DISPATCH or name in ("AT_DISPATCH_FLOATING_TYPES_AND", "AT_DISPATCH_FLOATING_TYPES_AND2"):
             return [self.dispatch(name, args, line)]
-        if name in ("C10_CUDA_KERNEL_LAUNCH_CHECK", "C10_CUDA_CHECK"):
+        if name in ("C10_CUDA_KERNEL_LAUNCH_CHECK", "C10_CUDA_CHECK", "AT_CUDA_CHECK"):
             inner = tuple(self.expr(a) for a in args.named_children)
             return [Eval(Call("launch_check", inner, line))]
         if name == "cudaFuncSetAttribute":
@@ -591,14 +665,29 @@ class _FunctionTranslator:
             raw = self.types.get(raw, raw)
             if raw in ELEMENT_SIZES or raw in INT_TYPES:
                 return raw
+            if re.fullmatch(r"[A-Za-z_]\w*", raw):   # a constant name read as a type
+                inner = parse(f"int x = {raw};".encode()).root_node.named_children[0]
+                value = inner.child_by_field_name("declarator").child_by_field_name("value")
+                return str(self.const_int(_Rebased(value, raw)))
             raise self.fail(f"template argument {raw!r}", node)
-        value = self.const_int(node)
-        return str(value)
+        if node.type in ("true", "false"):
+            return node.type
+        return str(self.const_int(node))
 
     def const_int(self, node: Node) -> int:
         """A template argument or dispatch constant: an integer known at translation time."""
+        if isinstance(node, _Rebased):
+            name = node.name
+            if name in self.consts and self.lookup(name) is not None:
+                return self.consts[name]
+            const = self.tr.constant(name)
+            if isinstance(const, Cast) and isinstance(const.operand, Lit) and isinstance(const.operand.value, int):
+                return const.operand.value
+            raise Fallback(f"template argument {name!r} not a constant")
         if node.type == "number_literal":
             return int(re.sub(r"[uUlL]+$", "", text(node)), 0)
+        if node.type == "identifier" and text(node) in self.consts and self.lookup(text(node)) is not None:
+            return self.consts[text(node)]
         if node.type == "identifier":
             const = self.tr.constant(text(node))
             if isinstance(const, Cast) and isinstance(const.operand, Lit) and isinstance(const.operand.value, int):
@@ -776,9 +865,10 @@ class _FunctionTranslator:
 
     def qualified(self, node: Node) -> object:
         name = " ".join(text(node).split())
-        m = re.fullmatch(r"(?:torch|at|c10)::(?:ScalarType::)?(k\w+)", name)
-        if m and m.group(1) in SCALAR_DTYPES:
-            return Lit(SCALAR_DTYPES[m.group(1)], "dtype")
+        m = re.fullmatch(r"(?:torch|at|c10)::(?:ScalarType::)?(k?\w+)", name)
+        key = m.group(1) if m and m.group(1).startswith("k") else f"k{m.group(1)}" if m else ""
+        if key in SCALAR_DTYPES:
+            return Lit(SCALAR_DTYPES[key], "dtype")
         if re.fullmatch(r"(?:torch|at|c10)::(?:DeviceType::)?(?:kCUDA|CUDA)", name):
             return Lit("cuda", "device")
         if re.fullmatch(r"(?:torch|at|c10)::(?:DeviceType::)?(?:kCPU|CPU)", name):
@@ -794,11 +884,21 @@ class _FunctionTranslator:
         if any(c.type == "kernel_call_syntax" for c in node.children):
             raise self.fail("kernel launch inside an expression", node)
         args = tuple(self.expr(a) for a in args_node.named_children) if args_node is not None else ()
-        if fn.type == "template_function":
-            fname = text(fn.child_by_field_name("name"))
-            targs = fn.child_by_field_name("arguments").named_children
+        template = fn
+        scope = ""
+        if fn.type == "qualified_identifier" and fn.child_by_field_name("name") is not None and \
+                fn.child_by_field_name("name").type == "template_function":
+            template, scope = fn.child_by_field_name("name"), text(fn.child_by_field_name("scope")) + "::"
+        if template.type == "template_function":
+            fname = scope + text(template.child_by_field_name("name"))
+            targs = template.child_by_field_name("arguments").named_children
             if fname in ("static_cast", "reinterpret_cast", "const_cast") and len(targs) == 1 and len(args) == 1:
                 return self.cast(text(targs[0]), args_node.named_children[0], node)
+            if fname in ("std::min", "std::max") and len(targs) == 1 and len(args) == 2:
+                ctype = normalise_type(text(targs[0]), self.types)
+                if ctype not in INT_TYPES.values():
+                    raise self.fail(f"call of {text(fn)}", node)
+                return Call(fname[5:], tuple(Cast(ctype, a) for a in args), line)
             raise self.fail(f"call of {text(fn)}", node)
         if fn.type == "field_expression":
             return self.method(fn, args, node, line)
@@ -827,6 +927,10 @@ class _FunctionTranslator:
             if len(helper.params) != len(args):
                 raise self.fail(f"call of {name} with {len(args)} arguments", node)
             return Helper(name, args, line)
+        if name == "dim3":
+            if not 1 <= len(args) <= 3:
+                raise self.fail("dim3 with other than 1 to 3 values", node)
+            return Call("dim3", args, line)
         if fn.type in ("primitive_type", "identifier") and normalise_type(name) in INT_TYPES.values():
             return Cast(normalise_type(name), args[0]) if len(args) == 1 else self._bad(name, node)
         raise self.fail(f"call of {name}", node)
@@ -859,6 +963,13 @@ class _FunctionTranslator:
         if name not in METHODS:
             raise self.fail(f"method .{name}()", node)
         return Method(self.expr(obj_node), name, args, ctype, line)
+
+
+@dataclass(frozen=True)
+class _Rebased:
+    """A name met as a template type argument, to be read as a constant."""
+    node: object
+    name: str
 
 
 def _number(raw: str, node: Node, tr: _FunctionTranslator) -> Lit:
@@ -938,9 +1049,9 @@ def translate(spec: dict) -> Translation:
                            "extra_ldflags", "extra_include_paths"}
     if unknown:
         raise Fallback(f"load_inline argument {sorted(unknown)[0]}")
-    if spec.get("extra_ldflags"):
+    if [f for f in spec.get("extra_ldflags") or [] if str(f).strip()]:
         raise Fallback("load_inline extra_ldflags")
-    if spec.get("extra_include_paths"):
+    if [f for f in spec.get("extra_include_paths") or [] if str(f).strip()]:
         raise Fallback("load_inline extra_include_paths")
     if spec.get("is_python_module") is False:
         raise Fallback("load_inline is_python_module=False")
@@ -949,14 +1060,14 @@ def translate(spec: dict) -> Translation:
         functions = [functions]
     if isinstance(functions, dict):
         functions = list(functions)
-    if not functions or not all(isinstance(f, str) for f in functions):
-        raise Fallback("load_inline without functions= (bindings written by hand)")
+    if functions is not None and (not functions or not all(isinstance(f, str) for f in functions)):
+        raise Fallback("load_inline functions= that is not a list of names")
     cuda, cpp = _sources(spec.get("cuda_sources")), _sources(spec.get("cpp_sources"))
     if not cuda.strip():
         raise Fallback("load_inline without cuda_sources")
-    options = [*TORCH_NVCC_DEFINES, *_nvrtc_options(list(spec.get("extra_cuda_cflags") or []))]
+    options = [*TORCH_NVCC_DEFINES, *_nvrtc_options([f for f in spec.get("extra_cuda_cflags") or [] if str(f).strip()])]
     host_defines = {}
-    for flag in list(spec.get("extra_cflags") or []):
+    for flag in [f for f in spec.get("extra_cflags") or [] if str(f).strip()]:
         m = re.fullmatch(r"-D(\w+)(?:=(.*))?", flag.strip())
         if m:
             host_defines[m.group(1)] = m.group(2) or "1"
@@ -970,9 +1081,14 @@ def translate(spec: dict) -> Translation:
 
     extra = {k: Macro(k, None, v, 0) for k, v in host_defines.items()}
     tr = _Translator(sp, extra)
+    if functions is not None and sp.bindings:
+        raise Fallback("PYBIND11_MODULE beside functions= (two module definitions)")
+    if functions is None and not sp.bindings:
+        raise Fallback("load_inline without functions= or PYBIND11_MODULE bindings")
+    bindings = {f: f for f in functions} if functions is not None else sp.bindings
     exported = {}
-    for name in functions:
-        fn = tr.function(name)
+    for name, cxx in bindings.items():
+        fn = tr.function(cxx)
         for _, ctype in fn.params:
             if ctype.startswith("pointer:") or ctype in ("dim3", "stream", "error", "options", "str"):
                 raise Fallback(f"exported function {name} takes a {ctype} from Python")

@@ -18,7 +18,8 @@ from ....analysis.parse import Node, parse, text
 from ....analysis.source import Macro
 
 # Headers torch's extension headers bring; none is needed by device code.
-_TORCH_INCLUDE = re.compile(r"^(?:torch/|ATen/|c10/|pybind11/|THC/|caffe2/|Python\.h)")
+_TORCH_INCLUDE = re.compile(r"^(?:torch/|ATen/|c10/|pybind11/|THC/|caffe2/|Python\.h|cublas\w*\.h|cublasLt\.h|"
+                            r"cudnn\w*\.h|cufft\w*\.h|cusparse\.h|cusolver\w*\.h)")
 # Headers NVRTC ships (or the CUDA toolkit's include directory holds): kept as written.
 _DEVICE_HEADERS = re.compile(r"^(?:cuda_fp16\.h|cuda_bf16\.h|cuda_fp8\.h|mma\.h|cuda_runtime\.h|cuda\.h|"
                              r"cuda_runtime_api\.h|device_launch_parameters\.h|cooperative_groups\.h|"
@@ -103,6 +104,7 @@ class Split:
     constants: dict[str, tuple[str, str, int]] = field(default_factory=dict)   # name -> (type, init, line)
     problems: list[str] = field(default_factory=list)   # fallback reasons found while splitting
     overloaded: set[str] = field(default_factory=set)
+    bindings: dict[str, str] = field(default_factory=dict)   # PYBIND11_MODULE's m.def: Python name -> C++ name
 
 
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?[ \t]*((?:[^\n\\]|\\\n|\\.)*)$", re.M)
@@ -256,10 +258,6 @@ def _walk(source: str, label: str, result: Split) -> str:
                     continue
                 _constant(node, result)
                 continue
-            if kind in ("expression_statement",) and "PYBIND11" in text(node):
-                result.problems.append(f"PYBIND11_MODULE at line {node.start_point[0] + 1} ({label})")
-                blank(node)
-                continue
             if kind == "function_definition":
                 continue
             if kind == "ERROR" and _TORCH_TYPES.search(text(node)):
@@ -267,21 +265,62 @@ def _walk(source: str, label: str, result: Split) -> str:
                 blank(node)
 
     visit(tree.root_node)
-    if "PYBIND11_MODULE" in source:
-        result.problems.append(f"PYBIND11_MODULE in {label}_sources")
     out = bytearray(data)
+    for start, end in _bindings(source, label, result):
+        blanks.append((len(source[:start].encode()), len(source[:end].encode())))
     for start, end in blanks:
         out[start:end] = re.sub(rb"[^\n]", b" ", bytes(out[start:end]))
     return out.decode(errors="replace")
 
 
-_SCALAR_DECL = re.compile(r"^\s*(?:static\s+)?(?:constexpr|const)\s+(?:static\s+)?(?:const\s+)?"
-                          r"(int|unsigned(?:\s+int)?|long(?:\s+long)?|int64_t|int32_t|size_t|float|double|bool|"
-                          r"auto|uint32_t|uint64_t)\s+(\w+)\s*=\s*([^;{}]+);\s*$", re.S)
-
-
 def _constant(node: Node, result: Split) -> None:
-    """`const int BLOCK = 256;` at namespace scope: the host wrapper may use it too."""
-    m = _SCALAR_DECL.match(text(node))
-    if m and "__" not in m.group(0).split("=")[0]:
-        result.constants[m.group(2)] = (m.group(1), m.group(3).strip(), node.start_point[0] + 1)
+    """`const int BLOCK = 256;` or `constexpr int BM = 64, BN = 64;` at namespace scope: the host
+    wrapper may use them too."""
+    type_node = node.child_by_field_name("type")
+    if type_node is None:
+        return
+    qualifiers = node.text[:type_node.start_byte - node.start_byte].decode(errors="replace")
+    base = text(type_node)
+    if not re.search(r"\b(?:const|constexpr)\b", qualifiers) or "__" in qualifiers or \
+            not re.fullmatch(r"int|unsigned(?: int)?|long(?: long)?|int64_t|int32_t|size_t|float|double|bool|auto|"
+                             r"uint32_t|uint64_t", " ".join(base.split())):
+        return
+    for d in node.children_by_field_name("declarator"):
+        value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+        name = d.child_by_field_name("declarator") if d.type == "init_declarator" else None
+        if value is not None and name is not None and name.type == "identifier" and value.type not in (
+                "initializer_list", "argument_list"):
+            result.constants[text(name)] = (base, text(value), node.start_point[0] + 1)
+
+
+_MODULE = re.compile(r"PYBIND11_MODULE\s*\(\s*TORCH_EXTENSION_NAME\s*,\s*(\w+)\s*\)\s*\{")
+_DEF = re.compile(r'^\s*(\w+)\s*\.\s*def\s*\(\s*"(\w+)"\s*,\s*&?\s*(\w+)\s*(?:,\s*"(?:[^"\\]|\\.)*"\s*)*\)\s*$', re.S)
+
+
+def _bindings(source: str, label: str, result: Split) -> list[tuple[int, int]]:
+    """PYBIND11_MODULE blocks made only of `m.def("name", &function, "doc")`: their bindings, and the
+    character ranges to blank; anything else in such a block is a problem (a fallback)."""
+    from ..gate_cuda import blank as blank_literals
+
+    code = blank_literals(source)
+    ranges = []
+    for m in _MODULE.finditer(code):
+        depth, end = 1, None
+        for i in range(m.end(), len(code)):
+            depth += (code[i] == "{") - (code[i] == "}")
+            if depth == 0:
+                end = i
+                break
+        line = source.count("\n", 0, m.start()) + 1
+        if end is None:
+            result.problems.append(f"unterminated PYBIND11_MODULE at line {line} ({label})")
+            continue
+        for statement in filter(str.strip, source[m.end():end].split(";")):
+            d = _DEF.match(statement)
+            if d is None or d.group(1) != m.group(1):
+                result.problems.append(f"PYBIND11_MODULE statement {' '.join(statement.split())[:60]!r} "
+                                       f"at line {line} ({label})")
+                break
+            result.bindings[d.group(2)] = d.group(3)
+        ranges.append((m.start(), end + 1))
+    return ranges

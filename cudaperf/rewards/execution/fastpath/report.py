@@ -1,0 +1,79 @@
+"""Which path a candidate would take, without a GPU or torch: `cudaperf eval --plan`.
+
+`fast` when every load_inline call of the candidate reads as literals (torch_ext.extract_builds, the
+same reading the full build uses) and translates; `full` with the first fallback reason otherwise;
+`none` when the gate rejects the candidate (nothing would be built)."""
+
+from __future__ import annotations
+
+from ..formats import Candidate, Task
+from ..gate import check
+import ast
+
+from ..torch_ext import builder_calls, extract_builds, literal, normalise
+from .plan import translate_or_reason
+
+
+def read_builds(source: str) -> list[dict] | None:
+    """load_inline arguments as the worker would see them, read without running anything: the full
+    build's reading (module-level literals), else names bound to one literal anywhere in the file
+    (models often build inside a function or `__init__`); None when some call still cannot be read."""
+    builds = extract_builds(source)
+    if builds is not None:
+        return builds
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    env: dict[str, object] = {}
+    ambiguous: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            try:
+                value = literal(node.value, env)
+            except ValueError:
+                ambiguous.add(name)
+                continue
+            if name in env and env[name] != value:
+                ambiguous.add(name)
+            env[name] = value
+    env = {k: v for k, v in env.items() if k not in ambiguous}
+    out = []
+    for call in builder_calls(tree):
+        try:
+            args = [literal(a, env) for a in call.args]
+            kwargs = {k.arg: literal(k.value, env) for k in call.keywords if k.arg}
+        except ValueError:
+            return None
+        out.append(normalise(tuple(args), kwargs))
+    return out
+
+
+def candidate_path(candidate: Candidate) -> tuple[str, str | None]:
+    """("fast", None) or ("full", reason) for a KernelBench candidate's load_inline calls."""
+    if candidate.kind != "python":
+        return "full", "not a KernelBench (Python) candidate"
+    builds = read_builds(candidate.source)
+    if builds is None:
+        return "full", "load_inline arguments are not literals"
+    if not builds:
+        return "full", "no load_inline call"
+    for spec in builds:
+        translation, reason = translate_or_reason(spec)
+        if translation is None:
+            name = spec.get("name")
+            return "full", f"{reason} (extension {name!r})" if isinstance(name, str) else reason
+    return "fast", None
+
+
+def plan_record(task: Task, candidate: Candidate) -> dict:
+    """One `--plan` JSON object: candidate, path (fast | full | none), fallback (reason or null)."""
+    try:
+        rejecting = [v for v in check(candidate, task) if v.severity == "reject"]
+    except SyntaxError as exc:
+        return {"candidate": candidate.label, "path": "none", "fallback": f"syntax error: {exc.msg}"}
+    if rejecting:
+        return {"candidate": candidate.label, "path": "none", "fallback": f"gate: {rejecting[0].rule}: {rejecting[0]}"}
+    path, reason = candidate_path(candidate)
+    return {"candidate": candidate.label, "path": path, "fallback": reason}
