@@ -1014,8 +1014,7 @@ _NVCC_FLAG = re.compile(r"^(?:-O[0-3]|--use_fast_math|-use_fast_math|--ftz=(?:tr
 # What torch's build passes to nvcc for every extension; NVRTC gets the same so half arithmetic that
 # fails there fails here.
 TORCH_NVCC_DEFINES = ["-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
-                      "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__",
-                      "--expt-relaxed-constexpr"]
+                      "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__"]
 
 
 def _nvrtc_options(flags: list[str]) -> list[str]:
@@ -1026,7 +1025,7 @@ def _nvrtc_options(flags: list[str]) -> list[str]:
             raise Fallback(f"nvcc flag {flag!r}")
         if flag in ("--use_fast_math", "-use_fast_math"):
             out.append("--use_fast_math")
-        elif flag.startswith(("-D", "-U", "--ftz", "--prec-", "--fmad", "-lineinfo", "--expt-", "-std", "--std",
+        elif flag.startswith(("-D", "-U", "--ftz", "--prec-", "--fmad", "-lineinfo", "-std", "--std",
                               "-maxrregcount", "--maxrregcount", "-G", "-w")):
             out.append(flag if not flag.startswith("-std") else "-" + flag)
     return out

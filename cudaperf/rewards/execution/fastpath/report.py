@@ -77,3 +77,37 @@ def plan_record(task: Task, candidate: Candidate) -> dict:
         return {"candidate": candidate.label, "path": "none", "fallback": f"gate: {rejecting[0].rule}: {rejecting[0]}"}
     path, reason = candidate_path(candidate)
     return {"candidate": candidate.label, "path": path, "fallback": reason}
+
+
+def run(reference: str, candidates: list[str], fmt: str, output: str | None) -> list[dict]:
+    """`cudaperf eval --plan`: one record per candidate file, written as each is read (JSON lines, a
+    JSON list, or text); FormatError for a bad task or paths, as `batch.run`."""
+    import json
+    import sys
+    from pathlib import Path
+
+    from ..formats import FormatError, candidate_files, load_candidate, load_task
+
+    task = load_task(reference)
+    files = [f for f in candidate_files(candidates) if f.resolve() != Path(reference).resolve()]
+    if not files:
+        raise FormatError(f"no candidate files in {', '.join(candidates)}")
+    stream = open(output, "w") if output else sys.stdout  # noqa: SIM115 -- closed below unless stdout
+    records = []
+    try:
+        for path in files:
+            record = plan_record(task, load_candidate(path))
+            records.append(record)
+            if fmt == "jsonl":
+                stream.write(json.dumps(record) + "\n")
+            elif fmt == "text":
+                why = f"  ({record['fallback']})" if record["fallback"] else ""
+                stream.write(f"{record['path']:<5} {record['candidate']}{why}\n")
+            stream.flush()
+        if fmt == "json":
+            json.dump(records if len(records) > 1 else records[0], stream, indent=2)
+            stream.write("\n")
+    finally:
+        if output:
+            stream.close()
+    return records

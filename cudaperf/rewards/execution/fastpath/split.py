@@ -18,10 +18,10 @@ from ....analysis.parse import Node, parse, text
 from ....analysis.source import Macro
 
 # Headers torch's extension headers bring; none is needed by device code.
-_TORCH_INCLUDE = re.compile(r"^(?:torch/|ATen/|c10/|pybind11/|THC/|caffe2/|Python\.h|cublas\w*\.h|cublasLt\.h|"
+_TORCH_INCLUDE = re.compile(r"^(?:torch/|ATen/|c10/|pybind11/|THC/|caffe2/|Python\.h|cuda\.h|cublas\w*\.h|cublasLt\.h|"
                             r"cudnn\w*\.h|cufft\w*\.h|cusparse\.h|cusolver\w*\.h)")
 # Headers NVRTC ships (or the CUDA toolkit's include directory holds): kept as written.
-_DEVICE_HEADERS = re.compile(r"^(?:cuda_fp16\.h|cuda_bf16\.h|cuda_fp8\.h|mma\.h|cuda_runtime\.h|cuda\.h|"
+_DEVICE_HEADERS = re.compile(r"^(?:cuda_fp16\.h|cuda_bf16\.h|cuda_fp8\.h|mma\.h|cuda_runtime\.h|"
                              r"cuda_runtime_api\.h|device_launch_parameters\.h|cooperative_groups\.h|"
                              r"cooperative_groups/\w+\.h|cuda_pipeline\w*\.h|cuda_awbarrier\w*\.h|"
                              r"vector_types\.h|vector_functions\.h|math_constants\.h|sm_\d+_intrinsics\.h|"
@@ -57,6 +57,18 @@ typedef long intptr_t; typedef unsigned long uintptr_t; typedef long ptrdiff_t;
 #endif
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
+#define M_PI_2 1.57079632679489661923
+#define M_PI_4 0.78539816339744830962
+#define M_1_PI 0.31830988618379067154
+#define M_2_PI 0.63661977236758134308
+#define M_2_SQRTPI 1.12837916709551257390
+#define M_SQRT2 1.41421356237309504880
+#define M_SQRT1_2 0.70710678118654752440
+#define M_E 2.7182818284590452354
+#define M_LOG2E 1.4426950408889634074
+#define M_LOG10E 0.43429448190325182765
+#define M_LN2 0.69314718055994530942
+#define M_LN10 2.30258509299404568402
 #endif
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -64,9 +76,53 @@ namespace std { using ::exp; using ::exp2; using ::log; using ::log2; using ::sq
   using ::tanh; using ::pow; using ::fmax; using ::fmin; using ::max; using ::min; using ::floor; using ::ceil;
   using ::erf; using ::sin; using ::cos; using ::rsqrt; using ::round; using ::log1p; using ::expm1;
   using ::isnan; using ::isinf; using ::fma; using ::tan; using ::atan; using ::sinh; using ::cosh; }
-namespace c10 { typedef __half Half; typedef __nv_bfloat16 BFloat16; }
-namespace at { using c10::Half; using c10::BFloat16; }
 """
+# c10::Half and c10::BFloat16 as torch defines them for device code: 16-bit storage, arithmetic in
+# float (so `scalar_t` kernels dispatched for half compile and round as they do in the full build).
+_HALF_PRELUDE = r"""namespace c10 {
+#define CUDAPERF_HALF16(T, ST, TO, FROM) \
+struct alignas(2) T { unsigned short x; T() = default; \
+  __host__ __device__ T(float v) { ST h = TO(v); x = *reinterpret_cast<unsigned short*>(&h); } \
+  __host__ __device__ T(const ST& h) { x = *reinterpret_cast<const unsigned short*>(&h); } \
+  __host__ __device__ operator float() const { return FROM(*reinterpret_cast<const ST*>(&x)); } \
+  __host__ __device__ operator ST() const { return *reinterpret_cast<const ST*>(&x); } }; \
+__host__ __device__ inline T operator+(const T& a, const T& b) { return float(a) + float(b); } \
+__host__ __device__ inline T operator-(const T& a, const T& b) { return float(a) - float(b); } \
+__host__ __device__ inline T operator*(const T& a, const T& b) { return float(a) * float(b); } \
+__host__ __device__ inline T operator/(const T& a, const T& b) { return float(a) / float(b); } \
+__host__ __device__ inline T operator-(const T& a) { return -float(a); } \
+__host__ __device__ inline T& operator+=(T& a, const T& b) { a = a + b; return a; } \
+__host__ __device__ inline T& operator-=(T& a, const T& b) { a = a - b; return a; } \
+__host__ __device__ inline T& operator*=(T& a, const T& b) { a = a * b; return a; } \
+__host__ __device__ inline T& operator/=(T& a, const T& b) { a = a / b; return a; } \
+__host__ __device__ inline float operator+(T a, float b) { return float(a) + b; } \
+__host__ __device__ inline float operator-(T a, float b) { return float(a) - b; } \
+__host__ __device__ inline float operator*(T a, float b) { return float(a) * b; } \
+__host__ __device__ inline float operator/(T a, float b) { return float(a) / b; } \
+__host__ __device__ inline float operator+(float a, T b) { return a + float(b); } \
+__host__ __device__ inline float operator-(float a, T b) { return a - float(b); } \
+__host__ __device__ inline float operator*(float a, T b) { return a * float(b); } \
+__host__ __device__ inline float operator/(float a, T b) { return a / float(b); } \
+__host__ __device__ inline double operator+(T a, double b) { return double(float(a)) + b; } \
+__host__ __device__ inline double operator*(T a, double b) { return double(float(a)) * b; } \
+__host__ __device__ inline double operator+(double a, T b) { return a + double(float(b)); } \
+__host__ __device__ inline double operator*(double a, T b) { return a * double(float(b)); } \
+__host__ __device__ inline T operator+(T a, int b) { return a + T(float(b)); } \
+__host__ __device__ inline T operator*(T a, int b) { return a * T(float(b)); } \
+__host__ __device__ inline bool operator>(T a, T b) { return float(a) > float(b); } \
+__host__ __device__ inline bool operator<(T a, T b) { return float(a) < float(b); } \
+__host__ __device__ inline bool operator>=(T a, T b) { return float(a) >= float(b); } \
+__host__ __device__ inline bool operator<=(T a, T b) { return float(a) <= float(b); } \
+__host__ __device__ inline bool operator==(T a, T b) { return float(a) == float(b); } \
+__host__ __device__ inline bool operator!=(T a, T b) { return float(a) != float(b); }
+CUDAPERF_HALF16(Half, __half, __float2half, __half2float)
+CUDAPERF_HALF16(BFloat16, __nv_bfloat16, __float2bfloat16, __bfloat162float)
+#undef CUDAPERF_HALF16
+}
+namespace at { using c10::Half; using c10::BFloat16; }
+namespace torch { using c10::Half; using c10::BFloat16; }
+"""
+_USES_HALF = re.compile(r"\b(?:at|c10|torch)::(?:Half|BFloat16)\b|AT_DISPATCH_\w*(?:HALF|AND)")
 _LIMITS_PRELUDE = "#include <cuda/std/limits>\nnamespace std { using cuda::std::numeric_limits; }\n"
 PRELUDE_LINES = PRELUDE.count("\n")
 
@@ -185,6 +241,8 @@ def split(cuda: str, cpp: str) -> Split:
     device = _walk(cuda, "cuda", result)
     _walk(cpp, "cpp", result)
     prelude = PRELUDE
+    if _USES_HALF.search(cuda + cpp):
+        prelude += _HALF_PRELUDE
     if _LIMITS.search(device):
         prelude += _LIMITS_PRELUDE
     result.device = prelude + "#line 1\n" + device
