@@ -139,6 +139,9 @@ class Interpreter:
 
         self.torch = torch
         self.tr, self.launcher, self.cuda_device = translation, launcher, cuda_device
+        self.dtypes = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
+                       "bfloat16": torch.bfloat16, "int32": torch.int32, "int64": torch.int64, "int8": torch.int8,
+                       "uint8": torch.uint8, "int16": torch.int16, "bool": torch.bool}
         self.attributes: dict[str, int] = {}
         self.last_error = 0
         self.steps = 0
@@ -451,6 +454,11 @@ class Interpreter:
             if not 0 <= i < len(obj.value):
                 raise PlanError(f"line {e.line}: index {i} out of range for {len(obj.value)} sizes")
             return V("long", obj.value[i])
+        if isinstance(e, P.Field):
+            obj = self._eval(e.obj, env)
+            if obj.ctype != "dim3":
+                raise PlanError(f".{e.name} of a {obj.ctype}")
+            return V("unsigned", obj.value["xyz".index(e.name)])
         if isinstance(e, P.Helper):
             fn = self.tr.helpers[e.name]
             values = [self._eval(a, env) for a in e.args]
@@ -539,12 +547,11 @@ class Interpreter:
         raise PlanError(f"a {v.ctype} used as tensor options")
 
     def _factory(self, options: dict, like: Any = None) -> dict:
-        torch = self.torch
         dtype = options.get("dtype")
         device = options.get("device")
         kw: dict[str, Any] = {}
         if dtype is not None:
-            kw["dtype"] = getattr(torch, dtype)
+            kw["dtype"] = self.dtypes[dtype]
         elif like is not None:
             kw["dtype"] = like.dtype
         if device is not None:
@@ -572,7 +579,8 @@ class Interpreter:
             if fn == "full":
                 kw.setdefault("dtype", torch.float32 if fill.ctype in ("float", "double") else torch.int64)
                 return V("tensor", torch.full(sizes, fill.value, **kw))
-            return V("tensor", getattr(torch, fn)(sizes, **kw))
+            factory = {"empty": torch.empty, "zeros": torch.zeros, "ones": torch.ones}[fn]
+            return V("tensor", factory(sizes, **kw))
         if fn in ("empty_like", "zeros_like", "ones_like", "full_like"):
             if not args or args[0].ctype != "tensor":
                 raise PlanError(f"torch::{fn} of a non-tensor")
@@ -583,7 +591,8 @@ class Interpreter:
             kw = self._factory(self._options(rest[0]) if rest else {}, like)
             if fn == "full_like":
                 return V("tensor", torch.full_like(like, fill.value, **kw))
-            return V("tensor", getattr(torch, fn)(like, **kw))
+            factory = {"empty_like": torch.empty_like, "zeros_like": torch.zeros_like, "ones_like": torch.ones_like}[fn]
+            return V("tensor", factory(like, **kw))
         if fn == "dim3":
             return self._dim3(args)
         if fn == "TensorOptions":
@@ -638,7 +647,6 @@ class Interpreter:
         raise PlanError(f"unknown builtin {fn}")
 
     def _method(self, e: P.Method, obj: V, args: list[V]) -> V:
-        torch = self.torch
         name = e.name
         if obj.ctype == "sizes":
             if name in ("size",):
@@ -717,7 +725,8 @@ class Interpreter:
             ints = [int(convert(a, "long").value) for a in args] if name != "permute" or len(args) != 1 \
                 else self._sizes(args[0])
             try:
-                return V("tensor", getattr(t, name)(*ints) if name != "permute" else t.permute(ints))
+                views = {"transpose": t.transpose, "t": t.t, "unsqueeze": t.unsqueeze, "squeeze": t.squeeze}
+                return V("tensor", views[name](*ints) if name != "permute" else t.permute(ints))
             except (RuntimeError, IndexError, TypeError) as exc:
                 raise PlanError(str(exc).splitlines()[0]) from None
         if name == "is_cpu":
@@ -735,12 +744,21 @@ class Interpreter:
 
 
 class FastModule:
-    """What `load_inline` returns on the fast path: the exported functions as attributes."""
+    """What `load_inline` returns on the fast path: the exported functions as attributes (looked up in
+    a table of their own, so an exported name cannot replace anything of this object's)."""
 
     def __init__(self, interpreter: Interpreter):
         self._interpreter = interpreter
-        for name in interpreter.tr.functions:
-            setattr(self, name, self._bound(name))
+        self._functions = {name: self._bound(name) for name in interpreter.tr.functions}
+
+    def __getattr__(self, name: str) -> Any:
+        functions = self.__dict__.get("_functions", {})
+        if name in functions:
+            return functions[name]
+        raise AttributeError(f"module has no attribute {name!r}")
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._functions)
 
     def _bound(self, name: str):
         def function(*args: Any, **kwargs: Any) -> Any:

@@ -84,6 +84,13 @@ class Helper:
 
 
 @dataclass(frozen=True)
+class Field:
+    """`.x`, `.y` or `.z` of a dim3."""
+    obj: object
+    name: str
+
+
+@dataclass(frozen=True)
 class InitList:
     items: tuple
     ctype: str | None = None     # std::vector<T>{...} / std::make_tuple: "list" or "tuple"
@@ -215,7 +222,8 @@ INT_TYPES = {"int": "int", "int32_t": "int", "signed": "int", "signed int": "int
              "unsigned": "unsigned", "unsigned int": "unsigned", "uint32_t": "unsigned",
              "long": "long", "long int": "long", "long long": "long", "long long int": "long", "int64_t": "long",
              "ssize_t": "long", "ptrdiff_t": "long", "size_t": "unsigned long", "uint64_t": "unsigned long",
-             "unsigned long": "unsigned long", "unsigned long long": "unsigned long", "unsigned long int": "unsigned long",
+             "unsigned long": "unsigned long", "unsigned long long": "unsigned long",
+             "unsigned long int": "unsigned long",
              "bool": "bool", "float": "float", "double": "double", "char": "int"}
 # element types a data_ptr<T> exists for in torch, by dtype
 DATA_TYPES = {"float": "float32", "double": "float64", "at::Half": "float16", "c10::Half": "float16",
@@ -245,13 +253,16 @@ CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
                   "cudaFuncAttributeMaxDynamicSharedMemorySize": Lit("max_dynamic_smem", "attribute"),
                   "nullptr": Lit(None, "pointer"), "NULL": Lit(None, "pointer"),
                   "stderr": Lit("stderr", "file"), "stdout": Lit("stdout", "file")}
-BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "TensorOptions",
+BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
+            "TensorOptions",
             "dtype", "device", "Device", "min", "max", "ceil", "floor", "sqrt", "abs", "current_stream",
             "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaDeviceSynchronize",
             "launch_check", "printf", "fprintf", "make_tuple", "ceil_div"}
 METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "contiguous", "data_ptr", "options",
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
-           "zero_", "vec", "stream", "transpose", "t", "permute", "is_cpu", "index", "unsqueeze", "squeeze", "is_floating_point", "get_device", "layout", "requires_grad", "push_back"}
+           "zero_", "vec", "stream",
+           "transpose", "t", "permute", "is_cpu", "index", "unsqueeze", "squeeze", "is_floating_point",
+           "get_device", "layout", "requires_grad", "push_back"}
 _TORCH_FUNCS = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "TensorOptions", "dtype", "device", "Device"}
 RESERVED = {"TORCH_CHECK", "AT_ASSERTM", "AT_ASSERT", "TORCH_INTERNAL_ASSERT", "C10_CUDA_KERNEL_LAUNCH_CHECK",
@@ -302,9 +313,9 @@ def expand(text_: str, macros: dict, hidden: frozenset = frozenset(), depth: int
             elif len(args) != len(params):
                 raise Fallback(f"macro {name} called with {len(args)} arguments for {len(params)}")
             body = re.sub(r"(?<![#\w])#\s*([A-Za-z_]\w*)",
-                          lambda t: '"' + mapping[t.group(1)].replace('"', '\\"') + '"'
+                          lambda t, mapping=mapping: '"' + mapping[t.group(1)].replace('"', '\\"') + '"'
                           if t.group(1) in mapping else t.group(0), macro.body)
-            body = _TOKENS.sub(lambda t: expand(mapping[t.group(0)], macros, hidden, depth + 1)
+            body = _TOKENS.sub(lambda t, mapping=mapping: expand(mapping[t.group(0)], macros, hidden, depth + 1)
                                if t.group(0) in mapping else t.group(0), body)
             body = re.sub(r"\s*##\s*", "", body)
         out.append(text_[pos:m.start()])
@@ -837,6 +848,9 @@ class _FunctionTranslator:
             return Index(self.expr(node.child_by_field_name("argument")), self.expr(inner[0]), line)
         if kind == "call_expression":
             return self.call(node)
+        if kind == "field_expression" and text(node.child_by_field_name("field")) in ("x", "y", "z") and \
+                text(node.child_by_field_name("operator")) != "->":
+            return Field(self.expr(node.child_by_field_name("argument")), text(node.child_by_field_name("field")))
         raise self.fail(f"{kind.replace('_', ' ')} {text(node)[:40]!r}", node)
 
     def cast(self, raw: str, value: Node, node: Node) -> object:
@@ -972,12 +986,15 @@ class _Rebased:
     name: str
 
 
-def _number(raw: str, node: Node, tr: _FunctionTranslator) -> Lit:
-    s = raw.replace("'", "")
+def _number(raw: str, node: Node, tr: _FunctionTranslator) -> object:
+    s = raw.replace("'", "").strip()
+    if s[:1] in "+-":   # tree-sitter reads `-1` as one literal: C reads unary minus on 1
+        inner = _number(s[1:].strip(), node, tr)
+        return Unary(s[0], inner)
     if re.fullmatch(r"(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*", s):
         digits = re.sub(r"[uUlL]+$", "", s)
         suffix = s[len(digits):].lower()
-        value = int(digits, 0)
+        value = int(digits, 8) if re.fullmatch(r"0\d+", digits) else int(digits, 0)
         if "u" in suffix:
             return Lit(value, "unsigned long" if "l" in suffix or value >= 1 << 32 else "unsigned")
         if "l" in suffix or value >= 1 << 31:

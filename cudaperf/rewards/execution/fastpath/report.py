@@ -6,10 +6,10 @@ same reading the full build uses) and translates; `full` with the first fallback
 
 from __future__ import annotations
 
-from ..formats import Candidate, Task
-from ..gate import check
 import ast
 
+from ..formats import Candidate, Task
+from ..gate import check
 from ..torch_ext import builder_calls, extract_builds, literal, normalise
 from .plan import translate_or_reason
 

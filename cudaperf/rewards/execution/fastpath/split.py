@@ -311,7 +311,7 @@ def _walk(source: str, label: str, result: Split) -> str:
                 continue
             if kind == "declaration" or (kind == "template_declaration" and func.type == "declaration"):
                 body = text(node)
-                if _TORCH_TYPES.search(body) or "(" in body.split("=")[0] and "__device__" not in body:
+                if _TORCH_TYPES.search(body) or ("(" in body.split("=")[0] and "__device__" not in body):
                     blank(node)   # a host prototype, or a torch-typed global
                     continue
                 _constant(node, result)
