@@ -84,8 +84,15 @@ def main(argv: list[str] | None = None) -> int:
                 if not ok:
                     nvrtc_errors[re.sub(r"candidate\.cu\(\d+\): ", "", error)[:100]] += 1
     built = paths["fast"] + paths["full"]
+    # reasons that say the full build fails too (two module definitions, a function name that is not a
+    # host function, no CUDA source): the candidate cannot be built as written on either path
+    never = ("PYBIND11_MODULE beside", "no host definition", "functions= names kernel", "load_inline without cuda_sources")
+    unbuildable = sum(n for r, n in reasons.items() if r.startswith(never))
     summary = {"candidates": sum(paths.values()), "paths": dict(paths),
                "fast_share_of_built": round(paths["fast"] / built, 3) if built else None,
+               "unbuildable_as_written": unbuildable,
+               "fast_share_of_buildable": round(paths["fast"] / (built - unbuildable), 3) if built > unbuildable
+               else None,
                "gate_rejected": dict(gated.most_common()), "top_fallbacks": reasons.most_common(15)}
     if times:
         ordered = sorted(times)

@@ -731,6 +731,8 @@ class Interpreter:
                 raise PlanError(str(exc).splitlines()[0]) from None
         if name == "is_cpu":
             return V("bool", int(t.device.type == "cpu" and self.cuda_device != "cpu"))
+        if name == "clone":
+            return V("tensor", t.clone())
         if name == "zero_":
             return V("tensor", t.zero_())
         if name == "data_ptr":

@@ -262,7 +262,7 @@ METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
            "zero_", "vec", "stream",
            "transpose", "t", "permute", "is_cpu", "index", "unsqueeze", "squeeze", "is_floating_point",
-           "get_device", "layout", "requires_grad", "push_back"}
+           "get_device", "layout", "requires_grad", "push_back", "clone"}
 _TORCH_FUNCS = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "TensorOptions", "dtype", "device", "Device"}
 RESERVED = {"TORCH_CHECK", "AT_ASSERTM", "AT_ASSERT", "TORCH_INTERNAL_ASSERT", "C10_CUDA_KERNEL_LAUNCH_CHECK",
@@ -1036,8 +1036,22 @@ TORCH_NVCC_DEFINES = ["-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSI
 
 def _nvrtc_options(flags: list[str]) -> list[str]:
     out = []
+    pending_ptxas = False
     for flag in flags:
         flag = flag.strip()
+        if pending_ptxas or flag.startswith(("-Xptxas=", "--ptxas-options=")):   # ptxas -O3 is the default
+            value = flag.split("=", 1)[1] if not pending_ptxas else flag
+            pending_ptxas = False
+            if not re.fullmatch(r"-O[0-3]|-v|--verbose|-warn-spills|--warn-on-spills", value):
+                raise Fallback(f"ptxas option {value!r}")
+            continue
+        if flag in ("-Xptxas", "--ptxas-options"):
+            pending_ptxas = True
+            continue
+        m = re.fullmatch(r"-(prec-div|prec-sqrt|ftz|fmad|use_fast_math|expt-relaxed-constexpr|"
+                         r"expt-extended-lambda)(=.*)?", flag)
+        if m:
+            flag = f"--{m.group(1)}{m.group(2) or ''}"
         if not _NVCC_FLAG.match(flag):
             raise Fallback(f"nvcc flag {flag!r}")
         if flag in ("--use_fast_math", "-use_fast_math"):
@@ -1104,6 +1118,8 @@ def translate(spec: dict) -> Translation:
     bindings = {f: f for f in functions} if functions is not None else sp.bindings
     exported = {}
     for name, cxx in bindings.items():
+        if cxx in sp.kernels and cxx not in sp.host:
+            raise Fallback(f"functions= names kernel {cxx}, not a host function (no build can bind it)")
         fn = tr.function(cxx)
         for _, ctype in fn.params:
             if ctype.startswith("pointer:") or ctype in ("dim3", "stream", "error", "options", "str"):

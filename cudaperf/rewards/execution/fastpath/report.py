@@ -10,14 +10,46 @@ import ast
 
 from ..formats import Candidate, Task
 from ..gate import check
-from ..torch_ext import builder_calls, extract_builds, literal, normalise
+from ..torch_ext import builder_calls, extract_builds, literal, module_literals, normalise
 from .plan import translate_or_reason
+
+_IGNORED = {"name", "build_directory", "verbose", "keep_intermediates", "use_pch"}   # change nothing translated
+
+
+def _bindings(body: list[ast.stmt], env: dict[str, object], before: int) -> dict[str, object]:
+    """Names (and `self.x` attributes) bound to literals by assignments in `body` above line `before`,
+    in order, nested blocks included; a binding that is not a literal removes the name."""
+    env = dict(env)
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if not isinstance(node, ast.Assign) or node.lineno >= before or len(node.targets) != 1:
+            continue
+        target = node.targets[0]
+        key = target.id if isinstance(target, ast.Name) else (
+            f"self.{target.attr}" if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            and target.value.id == "self" else None)
+        if key is None:
+            continue
+        try:
+            env[key] = literal(node.value, env)
+        except ValueError:
+            env.pop(key, None)
+    return env
+
+
+def _value(node: ast.AST, env: dict[str, object]) -> object:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        key = f"self.{node.attr}"
+        if key in env:
+            return env[key]
+        raise ValueError(key)
+    return literal(node, env)
 
 
 def read_builds(source: str) -> list[dict] | None:
     """load_inline arguments as the worker would see them, read without running anything: the full
-    build's reading (module-level literals), else names bound to one literal anywhere in the file
-    (models often build inside a function or `__init__`); None when some call still cannot be read."""
+    build's reading (module-level literals), else literals bound in the enclosing function or class
+    above the call (models often build inside `__init__` or a helper), `self.x` included; the name
+    and build directory are not needed to translate.  None when some call still cannot be read."""
     builds = extract_builds(source)
     if builds is not None:
         return builds
@@ -25,25 +57,31 @@ def read_builds(source: str) -> list[dict] | None:
         tree = ast.parse(source)
     except SyntaxError:
         return None
-    env: dict[str, object] = {}
-    ambiguous: set[str] = set()
+    module_env = module_literals(tree)
+    scopes: list[tuple[list[ast.stmt], ast.AST]] = [(tree.body, tree)]
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            try:
-                value = literal(node.value, env)
-            except ValueError:
-                ambiguous.add(name)
-                continue
-            if name in env and env[name] != value:
-                ambiguous.add(name)
-            env[name] = value
-    env = {k: v for k, v in env.items() if k not in ambiguous}
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            scopes.append((node.body, node))
     out = []
     for call in builder_calls(tree):
+        env = dict(module_env)
+        for body, owner in scopes:   # outer scopes first: module, then classes and functions holding the call
+            if owner is tree or (owner.lineno <= call.lineno <= (owner.end_lineno or owner.lineno)):
+                if isinstance(owner, ast.ClassDef):   # attributes set in the class's methods
+                    env = _bindings(body, env, 1 << 30)
+                else:
+                    env = _bindings(body, env, call.lineno)
         try:
-            args = [literal(a, env) for a in call.args]
-            kwargs = {k.arg: literal(k.value, env) for k in call.keywords if k.arg}
+            args = [_value(a, env) for a in call.args]
+            kwargs = {}
+            for k in call.keywords:
+                if not k.arg:
+                    return None
+                try:
+                    kwargs[k.arg] = _value(k.value, env)
+                except ValueError:
+                    if k.arg not in _IGNORED:
+                        raise
         except ValueError:
             return None
         out.append(normalise(tuple(args), kwargs))
