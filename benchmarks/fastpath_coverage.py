@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     built = paths["fast"] + paths["full"]
     # reasons that say the full build fails too (two module definitions, a function name that is not a
     # host function, no CUDA source): the candidate cannot be built as written on either path
-    never = ("PYBIND11_MODULE beside", "no host definition", "functions= names kernel", "load_inline without cuda_sources")
+    never = ("PYBIND11_MODULE beside", "no host definition", "functions= names kernel",
+             "load_inline without cuda_sources")
     unbuildable = sum(n for r, n in reasons.items() if r.startswith(never))
     summary = {"candidates": sum(paths.values()), "paths": dict(paths),
                "fast_share_of_built": round(paths["fast"] / built, 3) if built else None,
