@@ -225,6 +225,18 @@ torch::Tensor f(torch::Tensor x, int64_t n) {
         run(cuda, "f", torch.zeros(3, 3, dtype=torch.float64), 1)
     with pytest.raises(TypeError):
         run(cuda, "f", torch.zeros(3, 3), 1.5)     # pybind11 refuses a float for int64_t
+    with pytest.raises(TypeError):
+        run(cuda, "f", torch.zeros(3, 3), n=1)     # and keywords (load_inline binds positional arguments)
+
+
+def test_scalar_arguments_convert_as_pybind11_does():
+    a, b = torch.randn(10), torch.randn(10)
+    _, rec = run(SCALE_ADD, "scale_add", a, b, torch.tensor(0.25), names={"a": a, "b": b})
+    assert rec.calls[0][5][3] == ("f", 0.25)          # a 1-element tensor through __float__
+    _, rec = run(SCALE_ADD, "scale_add", a, b, 2, names={"a": a, "b": b})
+    assert rec.calls[0][5][3] == ("f", 2.0)
+    with pytest.raises(TypeError):
+        run(SCALE_ADD, "scale_add", a, b, "0.5")
 
 
 def test_shared_memory_above_48k_needs_the_attribute():
@@ -366,6 +378,24 @@ def test_plan_cli_prints_one_object_per_candidate(capsys):
                                                      "fallback": None}
     assert by_name["hack_cpp_at_matmul.py"]["path"] == "none"
     assert by_name["hack_cpp_at_matmul.py"]["fallback"].startswith("gate: torch-op")
+
+
+def test_prepare_gives_a_record_or_the_fallback_reason(tmp_path, monkeypatch):
+    from cudaperf.rewards.execution.fastpath import device
+
+    monkeypatch.setenv("CUDAPERF_CACHE_DIR", str(tmp_path))
+    bad = spec("__global__ void k(float* y) {}\ntorch::Tensor f(torch::Tensor x) { return at::matmul(x, x); }", ["f"])
+    record, line = device.prepare(bad, "sm_90")
+    assert record is None and line.startswith("fallback: call of at::matmul at line")
+    good = read_builds((ROOT / "examples/eval/scale_add/candidate_kernelbench.py").read_text())[0]
+    record, line = device.prepare(good, "sm_90")
+    if record is None:
+        assert "NVRTC not found" in line
+        return
+    assert record["key"] == device.spec_key(good)
+    assert record["lowered"] == {"scale_add_kernel": "_Z16scale_add_kernelPKfS0_Pffl"}
+    with pytest.raises(KeyError):
+        device.load_prepared({**good, "cuda_sources": good["cuda_sources"] + "\n// edited"}, record)
 
 
 def test_load_inline_inside_a_function_is_read_statically():

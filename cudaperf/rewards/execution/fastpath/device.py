@@ -205,3 +205,41 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+# ---------------------------------------------------------------- the two calls an engine needs
+
+def spec_key(spec: dict) -> str:
+    """Identity of one load_inline call's arguments (torch_ext.normalise), to match the worker's call to
+    what the engine prepared."""
+    return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:24]
+
+
+def prepare(spec: dict, arch: str, timeout: float = 60.0) -> tuple[dict | None, str]:
+    """Engine side, on the CPU, outside the sandbox (it starts a compiler): translate one load_inline
+    call and compile its device code.  (record, log line) on the fast path, the record JSON-able for
+    the job; (None, "fallback: REASON") when the full build must run."""
+    from .plan import translate_or_reason
+
+    translation, reason = translate_or_reason(spec)
+    if translation is None:
+        return None, f"fallback: {reason}"
+    build = compile_device(translation, arch, timeout)
+    if not build.ok:
+        return None, f"fallback: nvrtc: {build.first_error[:200]}"
+    return {"key": spec_key(spec), "cubin": build.cubin, "lowered": build.lowered, "seconds": round(build.seconds, 3),
+            "cached": build.cached}, f"fast path: NVRTC {build.seconds:.2f} s{' (cached)' if build.cached else ''}"
+
+
+def load_prepared(spec: dict, record: dict, device: str = "cuda") -> Any:
+    """Worker side, inside the sandbox: what the candidate's load_inline(**spec) returns on the fast
+    path.  The plan is translated again from the arguments the candidate really passed (milliseconds,
+    no process started); a call whose arguments differ from the prepared ones raises KeyError, so the
+    caller uses the full build for it."""
+    from .plan import translate
+
+    if spec_key(spec) != record.get("key"):
+        raise KeyError("load_inline arguments differ from the ones prepared for the fast path")
+    translation = translate(spec)
+    build = DeviceBuild(True, record["cubin"], dict(record["lowered"]), "", float(record.get("seconds", 0.0)))
+    return load(translation, build, device)

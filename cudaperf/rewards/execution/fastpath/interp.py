@@ -12,6 +12,7 @@ The only torch calls reachable are the allocation and shape functions listed in 
 from __future__ import annotations
 
 import math
+import operator
 import struct
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -167,17 +168,25 @@ class Interpreter:
                 raise bad
             return V("tensor", value)
         if ctype in ("int", "unsigned", "long", "unsigned long"):
-            if isinstance(value, float) or not isinstance(value, int):
+            if isinstance(value, float) or (isinstance(value, torch.Tensor) and value.is_floating_point()):
                 raise bad
+            try:
+                value = operator.index(value)   # pybind11 takes ints and objects with __index__
+            except TypeError:
+                raise bad from None
             bits, signed = _WIDTH[ctype]
             lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
             if not lo <= value <= hi:
                 raise bad
             return V(ctype, int(value))
         if ctype in ("float", "double"):
-            if not isinstance(value, int | float):
+            if isinstance(value, str | bytes) or not hasattr(type(value), "__float__"):
                 raise bad
-            return convert(V("double", float(value)), ctype)
+            try:
+                number = float(value)   # pybind11 converts anything with __float__ (a 1-element tensor too)
+            except (TypeError, ValueError, RuntimeError):
+                raise bad from None
+            return convert(V("double", number), ctype)
         if ctype == "bool":
             if not isinstance(value, bool):
                 raise bad
