@@ -53,6 +53,16 @@ torch::Tensor run(torch::Tensor x) { auto y = torch::empty_like(x); return y; }
     assert set(sp.host) == {"run"} and sp.constants["BLOCK"][1] == "256"
 
 
+def test_extern_c_kernels_and_wrappers():
+    sp = split(HEAD + 'extern "C" __global__ void k(float* y) {}\nextern "C" { __global__ void k2(int n) {} }\n'
+                      'extern "C" torch::Tensor h(torch::Tensor x) { return x; }\n', "")
+    assert sorted(sp.kernels) == ["k", "k2"] and list(sp.host) == ["h"]
+    assert "torch::Tensor h" not in sp.device and 'extern "C" __global__ void k(float* y) {}' in sp.device
+    named_kernel = spec('extern "C" __global__ void relu_kernel(float* y, int n) {}', ["relu_kernel"])
+    with pytest.raises(Fallback, match="functions= names kernel relu_kernel"):
+        translate(named_kernel)
+
+
 def test_pybind_module_bindings_are_read_and_anything_else_falls_back():
     cuda = """__global__ void k(float* y) { y[0] = 1.0f; }
 torch::Tensor fill(torch::Tensor y) { k<<<1, 1>>>(y.data_ptr<float>()); return y; }

@@ -267,60 +267,67 @@ def _walk(source: str, label: str, result: Split) -> str:
                     if kind == "namespace_definition" and text(node.child_by_field_name("name")) in (
                             "torch", "at", "c10", "py", "pybind11"):
                         blank(node)
-                    else:
+                    elif body.type == "declaration_list":
                         visit(body)
+                    else:   # `extern "C" __global__ void k(...) {...}`: one definition, no braces around it
+                        one(body, node)
                 continue
-            if kind == "preproc_include":
-                path = text(node.child_by_field_name("path")).strip("<>\"")
-                if _TORCH_INCLUDE.match(path) or _STD_HEADERS.match(path):
-                    blank(node)
-                elif not _DEVICE_HEADERS.match(path) and not path.startswith(("cub/", "thrust/")):
-                    result.problems.append(f"#include {path} at line {node.start_point[0] + 1} ({label})")
-                continue
-            func, template = node, None
-            if kind == "template_declaration":
-                inner = next((c for c in node.named_children if c.type in ("function_definition", "declaration")),
-                             None)
-                if inner is None:
-                    continue
-                func, template = inner, node
-            if func.type == "function_definition":
-                specifiers = _specifiers(func)
-                name = _function_name(func)
-                line = node.start_point[0] + 1
-                if name is None:
-                    if _TORCH_TYPES.search(specifiers):
-                        blank(node)
-                    continue
-                if "__global__" in specifiers:
-                    params = _params(func)
-                    if name in result.kernels:
-                        result.overloaded.add(name)
-                    if params is None:
-                        result.problems.append(f"kernel {name} at line {line} takes a reference parameter")
-                        continue
-                    result.kernels[name] = Kernel(name, params, _template_names(template) if template else (), line)
-                    continue
-                device_side = "__device__" in specifiers
-                if not device_side or "__host__" in specifiers:
-                    if name in result.host and label == result.host[name].source:
-                        result.overloaded.add(name)
-                    result.host[name] = HostFunction(name, text(node), line, label, template is not None)
-                if not device_side:
-                    blank(node)
-                continue
-            if kind == "declaration" or (kind == "template_declaration" and func.type == "declaration"):
-                body = text(node)
-                if _TORCH_TYPES.search(body) or ("(" in body.split("=")[0] and "__device__" not in body):
-                    blank(node)   # a host prototype, or a torch-typed global
-                    continue
-                _constant(node, result)
-                continue
-            if kind == "function_definition":
-                continue
-            if kind == "ERROR" and _TORCH_TYPES.search(text(node)):
-                result.problems.append(f"unparsed host code at line {node.start_point[0] + 1} ({label})")
-                blank(node)
+            one(node, node)
+
+    def one(node: Node, outer: Node) -> None:
+        """One top-level item (`outer` is what to blank: the item, or its `extern "C"` wrapper)."""
+        kind = node.type
+        if kind == "preproc_include":
+            path = text(node.child_by_field_name("path")).strip("<>\"")
+            if _TORCH_INCLUDE.match(path) or _STD_HEADERS.match(path):
+                blank(outer)
+            elif not _DEVICE_HEADERS.match(path) and not path.startswith(("cub/", "thrust/")):
+                result.problems.append(f"#include {path} at line {node.start_point[0] + 1} ({label})")
+            return
+        func, template = node, None
+        if kind == "template_declaration":
+            inner = next((c for c in node.named_children if c.type in ("function_definition", "declaration")),
+                         None)
+            if inner is None:
+                return
+            func, template = inner, node
+        if func.type == "function_definition":
+            specifiers = _specifiers(func)
+            name = _function_name(func)
+            line = node.start_point[0] + 1
+            if name is None:
+                if _TORCH_TYPES.search(specifiers):
+                    blank(outer)
+                return
+            if "__global__" in specifiers:
+                params = _params(func)
+                if name in result.kernels:
+                    result.overloaded.add(name)
+                if params is None:
+                    result.problems.append(f"kernel {name} at line {line} takes a reference parameter")
+                    return
+                result.kernels[name] = Kernel(name, params, _template_names(template) if template else (), line)
+                return
+            device_side = "__device__" in specifiers
+            if not device_side or "__host__" in specifiers:
+                if name in result.host and label == result.host[name].source:
+                    result.overloaded.add(name)
+                result.host[name] = HostFunction(name, text(node), line, label, template is not None)
+            if not device_side:
+                blank(outer)
+            return
+        if kind == "declaration" or (kind == "template_declaration" and func.type == "declaration"):
+            body = text(node)
+            if _TORCH_TYPES.search(body) or ("(" in body.split("=")[0] and "__device__" not in body):
+                blank(outer)   # a host prototype, or a torch-typed global
+                return
+            _constant(node, result)
+            return
+        if kind == "function_definition":
+            return
+        if kind == "ERROR" and _TORCH_TYPES.search(text(node)):
+            result.problems.append(f"unparsed host code at line {node.start_point[0] + 1} ({label})")
+            blank(outer)
 
     visit(tree.root_node)
     out = bytearray(data)
