@@ -203,6 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--candidate", nargs="+", metavar="CAND", help="files or directories (required)")
     ev.add_argument("--self-test", action="store_true",
                     help="try to escape the sandbox candidates run in and report each probe (exit 0: all blocked)")
+    ev.add_argument("--plan", action="store_true",
+                    help="only say which path each candidate would take (fast: NVRTC + translated wrapper, full: "
+                         "load_inline build, none: the gate rejects it) and why; no GPU, nothing built or run")
     ev.add_argument("--launch", metavar="SPEC", help="launch spec (JSON/YAML) for .cu candidates without their own")
     ev.add_argument("--harness", metavar="SPEC", help="harness spec of a C reference without its own")
     ev.add_argument("--format", choices=("text", "json", "jsonl"), default="text")
@@ -569,9 +572,18 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     missing = [flag for flag, value in (("--reference", ns.reference), ("--candidate", ns.candidate)) if not value]
     if missing:
         raise UsageError(f"eval: the following arguments are required: {', '.join(missing)}")
+    from .rewards.execution.formats import FormatError
+
+    if ns.plan:
+        from .rewards.execution.fastpath import report
+
+        try:
+            report.run(ns.reference, ns.candidate, ns.format, ns.output)
+        except FormatError as exc:
+            raise UsageError(str(exc)) from None
+        return EXIT_OK
     from .rewards.execution import batch
     from .rewards.execution.api import Options
-    from .rewards.execution.formats import FormatError
 
     try:
         gpus = [int(g) for g in ns.gpus.split(",")] if ns.gpus else None

@@ -12,7 +12,7 @@ _PERSISTING_L2_LIMIT = 0x06          # CU_LIMIT_PERSISTING_L2_CACHE_SIZE
 _CC_MAJOR, _CC_MINOR = 75, 76        # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_{MAJOR,MINOR}
 _DEFAULT_SMEM = 48 * 1024
 _CTYPES = {"i": ctypes.c_int32, "q": ctypes.c_int64, "I": ctypes.c_uint32, "Q": ctypes.c_uint64,
-           "f": ctypes.c_float, "d": ctypes.c_double, "p": ctypes.c_void_p}
+           "f": ctypes.c_float, "d": ctypes.c_double, "p": ctypes.c_void_p, "b": ctypes.c_bool}
 
 
 class CudaError(RuntimeError):

@@ -1,0 +1,778 @@
+"""Run a call plan with torch: what the C++ wrapper would do, in the worker, without a C++ build.
+
+Values carry their C type, and arithmetic follows C's rules (usual arithmetic conversions, integer
+division truncating, results wrapped to the type's width, float arithmetic rounded to float), so a
+grid computed as `(n + 255) / 256` in `int` is the grid the C++ launches.  Kernel launches go to a
+launcher callback with arguments typed from the kernel's parameter list (the driver needs exact
+sizes); a launch the CUDA runtime would refuse (shared memory above 48 KB without the attribute,
+an invalid configuration) launches nothing and sets the last error, as `cudaGetLastError` sees it.
+The only torch calls reachable are the allocation and shape functions listed in `plan`.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import struct
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from . import plan as P
+
+MAX_STEPS = 1_000_000           # statements and loop iterations per call
+_DEFAULT_SMEM = 48 * 1024
+_WIDTH = {"int": (32, True), "unsigned": (32, False), "long": (64, True), "unsigned long": (64, False),
+          "bool": (1, False)}
+_RANK = {"bool": 0, "int": 1, "unsigned": 1, "long": 2, "unsigned long": 2}
+ERROR_NAMES = {0: "no error", 1: "invalid argument", 9: "invalid configuration argument",
+               701: "too many resources requested for launch"}
+
+
+class PlanError(RuntimeError):
+    """What the C++ would raise (TORCH_CHECK, a dtype mismatch, a bad size): surfaces like its exception."""
+
+
+class LaunchFailure(Exception):
+    """Raised by a launcher when the driver refuses a launch configuration (not a sticky fault)."""
+
+    def __init__(self, code: int):
+        self.code = code
+        super().__init__(ERROR_NAMES.get(code, f"CUDA error {code}"))
+
+
+class Launcher(Protocol):
+    def launch(self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int,
+               stream: str, args: list[tuple[str, int | float]]) -> None: ...
+
+    def synchronize(self) -> None: ...
+
+
+@dataclass
+class V:
+    ctype: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Ptr:
+    tensor: Any          # torch.Tensor or None (nullptr)
+    offset: int          # bytes
+
+    def address(self) -> int:
+        return 0 if self.tensor is None else int(self.tensor.data_ptr()) + self.offset
+
+
+class _Return(Exception):
+    def __init__(self, value: V | None):
+        self.value = value
+
+
+def _wrap(value: int, ctype: str) -> int:
+    bits, signed = _WIDTH[ctype]
+    if ctype == "bool":
+        return int(bool(value))
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+
+def _f32(x: float) -> float:
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def convert(v: V, ctype: str) -> V:
+    """C conversion of a scalar to `ctype`."""
+    if ctype == v.ctype or ctype == "auto":
+        return v
+    if ctype in _WIDTH:
+        if v.ctype in ("float", "double"):
+            if math.isnan(v.value) or math.isinf(v.value):
+                raise PlanError(f"conversion of {v.value} to {ctype}")
+            return V(ctype, _wrap(int(v.value), ctype) if ctype != "bool" else int(v.value != 0))
+        if v.ctype in _WIDTH or v.ctype == "error":
+            return V(ctype, _wrap(int(v.value), ctype))
+        if v.ctype.startswith("pointer") and ctype == "bool":
+            return V("bool", int(v.value.tensor is not None))
+    if ctype in ("float", "double") and (v.ctype in _WIDTH or v.ctype in ("float", "double")):
+        value = float(v.value)
+        return V(ctype, _f32(value) if ctype == "float" else value)
+    if ctype.startswith("pointer:") and v.ctype.startswith("pointer"):
+        return V(ctype, v.value)
+    if ctype in ("error",) and v.ctype in _WIDTH:
+        return V("error", int(v.value))
+    if ctype == "sizes" and v.ctype in ("sizes", "list_init"):
+        return V("sizes", [int(convert(x, "long").value) for x in v.value] if v.ctype == "list_init" else v.value)
+    if ctype in ("list", "tuple") and v.ctype == "list_init":
+        return V(ctype, [x.value for x in v.value])
+    if ctype == "options" and v.ctype == "dtype":
+        return V("options", {"dtype": v.value})
+    if ctype == "stream" and v.ctype in _WIDTH and v.value == 0:
+        return V("stream", "default")
+    if ctype == "pointer" and v.ctype in _WIDTH and v.value == 0:
+        return V(ctype, Ptr(None, 0))
+    raise PlanError(f"cannot convert {v.ctype} to {ctype}")
+
+
+def _common(a: str, b: str) -> str:
+    if "double" in (a, b):
+        return "double"
+    if "float" in (a, b):
+        return "float"
+    a, b = ("int" if a == "bool" else a), ("int" if b == "bool" else b)
+    if a == b:
+        return a
+    sa, sb = _WIDTH[a][1], _WIDTH[b][1]
+    if sa == sb:
+        return a if _RANK[a] >= _RANK[b] else b
+    signed, unsigned = (a, b) if sa else (b, a)
+    if _RANK[unsigned] >= _RANK[signed]:
+        return unsigned
+    return signed if _WIDTH[signed][0] > _WIDTH[unsigned][0] else "unsigned long"
+
+
+class Interpreter:
+    """One translated extension's functions, callable with Python arguments."""
+
+    def __init__(self, translation: P.Translation, launcher: Launcher, cuda_device: str = "cuda"):
+        import torch
+
+        self.torch = torch
+        self.tr, self.launcher, self.cuda_device = translation, launcher, cuda_device
+        self.dtypes = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
+                       "bfloat16": torch.bfloat16, "int32": torch.int32, "int64": torch.int64, "int8": torch.int8,
+                       "uint8": torch.uint8, "int16": torch.int16, "bool": torch.bool}
+        self.attributes: dict[str, int] = {}
+        self.last_error = 0
+        self.steps = 0
+
+    # -- entry --
+    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            raise TypeError(f"{name}(): incompatible function arguments (keywords are not accepted)")
+        fn = self.tr.functions[name]
+        if len(args) != len(fn.params):
+            raise TypeError(f"{name}(): incompatible function arguments: {len(args)} given, "
+                            f"{len(fn.params)} expected")
+        values = [self._from_python(a, ctype, name) for a, (_, ctype) in zip(args, fn.params)]
+        self.steps = 0
+        result = self._invoke(fn, values)
+        return self._to_python(result, fn.returns)
+
+    def _from_python(self, value: Any, ctype: str, name: str) -> V:
+        torch = self.torch
+        bad = TypeError(f"{name}(): incompatible function arguments: {type(value).__name__} for {ctype}")
+        if ctype == "tensor":
+            if not isinstance(value, torch.Tensor):
+                raise bad
+            return V("tensor", value)
+        if ctype in ("int", "unsigned", "long", "unsigned long"):
+            if isinstance(value, float) or (isinstance(value, torch.Tensor) and value.is_floating_point()):
+                raise bad
+            try:
+                value = operator.index(value)   # pybind11 takes ints and objects with __index__
+            except TypeError:
+                raise bad from None
+            bits, signed = _WIDTH[ctype]
+            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+            if not lo <= value <= hi:
+                raise bad
+            return V(ctype, int(value))
+        if ctype in ("float", "double"):
+            if isinstance(value, str | bytes) or not hasattr(type(value), "__float__"):
+                raise bad
+            try:
+                number = float(value)   # pybind11 converts anything with __float__ (a 1-element tensor too)
+            except (TypeError, ValueError, RuntimeError):
+                raise bad from None
+            return convert(V("double", number), ctype)
+        if ctype == "bool":
+            if not isinstance(value, bool):
+                raise bad
+            return V("bool", int(value))
+        if ctype == "sizes":
+            if not isinstance(value, list | tuple) or not all(isinstance(v, int) for v in value):
+                raise bad
+            return V("sizes", [int(v) for v in value])
+        if ctype == "list":
+            if not isinstance(value, list | tuple) or not all(isinstance(v, torch.Tensor) for v in value):
+                raise bad
+            return V("list", list(value))
+        raise bad
+
+    def _to_python(self, v: V | None, returns: str) -> Any:
+        if returns == "void" or v is None:
+            return None
+        v = convert(v, returns) if returns not in ("tensor",) else v
+        if returns == "tensor":
+            if v.ctype != "tensor":
+                raise PlanError(f"returns a {v.ctype} for a tensor")
+            return v.value
+        if returns in ("list", "tuple"):
+            items = list(v.value)
+            return items if returns == "list" else tuple(items)
+        if returns in _WIDTH or returns in ("float", "double"):
+            return float(v.value) if returns in ("float", "double") else int(v.value)
+        if returns == "sizes":
+            return list(v.value)
+        raise PlanError(f"cannot return a {returns} to Python")
+
+    def _invoke(self, fn: P.Function, values: list[V]) -> V | None:
+        env = [{pname: convert(v, ctype) if ctype not in ("tensor", "list", "sizes") else v
+                for (pname, ctype), v in zip(fn.params, values)}]
+        try:
+            self._run(fn.body, env)
+        except _Return as r:
+            if r.value is None or fn.returns in ("tensor", "list", "tuple", "void"):
+                return r.value
+            return convert(r.value, fn.returns)
+        return None
+
+    # -- statements --
+    def _tick(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise PlanError(f"the wrapper ran more than {MAX_STEPS} steps")
+
+    def _run(self, stmts: tuple, env: list[dict]) -> None:
+        for s in stmts:
+            self._tick()
+            self._stmt(s, env)
+
+    def _set(self, env: list[dict], name: str, v: V) -> None:
+        for scope in reversed(env):
+            if name in scope:
+                scope[name] = v
+                return
+        raise PlanError(f"assignment to undeclared {name}")
+
+    def _get(self, env: list[dict], name: str) -> V:
+        for scope in reversed(env):
+            if name in scope:
+                if scope[name] is None:
+                    raise PlanError(f"{name} used before it was given a value")
+                return scope[name]
+        raise PlanError(f"unknown name {name}")
+
+    def _declared(self, env: list[dict], name: str) -> str:
+        for scope in reversed(env):
+            if name in scope and scope[name] is not None:
+                return scope[name].ctype
+        return "auto"
+
+    def _stmt(self, s: object, env: list[dict]) -> None:
+        if isinstance(s, P.Decl):
+            env[-1][s.name] = self._declare(s, env)
+        elif isinstance(s, P.Assign):
+            current = self._get(env, s.name)
+            value = self._eval(s.value, env)
+            if s.op != "=":
+                value = self._binary(s.op[:-1], current, value, s.line)
+            self._set(env, s.name, self._assign_type(value, current.ctype))
+        elif isinstance(s, P.Eval):
+            self._eval(s.expr, env)
+        elif isinstance(s, P.If):
+            branch = s.then if self._truth(self._eval(s.cond, env)) else s.other
+            env.append({})
+            try:
+                self._run(branch, env)
+            finally:
+                env.pop()
+        elif isinstance(s, P.For):
+            env.append({})
+            try:
+                self._run(s.init, env)
+                while s.cond is None or self._truth(self._eval(s.cond, env)):
+                    self._tick()
+                    env.append({})
+                    try:
+                        self._run(s.body, env)
+                    finally:
+                        env.pop()
+                    self._run(s.update, env)
+            finally:
+                env.pop()
+        elif isinstance(s, P.Return):
+            raise _Return(None if s.value is None else self._eval(s.value, env))
+        elif isinstance(s, P.Check):
+            if not self._truth(self._eval(s.cond, env)):
+                raise PlanError(self._message(s.message, env) or "Expected condition to hold")
+        elif isinstance(s, P.Throw):
+            message = self._message(s.message, env)
+            raise (ValueError(message) if s.kind == "invalid_argument" else
+                   IndexError(message) if s.kind == "out_of_range" else PlanError(message))
+        elif isinstance(s, P.Launch):
+            self._launch(s, env)
+        elif isinstance(s, P.SetAttribute):
+            self.attributes[s.kernel] = int(convert(self._eval(s.value, env), "long").value)
+        elif isinstance(s, P.Dispatch):
+            selector = self._eval(s.selector, env)
+            dtype = selector.value if selector.ctype == "dtype" else None
+            for name, body in s.cases:
+                if name == dtype:
+                    env.append({})
+                    try:
+                        self._run(body, env)
+                    finally:
+                        env.pop()
+                    return
+            raise PlanError(f'"{s.name}" not implemented for \'{dtype}\'')
+        else:
+            raise PlanError(f"unknown plan statement {type(s).__name__}")
+
+    def _assign_type(self, value: V, ctype: str) -> V:
+        if ctype in ("tensor", "list", "tuple") or value.ctype == ctype:
+            return value
+        return convert(value, ctype)
+
+    def _declare(self, s: P.Decl, env: list[dict]) -> V | None:
+        if s.ctor is not None:
+            args = [self._eval(a, env) for a in s.ctor]
+            if s.ctype == "dim3":
+                return self._dim3(args)
+            if len(args) == 1:
+                return self._assign_type(args[0], s.ctype) if s.ctype != "auto" else args[0]
+            raise PlanError(f"constructor of {s.ctype} with {len(args)} arguments")
+        if s.init is None:
+            defaults = {"dim3": V("dim3", (1, 1, 1)), "tensor": V("tensor", None)}
+            return defaults.get(s.ctype)
+        value = self._eval(s.init, env)
+        if s.ctype == "dim3":
+            return self._dim3(value.value if value.ctype == "list_init" else [value])
+        if s.ctype == "auto":
+            return V("list", [x.value for x in value.value]) if value.ctype == "list_init" else value
+        return self._assign_type(value, s.ctype)
+
+    def _dim3(self, args: list[V]) -> V:
+        if len(args) == 1 and args[0].ctype == "dim3":
+            return args[0]
+        if not 1 <= len(args) <= 3:
+            raise PlanError("dim3 takes 1 to 3 values")
+        dims = [int(convert(a, "unsigned").value) for a in args] + [1] * (3 - len(args))
+        return V("dim3", tuple(dims))
+
+    def _message(self, parts: tuple, env: list[dict]) -> str:
+        out = []
+        for p in parts:
+            v = self._eval(p, env)
+            out.append(str(v.value) if v.ctype in ("str",) or v.ctype in _WIDTH or v.ctype in ("float", "double")
+                       else self._describe(v))
+        return "".join(out)
+
+    def _describe(self, v: V) -> str:
+        if v.ctype == "sizes":
+            return "[" + ", ".join(map(str, v.value)) + "]"
+        if v.ctype == "dtype":
+            return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+                    "int32": "Int", "int64": "Long"}.get(v.value, str(v.value))
+        return str(v.value) if not hasattr(v.value, "shape") else "Tensor"
+
+    # -- launches --
+    def _launch(self, s: P.Launch, env: list[dict]) -> None:
+        grid, block = (self._dim3([self._eval(e, env)]) for e in (s.grid, s.block))
+        smem = int(convert(self._eval(s.smem, env), "unsigned long").value) if s.smem is not None else 0
+        stream = "default"
+        if s.stream is not None:
+            sv = self._eval(s.stream, env)
+            stream = sv.value if sv.ctype == "stream" else convert(sv, "stream").value
+        args: list[tuple[str, int | float]] = []
+        for expr, code in zip(s.args, s.codes):
+            v = self._eval(expr, env)
+            if code == "p":
+                if not v.ctype.startswith("pointer"):
+                    if v.ctype in _WIDTH and v.value == 0:
+                        args.append(("p", 0))
+                        continue
+                    raise PlanError(f"line {s.line}: a {v.ctype} passed for a pointer parameter")
+                args.append(("p", v.value.address()))
+            else:
+                ctype = {"i": "int", "I": "unsigned", "q": "long", "Q": "unsigned long", "f": "float", "d": "double",
+                         "b": "bool"}[code]
+                if v.ctype not in _WIDTH and v.ctype not in ("float", "double"):
+                    raise PlanError(f"line {s.line}: a {v.ctype} passed for a {ctype} parameter")
+                args.append((code, convert(v, ctype).value))
+        (gx, gy, gz), (bx, by, bz) = grid.value, block.value
+        invalid = (min(gx, gy, gz, bx, by, bz) == 0 or bx * by * bz > 1024 or bx > 1024 or by > 1024 or bz > 64
+                   or gx >= 1 << 31 or gy > 65535 or gz > 65535)
+        if invalid:
+            self.last_error = 9
+            return
+        if smem > _DEFAULT_SMEM and self.attributes.get(s.kernel, 0) < smem:
+            self.last_error = 1
+            return
+        try:
+            self.launcher.launch(s.kernel, grid.value, block.value, smem, stream, args)
+        except LaunchFailure as exc:
+            self.last_error = exc.code
+
+    # -- expressions --
+    def _truth(self, v: V) -> bool:
+        if v.ctype.startswith("pointer"):
+            return v.value.tensor is not None
+        if v.ctype in _WIDTH or v.ctype in ("float", "double", "error"):
+            return v.value != 0
+        raise PlanError(f"a {v.ctype} used as a condition")
+
+    def _eval(self, e: object, env: list[dict]) -> V:
+        if isinstance(e, P.Lit):
+            return V(e.ctype, e.value)
+        if isinstance(e, P.Name):
+            return self._get(env, e.name)
+        if isinstance(e, P.Binary):
+            if e.op in ("&&", "||"):
+                left = self._truth(self._eval(e.left, env))
+                if (e.op == "&&") != left:
+                    return V("bool", int(left))
+                return V("bool", int(self._truth(self._eval(e.right, env))))
+            return self._binary(e.op, self._eval(e.left, env), self._eval(e.right, env), 0)
+        if isinstance(e, P.Unary):
+            v = self._eval(e.operand, env)
+            if e.op == "!":
+                return V("bool", int(not self._truth(v)))
+            if v.ctype not in _WIDTH and v.ctype not in ("float", "double"):
+                raise PlanError(f"unary {e.op} on a {v.ctype}")
+            t = _common(v.ctype, "int")
+            v = convert(v, t)
+            if e.op == "-":
+                return V(t, -v.value if t in ("float", "double") else _wrap(-v.value, t))
+            if e.op == "~":
+                if t in ("float", "double"):
+                    raise PlanError("~ on a floating value")
+                return V(t, _wrap(~v.value, t))
+            return v
+        if isinstance(e, P.Ternary):
+            return self._eval(e.then if self._truth(self._eval(e.cond, env)) else e.other, env)
+        if isinstance(e, P.Cast):
+            v = self._eval(e.operand, env)
+            if e.ctype.startswith("pointer:") and v.ctype.startswith("pointer"):
+                return V(e.ctype, v.value)
+            return convert(v, e.ctype)
+        if isinstance(e, P.InitList):
+            items = [self._eval(x, env) for x in e.items]
+            if e.ctype in ("list", "tuple"):
+                return V(e.ctype, [x.value for x in items])
+            if e.ctype == "sizes":
+                return V("sizes", [int(convert(x, "long").value) for x in items])
+            return V("list_init", items)
+        if isinstance(e, P.Index):
+            obj, idx = self._eval(e.obj, env), self._eval(e.index, env)
+            i = int(convert(idx, "long").value)
+            if obj.ctype != "sizes":
+                raise PlanError(f"line {e.line}: indexing a {obj.ctype}")
+            if not 0 <= i < len(obj.value):
+                raise PlanError(f"line {e.line}: index {i} out of range for {len(obj.value)} sizes")
+            return V("long", obj.value[i])
+        if isinstance(e, P.Field):
+            obj = self._eval(e.obj, env)
+            if obj.ctype != "dim3":
+                raise PlanError(f".{e.name} of a {obj.ctype}")
+            return V("unsigned", obj.value["xyz".index(e.name)])
+        if isinstance(e, P.Helper):
+            fn = self.tr.helpers[e.name]
+            values = [self._eval(a, env) for a in e.args]
+            result = self._invoke(fn, values)
+            return result if result is not None else V("void", None)
+        if isinstance(e, P.Call):
+            return self._call(e, [self._eval(a, env) for a in e.args])
+        if isinstance(e, P.Method):
+            return self._method(e, self._eval(e.obj, env), [self._eval(a, env) for a in e.args])
+        raise PlanError(f"unknown plan expression {type(e).__name__}")
+
+    def _binary(self, op: str, a: V, b: V, line: int) -> V:
+        if a.ctype.startswith("pointer") or b.ctype.startswith("pointer"):
+            return self._pointer_arith(op, a, b)
+        if op in ("==", "!=") and a.ctype in ("dtype", "device", "error") and b.ctype == a.ctype:
+            return V("bool", int((a.value == b.value) == (op == "==")))
+        for v in (a, b):
+            if v.ctype not in _WIDTH and v.ctype not in ("float", "double", "error"):
+                raise PlanError(f"operator {op} on a {v.ctype}")
+        if a.ctype == "error":
+            a = V("int", a.value)
+        if b.ctype == "error":
+            b = V("int", b.value)
+        if op in ("<<", ">>"):
+            t = _common(a.ctype, "int")
+            if t in ("float", "double") or b.ctype in ("float", "double"):
+                raise PlanError("shift of a floating value")
+            x, n = convert(a, t).value, int(b.value)
+            if n < 0 or n >= _WIDTH[t][0]:
+                raise PlanError(f"shift by {n}")
+            return V(t, _wrap(x << n if op == "<<" else x >> n, t))
+        t = _common(a.ctype, b.ctype)
+        x, y = convert(a, t).value, convert(b, t).value
+        if op in ("==", "!=", "<", ">", "<=", ">="):
+            result = {"==": x == y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}[op]
+            return V("bool", int(result))
+        if t in ("float", "double"):
+            if op == "%" or op in ("&", "|", "^"):
+                raise PlanError(f"operator {op} on floating values")
+            if op == "/":
+                r = (x / y if y != 0 else (math.copysign(math.inf, x) * math.copysign(1, y) if x != 0 and not
+                     math.isnan(x) else math.nan))
+            else:
+                r = {"+": x + y, "-": x - y, "*": x * y}[op]
+            return V(t, _f32(r) if t == "float" else r)
+        if op in ("/", "%"):
+            if y == 0:
+                raise PlanError("integer division by zero")
+            q = abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)
+            return V(t, _wrap(q if op == "/" else x - q * y, t))
+        r = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y}[op]
+        return V(t, _wrap(r, t))
+
+    def _pointer_arith(self, op: str, a: V, b: V) -> V:
+        if op in ("==", "!="):
+            same = a.value == b.value if a.ctype.startswith("pointer") and b.ctype.startswith("pointer") else False
+            return V("bool", int(same == (op == "==")))
+        pointer, other = (a, b) if a.ctype.startswith("pointer") else (b, a)
+        if op not in ("+", "-") or other.ctype not in _WIDTH or (op == "-" and pointer is b):
+            raise PlanError(f"pointer arithmetic {op}")
+        size = P.ELEMENT_SIZES.get(pointer.ctype.partition(":")[2], 0)
+        if size == 0:
+            raise PlanError(f"arithmetic on a {pointer.ctype}")
+        step = int(other.value) * size * (1 if op == "+" else -1)
+        return V(pointer.ctype, Ptr(pointer.value.tensor, pointer.value.offset + step))
+
+    # -- builtins --
+    def _sizes(self, v: V) -> list[int]:
+        if v.ctype == "sizes":
+            return list(v.value)
+        if v.ctype == "list_init":
+            return [int(convert(x, "long").value) for x in v.value]
+        if v.ctype in _WIDTH:
+            return [int(v.value)]
+        raise PlanError(f"a {v.ctype} used as sizes")
+
+    def _options(self, v: V | None) -> dict:
+        if v is None:
+            return {}
+        if v.ctype == "options":
+            return dict(v.value)
+        if v.ctype == "dtype":
+            return {"dtype": v.value}
+        if v.ctype == "device":
+            return {"device": v.value}
+        raise PlanError(f"a {v.ctype} used as tensor options")
+
+    def _factory(self, options: dict, like: Any = None) -> dict:
+        dtype = options.get("dtype")
+        device = options.get("device")
+        kw: dict[str, Any] = {}
+        if dtype is not None:
+            kw["dtype"] = self.dtypes[dtype]
+        elif like is not None:
+            kw["dtype"] = like.dtype
+        if device is not None:
+            kw["device"] = self.cuda_device if device == "cuda" else device
+        elif like is not None:
+            kw["device"] = like.device
+        return kw
+
+    def _call(self, e: P.Call, args: list[V]) -> V:
+        torch = self.torch
+        fn = e.fn
+        if fn in ("empty", "zeros", "ones", "full"):
+            if not args:
+                raise PlanError(f"torch::{fn} without sizes")
+            sizes = self._sizes(args[0])
+            if any(s < 0 for s in sizes):
+                raise PlanError(f"Trying to create tensor with negative dimension {min(sizes)}: {sizes}")
+            rest = args[1:]
+            fill = None
+            if fn == "full":
+                if not rest:
+                    raise PlanError("torch::full without a value")
+                fill, rest = rest[0], rest[1:]
+            kw = self._factory(self._options(rest[0]) if rest else {})
+            if fn == "full":
+                kw.setdefault("dtype", torch.float32 if fill.ctype in ("float", "double") else torch.int64)
+                return V("tensor", torch.full(sizes, fill.value, **kw))
+            factory = {"empty": torch.empty, "zeros": torch.zeros, "ones": torch.ones}[fn]
+            return V("tensor", factory(sizes, **kw))
+        if fn in ("empty_like", "zeros_like", "ones_like", "full_like"):
+            if not args or args[0].ctype != "tensor":
+                raise PlanError(f"torch::{fn} of a non-tensor")
+            like = args[0].value
+            rest = args[1:]
+            if fn == "full_like":
+                fill, rest = rest[0], rest[1:]
+            kw = self._factory(self._options(rest[0]) if rest else {}, like)
+            if fn == "full_like":
+                return V("tensor", torch.full_like(like, fill.value, **kw))
+            factory = {"empty_like": torch.empty_like, "zeros_like": torch.zeros_like, "ones_like": torch.ones_like}[fn]
+            return V("tensor", factory(like, **kw))
+        if fn == "dim3":
+            return self._dim3(args)
+        if fn == "TensorOptions":
+            return V("options", self._options(args[0]) if args else {})
+        if fn == "dtype":
+            return V("options", {"dtype": args[0].value})
+        if fn == "device":
+            return V("options", {"device": args[0].value})
+        if fn == "Device":
+            return V("device", args[0].value)
+        if fn in ("min", "max"):
+            if len(args) != 2:
+                raise PlanError(f"std::{fn} of {len(args)} values")
+            if fn == "min":
+                return args[1] if self._truth(self._binary("<", args[1], args[0], e.line)) else args[0]
+            return args[1] if self._truth(self._binary("<", args[0], args[1], e.line)) else args[0]
+        if fn in ("ceil", "floor", "sqrt", "abs"):
+            v = args[0]
+            if v.ctype in _WIDTH and fn in ("ceil", "floor", "sqrt"):
+                v = convert(v, "double")
+            if fn == "abs":
+                return V(v.ctype, abs(v.value) if v.ctype in ("float", "double") else _wrap(abs(v.value), v.ctype))
+            r = {"ceil": math.ceil, "floor": math.floor, "sqrt": math.sqrt}[fn](v.value) if not (
+                fn == "sqrt" and v.value < 0) else math.nan
+            return V(v.ctype, _f32(float(r)) if v.ctype == "float" else float(r))
+        if fn == "ceil_div":
+            a, b = args
+            return self._binary("/", self._binary("-", self._binary("+", a, b, e.line), V("int", 1), e.line), b,
+                                 e.line)
+        if fn == "current_stream":
+            return V("stream", "current")
+        if fn in ("cudaGetLastError", "cudaPeekAtLastError"):
+            code = self.last_error
+            if fn == "cudaGetLastError":
+                self.last_error = 0
+            return V("error", code)
+        if fn == "cudaGetErrorString":
+            return V("str", ERROR_NAMES.get(int(args[0].value), f"CUDA error {args[0].value}"))
+        if fn == "cudaDeviceSynchronize":
+            self.launcher.synchronize()
+            return V("error", 0)
+        if fn == "launch_check":
+            code = self.last_error
+            self.last_error = 0
+            if args and args[0].ctype == "error":
+                code = code or int(args[0].value)
+            if code:
+                raise PlanError(f"CUDA error: {ERROR_NAMES.get(code, code)}")
+            return V("void", None)
+        if fn in ("printf", "fprintf"):
+            return V("int", 0)
+        raise PlanError(f"unknown builtin {fn}")
+
+    def _method(self, e: P.Method, obj: V, args: list[V]) -> V:
+        name = e.name
+        if obj.ctype == "sizes":
+            if name in ("size",):
+                return V("unsigned long", len(obj.value))
+            if name == "vec":
+                return obj
+            raise PlanError(f"line {e.line}: .{name}() of sizes")
+        if obj.ctype == "options":
+            if name in ("dtype", "device", "layout", "requires_grad"):
+                opts = dict(obj.value)
+                if name in ("dtype", "device"):
+                    opts[name] = args[0].value if args else opts.get(name)
+                    if not args:
+                        return V(name, opts.get(name))
+                return V("options", opts)
+            raise PlanError(f"line {e.line}: .{name}() of options")
+        if obj.ctype == "device" and name in ("is_cuda", "is_cpu", "index"):
+            device = str(obj.value)
+            if name == "index":
+                return V("long", int(device.partition(":")[2] or 0) if ":" in device else -1)
+            cuda = device.startswith("cuda") or (self.cuda_device != "cuda" and device.startswith(self.cuda_device))
+            return V("bool", int(cuda if name == "is_cuda" else device.startswith("cpu") and not cuda))
+        if obj.ctype == "stream" and name == "stream":
+            return obj
+        if obj.ctype == "list" and name == "push_back":
+            obj.value.append(args[0].value)
+            return V("void", None)
+        if obj.ctype != "tensor" or obj.value is None:
+            raise PlanError(f"line {e.line}: .{name}() of a {obj.ctype}")
+        t = obj.value
+
+        def dim_index(v: V) -> int:
+            i = int(convert(v, "long").value)
+            n = t.dim()
+            if not -n <= i < n:
+                raise PlanError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {i})")
+            return i % n if n else i
+
+        if name == "size":
+            return V("long", int(t.shape[dim_index(args[0])]))
+        if name == "stride":
+            return V("long", int(t.stride()[dim_index(args[0])]))
+        if name == "sizes":
+            return V("sizes", [int(s) for s in t.shape])
+        if name == "strides":
+            return V("sizes", [int(s) for s in t.stride()])
+        if name == "numel":
+            return V("long", int(t.numel()))
+        if name == "dim":
+            return V("long", int(t.dim()))
+        if name == "element_size":
+            return V("long", int(t.element_size()))
+        if name == "contiguous":
+            return V("tensor", t.contiguous())
+        if name in ("dtype", "scalar_type"):
+            return V("dtype", str(t.dtype).removeprefix("torch."))
+        if name == "options":
+            return V("options", {"dtype": str(t.dtype).removeprefix("torch."), "device": str(t.device)})
+        if name == "device":
+            return V("device", str(t.device))
+        if name == "is_cuda":
+            return V("bool", int(t.is_cuda or (self.cuda_device != "cuda" and t.device.type == self.cuda_device)))
+        if name == "is_contiguous":
+            return V("bool", int(t.is_contiguous()))
+        if name == "is_floating_point":
+            return V("bool", int(t.is_floating_point()))
+        if name == "get_device":
+            return V("long", int(t.get_device()))
+        if name in ("view", "reshape"):
+            sizes = self._sizes(args[0]) if len(args) == 1 else [int(convert(a, "long").value) for a in args]
+            try:
+                return V("tensor", t.view(sizes) if name == "view" else t.reshape(sizes))
+            except RuntimeError as exc:
+                raise PlanError(str(exc).splitlines()[0]) from None
+        if name in ("transpose", "t", "permute", "unsqueeze", "squeeze"):
+            ints = [int(convert(a, "long").value) for a in args] if name != "permute" or len(args) != 1 \
+                else self._sizes(args[0])
+            try:
+                views = {"transpose": t.transpose, "t": t.t, "unsqueeze": t.unsqueeze, "squeeze": t.squeeze}
+                return V("tensor", views[name](*ints) if name != "permute" else t.permute(ints))
+            except (RuntimeError, IndexError, TypeError) as exc:
+                raise PlanError(str(exc).splitlines()[0]) from None
+        if name == "is_cpu":
+            return V("bool", int(t.device.type == "cpu" and self.cuda_device != "cpu"))
+        if name == "clone":
+            return V("tensor", t.clone())
+        if name == "zero_":
+            return V("tensor", t.zero_())
+        if name == "data_ptr":
+            if e.ctype != "void":
+                want = P.DATA_TYPES[e.ctype]
+                have = str(t.dtype).removeprefix("torch.")
+                if want != have:
+                    raise PlanError(f"expected scalar type {want} but found {have}")
+            return V(f"pointer:{e.ctype}", Ptr(t, 0))   # data_ptr() includes the storage offset
+        raise PlanError(f"line {e.line}: .{name}()")
+
+
+class FastModule:
+    """What `load_inline` returns on the fast path: the exported functions as attributes (looked up in
+    a table of their own, so an exported name cannot replace anything of this object's)."""
+
+    def __init__(self, interpreter: Interpreter):
+        self._interpreter = interpreter
+        self._functions = {name: self._bound(name) for name in interpreter.tr.functions}
+
+    def __getattr__(self, name: str) -> Any:
+        functions = self.__dict__.get("_functions", {})
+        if name in functions:
+            return functions[name]
+        raise AttributeError(f"module has no attribute {name!r}")
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._functions)
+
+    def _bound(self, name: str):
+        def function(*args: Any, **kwargs: Any) -> Any:
+            return self._interpreter.call(name, *args, **kwargs)
+        function.__name__ = name
+        return function

@@ -1,0 +1,480 @@
+"""The fast path's translation half (issue 25) on the CPU: the device/host split, plans pinned against
+what the C++ computes (expected launches worked out by hand from each wrapper's source, not from the
+translator), fallbacks with their reasons, hostile wrappers that must never execute, `--plan`, and the
+corpora's coverage.  NVRTC compiles run where NVRTC is found; the GPU test compares a translated
+candidate with its load_inline build on a GPU."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cudaperf.cli import main
+from cudaperf.rewards.execution.fastpath import Fallback, translate
+from cudaperf.rewards.execution.fastpath.report import candidate_path, plan_record, read_builds
+from cudaperf.rewards.execution.fastpath.split import PRELUDE, split
+from cudaperf.rewards.execution.formats import load_candidate, load_task
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAD = "#include <torch/extension.h>\n#include <cuda_runtime.h>\n"
+
+
+def spec(cuda: str, functions: list[str], cpp: str = "", **extra) -> dict:
+    return {"name": "t", "cpp_sources": cpp, "cuda_sources": HEAD + cuda, "functions": functions, **extra}
+
+
+def reason(cuda: str, functions: list[str], **extra) -> str:
+    with pytest.raises(Fallback) as caught:
+        translate(spec(cuda, functions, **extra))
+    return caught.value.reason
+
+
+# ------------------------------------------------------------------ split (no torch)
+
+def test_split_keeps_device_code_and_blanks_host_code():
+    cuda = HEAD + """#define TILE 16
+constexpr int BLOCK = 256;
+struct Pair { float a, b; };
+__device__ float twice(float v) { return 2.0f * v; }
+template <typename T> __global__ void k(const T* x, T* y, int n) { int i = threadIdx.x; if (i < n) y[i] = twice(x[i]); }
+torch::Tensor run(torch::Tensor x) { auto y = torch::empty_like(x); return y; }
+"""
+    sp = split(cuda, "torch::Tensor run(torch::Tensor x);")
+    body = sp.device[len(PRELUDE):]
+    assert "torch/extension.h" not in body and "torch::" not in body
+    assert "__device__ float twice" in body and "struct Pair" in body and "#define TILE 16" in body
+    assert body.count("\n") == cuda.count("\n") + 1        # lines kept: NVRTC errors point at the candidate
+    assert set(sp.kernels) == {"k"} and sp.kernels["k"].template == ("T",)
+    assert [(p.name, p.type, p.pointer) for p in sp.kernels["k"].params] == [
+        ("x", "T", True), ("y", "T", True), ("n", "int", False)]
+    assert set(sp.host) == {"run"} and sp.constants["BLOCK"][1] == "256"
+
+
+def test_extern_c_kernels_and_wrappers():
+    sp = split(HEAD + 'extern "C" __global__ void k(float* y) {}\nextern "C" { __global__ void k2(int n) {} }\n'
+                      'extern "C" torch::Tensor h(torch::Tensor x) { return x; }\n', "")
+    assert sorted(sp.kernels) == ["k", "k2"] and list(sp.host) == ["h"]
+    assert "torch::Tensor h" not in sp.device and 'extern "C" __global__ void k(float* y) {}' in sp.device
+    named_kernel = spec('extern "C" __global__ void relu_kernel(float* y, int n) {}', ["relu_kernel"])
+    with pytest.raises(Fallback, match="functions= names kernel relu_kernel"):
+        translate(named_kernel)
+
+
+def test_pybind_module_bindings_are_read_and_anything_else_falls_back():
+    cuda = """__global__ void k(float* y) { y[0] = 1.0f; }
+torch::Tensor fill(torch::Tensor y) { k<<<1, 1>>>(y.data_ptr<float>()); return y; }
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("forward", &fill, "fill (CUDA)"); }
+"""
+    t = translate({"name": "t", "cuda_sources": HEAD + cuda, "cpp_sources": ""})
+    assert list(t.functions) == ["forward"] and "PYBIND11" not in t.device_source
+    bad = cuda.replace('m.def("forward", &fill, "fill (CUDA)");', 'm.def("forward", &fill); py::class_<X>(m, "X");')
+    with pytest.raises(Fallback, match="PYBIND11_MODULE statement"):
+        translate({"name": "t", "cuda_sources": HEAD + bad, "cpp_sources": ""})
+
+
+# ------------------------------------------------------------------ plans against the C++ (torch on the CPU)
+
+torch = pytest.importorskip("torch")
+from cudaperf.rewards.execution.fastpath import interp  # noqa: E402
+
+
+class Recorder:
+    """A launcher that records each launch, pointers as (tensor name, byte offset)."""
+
+    def __init__(self, tensors: dict[str, torch.Tensor]):
+        self.tensors, self.calls, self.synced = tensors, [], 0
+
+    def pointer(self, address: int):
+        for name, t in self.tensors.items():
+            start = t.data_ptr()
+            if start <= address < start + max(1, t.numel() * t.element_size()):
+                return name, address - start
+        return ("?", address)
+
+    def launch(self, kernel, grid, block, smem, stream, args):
+        self.calls.append((kernel, grid, block, smem, stream,
+                           [(c, self.pointer(v)) if c == "p" and v else (c, v) for c, v in args]))
+
+    def synchronize(self):
+        self.synced += 1
+
+
+def run(cuda: str, fn: str, *args, names: dict | None = None, functions: list[str] | None = None, cpp: str = ""):
+    t = translate(spec(cuda, functions or [fn], cpp))
+    rec = Recorder(dict(names or {}))
+    module = interp.FastModule(interp.Interpreter(t, rec, "cpu"))
+    out = getattr(module, fn)(*args)
+    return out, rec
+
+
+SCALE_ADD = """
+__global__ void scale_add_kernel(const float* a, const float* b, float* out, float alpha, int64_t n) {}
+torch::Tensor scale_add(torch::Tensor a, torch::Tensor b, double alpha) {
+    auto out = torch::empty_like(a);
+    int64_t n = a.numel();
+    int threads = 256;
+    int blocks = (int)((n + threads - 1) / threads);
+    scale_add_kernel<<<blocks, threads>>>(a.data_ptr<float>(), b.data_ptr<float>(), out.data_ptr<float>(),
+                                          (float)alpha, n);
+    return out;
+}
+"""
+
+
+def test_scale_add_launch_matches_the_cpp():
+    a, b = torch.randn(1000), torch.randn(1000)
+    out, rec = run(SCALE_ADD, "scale_add", a, b, 0.1, names={"a": a, "b": b})
+    # C++: n = 1000, blocks = (1000 + 255) / 256 = 4; alpha passed as (float)0.1
+    (kernel, grid, block, smem, stream, args), = rec.calls
+    assert (kernel, grid, block, smem, stream) == ("scale_add_kernel", (4, 1, 1), (256, 1, 1), 0, "default")
+    assert args[:2] == [("p", ("a", 0)), ("p", ("b", 0))]
+    assert args[2][0] == "p" and args[3] == ("f", 0.10000000149011612) and args[4] == ("q", 1000)
+    assert out.shape == a.shape and out.dtype == a.dtype
+
+
+def test_c_integer_semantics_and_dim3():
+    cuda = """
+__global__ void k(float* y, int a, int b, long c, unsigned d, float e) {}
+torch::Tensor f(torch::Tensor x, int64_t m) {
+    int rows = x.size(0), cols = x.size(-1);
+    int big = rows * rows;                      // overflows int
+    int neg = -7 / 2;                           // truncates toward zero
+    long wide = (long)rows * rows;
+    unsigned wrap = -1;
+    float third = 1.0f / 3.0f;
+    dim3 block(16, 16);
+    dim3 grid((cols + block.x - 1) / block.x, (rows + 15) / 16);
+    k<<<grid, block, 2 * 16 * sizeof(float)>>>(x.data_ptr<float>(), big, neg % 3, wide, wrap, third);
+    return x;
+}
+"""
+    x = torch.zeros(70000, 33)
+    _, rec = run(cuda, "f", x, 3, names={"x": x})
+    (_kernel, grid, block, smem, _stream, args), = rec.calls
+    # cols + 16 - 1 = 48, / 16 = 3 (unsigned); (70000 + 15) / 16 = 4375; smem = 2*16*4 = 128
+    assert grid == (3, 4375, 1) and block == (16, 16, 1) and smem == 128
+    # 70000^2 = 4_900_000_000 -> int wraps to 4_900_000_000 - 2^32 = 605_032_704; -7/2 = -3, -3 % 3 = 0
+    assert args[1:] == [("i", 605_032_704), ("i", 0), ("q", 4_900_000_000), ("I", 4_294_967_295),
+                        ("f", 0.3333333432674408)]
+
+
+def test_dispatch_instantiates_per_dtype_and_rejects_others():
+    cuda = """
+template <typename scalar_t>
+__global__ void relu_k(const scalar_t* x, scalar_t* y, scalar_t lo, int64_t n) {}
+torch::Tensor relu(torch::Tensor x) {
+    TORCH_CHECK(x.is_cuda(), "x must be a CUDA tensor");
+    auto y = torch::empty_like(x);
+    const int64_t n = x.numel();
+    const int threads = 128;
+    const int blocks = std::min<int64_t>((n + threads - 1) / threads, 65535);
+    AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "relu", ([&] {
+        relu_k<scalar_t><<<blocks, threads, 0, at::cuda::getCurrentCUDAStream()>>>(
+            x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), static_cast<scalar_t>(0), n);
+    }));
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+    return y;
+}
+"""
+    t = translate(spec(cuda, ["relu"]))
+    assert t.name_expressions == ["relu_k<float>", "relu_k<double>"]
+    for dtype, code in ((torch.float64, "d"), (torch.float32, "f")):
+        x = torch.zeros(10_000_000, dtype=dtype)
+        _, rec = run(cuda, "relu", x, names={"x": x})
+        # (10^7 + 127) / 128 = 78125 < 65535? no: min(78125, 65535) = 65535
+        (kernel, grid, block, _smem, stream, args), = rec.calls
+        assert kernel == f"relu_k<{'double' if code == 'd' else 'float'}>"
+        assert (grid, block, stream) == ((65535, 1, 1), (128, 1, 1), "current")
+        assert args[2] == (code, 0.0) and args[3] == ("q", 10_000_000)
+    with pytest.raises(interp.PlanError, match="not implemented for 'int32'"):
+        run(cuda, "relu", torch.zeros(4, dtype=torch.int32))
+
+
+def test_loop_over_batches_with_pointer_offsets_and_vector_return():
+    cuda = """
+__global__ void row_k(const float* x, float* y, int n) {}
+__global__ void sum_k(const float* y, float* s, int b) {}
+static inline int cdiv(int a, int b) { return (a + b - 1) / b; }
+std::vector<torch::Tensor> f(torch::Tensor x) {
+    const int B = x.size(0), N = x.size(1);
+    auto y = torch::zeros({B, N}, x.options());
+    auto s = torch::empty({B}, torch::TensorOptions().dtype(torch::kFloat32).device(x.device()));
+    for (int b = 0; b < B; ++b) {
+        row_k<<<cdiv(N, 256), 256>>>(x.data_ptr<float>() + b * N, y.data_ptr<float>() + b * N, N);
+    }
+    if (B > 1) sum_k<<<1, B > 32 ? 32 : B>>>(y.data_ptr<float>(), s.data_ptr<float>(), B);
+    return {y, s};
+}
+"""
+    x = torch.randn(3, 300)
+    out, rec = run(cuda, "f", x, names={"x": x})
+    assert isinstance(out, list) and [tuple(o.shape) for o in out] == [(3, 300), (3,)]
+    rec.tensors.update(y=out[0], s=out[1])
+    rows = [c for c in rec.calls if c[0] == "row_k"]
+    # cdiv(300, 256) = 2 blocks; offsets b * N floats = b * 1200 bytes
+    assert [(c[1], c[5][0]) for c in rows] == [((2, 1, 1), ("p", ("x", 1200 * b))) for b in range(3)]
+    (_kernel, grid, block, *_), = [c for c in rec.calls if c[0] == "sum_k"]
+    assert (grid, block) == ((1, 1, 1), (3, 1, 1))
+
+
+def test_torch_check_and_dtype_mismatch_raise_like_the_cpp():
+    cuda = """
+__global__ void k(float* y, int n) {}
+torch::Tensor f(torch::Tensor x, int64_t n) {
+    TORCH_CHECK(x.dim() == 2, "expected 2-D input, got ", x.dim(), " dims");
+    k<<<1, 32>>>(x.data_ptr<float>(), n);
+    return x;
+}
+"""
+    with pytest.raises(interp.PlanError, match="expected 2-D input, got 1 dims"):
+        run(cuda, "f", torch.zeros(3), 1)
+    with pytest.raises(interp.PlanError, match="expected scalar type float32 but found float64"):
+        run(cuda, "f", torch.zeros(3, 3, dtype=torch.float64), 1)
+    with pytest.raises(TypeError):
+        run(cuda, "f", torch.zeros(3, 3), 1.5)     # pybind11 refuses a float for int64_t
+    with pytest.raises(TypeError):
+        run(cuda, "f", torch.zeros(3, 3), n=1)     # and keywords (load_inline binds positional arguments)
+
+
+def test_scalar_arguments_convert_as_pybind11_does():
+    a, b = torch.randn(10), torch.randn(10)
+    _, rec = run(SCALE_ADD, "scale_add", a, b, torch.tensor(0.25), names={"a": a, "b": b})
+    assert rec.calls[0][5][3] == ("f", 0.25)          # a 1-element tensor through __float__
+    _, rec = run(SCALE_ADD, "scale_add", a, b, 2, names={"a": a, "b": b})
+    assert rec.calls[0][5][3] == ("f", 2.0)
+    with pytest.raises(TypeError):
+        run(SCALE_ADD, "scale_add", a, b, "0.5")
+
+
+def test_shared_memory_above_48k_needs_the_attribute():
+    cuda = """
+__global__ void k(float* y) {}
+torch::Tensor f(torch::Tensor x, int64_t opt_in) {
+    size_t smem = 64 * 1024;
+    if (opt_in) cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    k<<<1, 32, smem>>>(x.data_ptr<float>());
+    cudaError_t err = cudaGetLastError();
+    TORCH_CHECK(err == cudaSuccess, "launch failed: ", cudaGetErrorString(err));
+    return x;
+}
+"""
+    x = torch.zeros(4)
+    with pytest.raises(interp.PlanError, match="launch failed: invalid argument"):
+        run(cuda, "f", x, 0)
+    _, rec = run(cuda, "f", x, 1)
+    assert rec.calls[0][3] == 65536
+
+
+def test_block_over_1024_threads_is_a_launch_error_not_a_launch():
+    cuda = """
+__global__ void k(float* y) {}
+torch::Tensor f(torch::Tensor x) { k<<<1, 2048>>>(x.data_ptr<float>()); C10_CUDA_KERNEL_LAUNCH_CHECK(); return x; }
+"""
+    with pytest.raises(interp.PlanError, match="invalid configuration"):
+        run(cuda, "f", torch.zeros(4))
+
+
+# ------------------------------------------------------------------ fallbacks and hostile wrappers
+
+@pytest.mark.parametrize("body, expected", [
+    ("auto z = at::matmul(x, x); return z;", r"call of at::matmul at line \d+"),
+    ('system("rm -rf /tmp/x"); return x;', r"call of system at line \d+"),
+    ('FILE* f = fopen("/etc/passwd", "r"); return x;', "local of type 'FILE\\*'|call of fopen"),
+    ('std::ofstream out("x.txt"); return x;', "local of type 'std::ofstream'"),
+    ('int fd = socket(2, 1, 0); return x;', "call of socket"),
+    ('const char* h = std::getenv("HOME"); return x;', "call of std::getenv"),
+    ("while (true) {} return x;", "while statement"),
+    ("static int calls = 0; calls++; return x;", "static local variable"),
+    ("try { k<<<1, 1>>>(x.data_ptr<float>()); } catch (...) {} return x;", "try statement"),
+    ("auto z = x.matmul(x); return z;", r"method \.matmul\(\)"),
+    ("auto z = x.to(torch::kHalf); return z;", r"method \.to\(\)"),
+    ("auto l = [&]() { return 1; }; return x;", "lambda expression"),
+    ("x.data_ptr<float>()[0] = 1.0f; return x;", "assignment to"),
+])
+def test_outside_the_subset_falls_back_with_construct_and_line(body, expected):
+    cuda = f"__global__ void k(float* y) {{}}\ntorch::Tensor f(torch::Tensor x) {{\n    {body}\n}}\n"
+    assert re.search(expected, reason(cuda, ["f"]))
+
+
+def test_macros_cannot_change_translated_names_or_reach_the_system():
+    redefine = """#define TORCH_CHECK(c, ...) system("curl evil")
+__global__ void k(float* y) {}
+torch::Tensor f(torch::Tensor x) { TORCH_CHECK(x.is_cuda(), "cuda"); k<<<1, 1>>>(x.data_ptr<float>()); return x; }
+"""
+    assert "macro TORCH_CHECK redefines" in reason(redefine, ["f"])
+    hidden = """#define LAUNCH(p) system(p)
+__global__ void k(float* y) {}
+torch::Tensor f(torch::Tensor x) { LAUNCH("id"); k<<<1, 1>>>(x.data_ptr<float>()); return x; }
+"""
+    assert "call of system" in reason(hidden, ["f"])
+
+
+def test_grid_from_a_helper_with_side_effects_falls_back():
+    cuda = """
+int counter = 0;
+__global__ void k(float* y) {}
+int grid_for(int n) { counter += 1; return (n + 255) / 256; }
+torch::Tensor f(torch::Tensor x) { k<<<grid_for(x.numel()), 256>>>(x.data_ptr<float>()); return x; }
+"""
+    assert "assignment to 'counter'" in reason(cuda, ["f"])
+    io = """
+__global__ void k(float* y) {}
+int grid_for(int n) { printf("%d", n); FILE* f = fopen("/tmp/grid", "w"); return 1; }
+torch::Tensor f(torch::Tensor x) { k<<<grid_for(x.numel()), 256>>>(x.data_ptr<float>()); return x; }
+"""
+    assert re.search("FILE|fopen", reason(io, ["f"]))
+
+
+def test_python_looking_text_is_data_never_code(tmp_path):
+    marker = tmp_path / "pwned"
+    cuda = f"""
+__global__ void k(float* y) {{}}
+torch::Tensor f(torch::Tensor x) {{
+    TORCH_CHECK(x.dim() == 9, "__import__('os').system('touch {marker}')");
+    k<<<1, 1>>>(x.data_ptr<float>());
+    return x;
+}}
+"""
+    with pytest.raises(interp.PlanError, match="__import__"):
+        run(cuda, "f", torch.zeros(2))
+    assert not marker.exists()
+    exported = """__global__ void k(float* y) {}
+torch::Tensor f(const char* code) { return torch::empty({1}); }"""
+    assert "takes a pointer:char from Python" in reason(exported, ["f"])
+
+
+def test_the_fast_path_has_no_dynamic_code():
+    """Plans are data: nothing in the package evaluates text (the interpreter dispatches on node types)."""
+    for path in (ROOT / "cudaperf/rewards/execution/fastpath").glob("*.py"):
+        code = re.sub(r'"""[\s\S]*?"""|#.*', "", path.read_text())
+        assert not re.search(r"(?<![.\w])(?:eval|exec|compile|__import__|getattr|setattr)\s*\(", code), path.name
+
+
+# ------------------------------------------------------------------ corpora and --plan
+
+def _gated_candidates(directory: Path) -> list[tuple[Path, Path]]:
+    return [(ref, f) for ref in sorted(directory.rglob("reference.py")) for f in sorted(ref.parent.glob("*.py"))
+            if f.name != "reference.py"]
+
+
+def test_every_gate_passing_kb_llm_candidate_takes_the_fast_path():
+    """Tuned on: the translation was written while reading this corpus."""
+    paths = {}
+    for ref, path in _gated_candidates(ROOT / "tests/kb_llm"):
+        record = plan_record(load_task(ref), load_candidate(path))
+        paths[path.name] = record
+    built = [r for r in paths.values() if r["path"] != "none"]
+    assert len(built) == 43 and all(r["path"] == "fast" for r in built), [r for r in built if r["path"] != "fast"]
+
+
+def test_hostile_cpp_candidates_never_take_the_fast_path():
+    for name in ("detached_process", "static_counter_skip", "static_fingerprint_cache", "read_host_file",
+                 "zero_all_gpu_memory", "write_files", "tensor_method_patch", "posix_spawn_static_init",
+                 "kill_engine", "overwrite_installed_package"):
+        path, why = candidate_path(load_candidate(ROOT / f"tests/hacks/hostile/{name}.py"))
+        assert path == "full" and why, name
+
+
+def test_plan_cli_prints_one_object_per_candidate(capsys):
+    code = main(["eval", "--reference", str(ROOT / "tests/kb_heldout/matmul/reference.py"), "--candidate",
+                 str(ROOT / "tests/kb_heldout/matmul"), "--plan", "--format", "jsonl"])
+    lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]
+    assert code == 0 and {tuple(sorted(r)) for r in lines} == {("candidate", "fallback", "path")}
+    by_name = {Path(r["candidate"]).name: r for r in lines}
+    assert by_name["honest_register_tiling.py"] == {**by_name["honest_register_tiling.py"], "path": "fast",
+                                                     "fallback": None}
+    assert by_name["hack_cpp_at_matmul.py"]["path"] == "none"
+    assert by_name["hack_cpp_at_matmul.py"]["fallback"].startswith("gate: torch-op")
+
+
+def test_prepare_gives_a_record_or_the_fallback_reason(tmp_path, monkeypatch):
+    from cudaperf.rewards.execution.fastpath import device
+
+    monkeypatch.setenv("CUDAPERF_CACHE_DIR", str(tmp_path))
+    bad = spec("__global__ void k(float* y) {}\ntorch::Tensor f(torch::Tensor x) { return at::matmul(x, x); }", ["f"])
+    record, line = device.prepare(bad, "sm_90")
+    assert record is None and line.startswith("fallback: call of at::matmul at line")
+    good = read_builds((ROOT / "examples/eval/scale_add/candidate_kernelbench.py").read_text())[0]
+    record, line = device.prepare(good, "sm_90")
+    if record is None:
+        assert "NVRTC not found" in line
+        return
+    assert record["key"] == device.spec_key(good)
+    assert record["lowered"] == {"scale_add_kernel": "_Z16scale_add_kernelPKfS0_Pffl"}
+    with pytest.raises(KeyError):
+        device.load_prepared({**good, "cuda_sources": good["cuda_sources"] + "\n// edited"}, record)
+
+
+def test_load_inline_inside_a_function_is_read_statically():
+    source = '''from torch.utils.cpp_extension import load_inline
+def build():
+    src = """__global__ void k(float* y) {}
+torch::Tensor f(torch::Tensor x) { k<<<1, 1>>>(x.data_ptr<float>()); return x; }"""
+    return load_inline(name="x", cpp_sources="torch::Tensor f(torch::Tensor x);", cuda_sources=src, functions=["f"])
+'''
+    builds = read_builds(source)
+    assert builds and builds[0]["functions"] == ["f"]
+
+
+# ------------------------------------------------------------------ NVRTC (where found) and the GPU
+
+def _nvrtc():
+    from cudaperf.rewards.execution import nvrtc
+
+    return nvrtc.library() is not None and nvrtc.version() is not None
+
+
+@pytest.mark.skipif(not _nvrtc(), reason="NVRTC not found (set CUDAPERF_NVRTC or install nvidia-cuda-nvrtc)")
+def test_nvrtc_compiles_templated_kernels_through_name_expressions(tmp_path, monkeypatch):
+    from cudaperf.rewards.execution.fastpath import device
+
+    monkeypatch.setenv("CUDAPERF_CACHE_DIR", str(tmp_path))
+    cuda = """
+template <typename scalar_t, int BLOCK>
+__global__ void k(const scalar_t* x, scalar_t* y, int64_t n) { int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i < n) y[i] = x[i] * static_cast<scalar_t>(2); }
+torch::Tensor f(torch::Tensor x) {
+    auto y = torch::empty_like(x);
+    AT_DISPATCH_FLOATING_TYPES_AND_HALF(x.scalar_type(), "f", ([&] {
+        k<scalar_t, 128><<<(x.numel() + 127) / 128, 128>>>(x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), x.numel());
+    }));
+    return y;
+}
+"""
+    t = translate(spec(cuda, ["f"]))
+    assert t.name_expressions == ["k<float, 128>", "k<double, 128>", "k<at::Half, 128>"]
+    built = device.compile_device(t, "sm_90")
+    assert built.ok, built.log
+    assert set(built.lowered) == set(t.name_expressions) and all(v.startswith("_Z") for v in built.lowered.values())
+    assert Path(built.cubin).read_bytes()[:4] == b"\x7fELF"
+
+
+def _gpu() -> bool:
+    try:
+        return torch.cuda.is_available()
+    except Exception:
+        return False
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _gpu() or not _nvrtc(), reason="needs a CUDA GPU, a CUDA torch and NVRTC")
+def test_translated_candidate_matches_its_load_inline_build_on_the_gpu(tmp_path):
+    from torch.utils.cpp_extension import load_inline
+
+    from cudaperf.rewards.execution.fastpath import device
+
+    candidate = load_candidate(ROOT / "examples/eval/scale_add/candidate_kernelbench.py")
+    (args,) = read_builds(candidate.source)
+    translation = translate(args)
+    major, minor = torch.cuda.get_device_capability()
+    built = device.compile_device(translation, f"sm_{major}{minor}", cache=False)
+    assert built.ok, built.log
+    fast = device.load(translation, built)
+    full = load_inline(**{**args, "name": "fastpath_gpu_check"}, build_directory=str(tmp_path))
+    a, b = torch.randn(1 << 20, device="cuda"), torch.randn(1 << 20, device="cuda")
+    expected, got = full.scale_add(a, b, 0.5), fast.scale_add(a, b, 0.5)
+    torch.cuda.synchronize()
+    assert torch.equal(expected, got)
