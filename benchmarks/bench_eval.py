@@ -76,7 +76,9 @@ def _kernelbench(evaluator, task, kb: list, report) -> None:
     report("kernelbench_first_on_machine", {"seconds": seconds, "status": first.status, "stages": _stages(first)})
     one, seconds = _timed(lambda: evaluator.evaluate(task, kb[1]))
     report("kernelbench_one_fresh", {"seconds": seconds, "status": one.status, "speedup": one.speedup,
-                                     "stages": _stages(one)})
+                                     "stages": _stages(one),
+                                     "path": [f for f in one.flags if f.startswith("fast-path")],
+                                     "build_log": [ln for ln in one.log if "extension" in ln]})
     again, seconds = _timed(lambda: evaluator.evaluate(task, kb[1]))
     report("kernelbench_one_cached", {"seconds": seconds, "status": again.status, "stages": _stages(again)})
     results, wall = _timed(lambda: evaluator.evaluate_many(task, kb[2:-1]))
@@ -123,8 +125,9 @@ def main() -> int:
         warm, seconds = _timed(lambda: evaluator.evaluate(task, native[1]))
         report("native_one_warm", {"seconds": seconds, "status": warm.status, "speedup": warm.speedup,
                                    "time_ms": warm.time_ms, "stages": _stages(warm)})
-        results, wall = _timed(lambda: evaluator.evaluate_many(task, native[2:]))
-        report("native_batch", _summary(results, wall))
+        if args.native:
+            results, wall = _timed(lambda: evaluator.evaluate_many(task, native[2:]))
+            report("native_batch", _summary(results, wall))
         if args.kernelbench:
             _kernelbench(evaluator, task, kb, report)
     if args.kernelbench:

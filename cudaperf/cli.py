@@ -206,6 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--plan", action="store_true",
                     help="only say which path each candidate would take (fast: NVRTC + translated wrapper, full: "
                          "load_inline build, none: the gate rejects it) and why; no GPU, nothing built or run")
+    ev.add_argument("--fast-path", choices=("on", "off", "check"), default="on",
+                    help="KernelBench on a GPU: NVRTC + translated wrapper where it applies (on), always the full "
+                         "load_inline build (off), or both with differences flagged (check)")
     ev.add_argument("--launch", metavar="SPEC", help="launch spec (JSON/YAML) for .cu candidates without their own")
     ev.add_argument("--harness", metavar="SPEC", help="harness spec of a C reference without its own")
     ev.add_argument("--format", choices=("text", "json", "jsonl"), default="text")
@@ -592,7 +595,7 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     options = Options(trials=ns.trials, timing_trials=ns.timing_trials, atol=ns.atol, rtol=ns.rtol, seed=ns.seed,
                       time=not ns.no_time, compare_compile=ns.compile, allow_tf32=ns.allow_tf32,
                       build_without_gpu=ns.build_without_gpu, compile_timeout=ns.compile_timeout,
-                      run_timeout=ns.timeout, arch=ns.arch, gpus=gpus)
+                      run_timeout=ns.timeout, arch=ns.arch, gpus=gpus, fast_path=ns.fast_path)
     try:
         results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output,
                             ray_address=ns.ray)

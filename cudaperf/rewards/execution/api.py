@@ -46,6 +46,8 @@ class Options:
     gate: bool = True
     time_top_k: int | None = None     # batches of KernelBench candidates: time only the k the static ranker
     uncertain_p: float = 0.25         # predicts fastest, and those with this chance of beating the k-th (triage.py)
+    fast_path: str = "on"             # KernelBench on a GPU: "on" (NVRTC + translated wrappers where the subset
+                                      # allows, else the full build), "off", or "check" (both; differences flagged)
 
     def job_options(self) -> dict:
         keys = ("trials", "timing_trials", "warmup", "atol", "rtol", "seed", "time", "compare_compile", "allow_tf32")
@@ -196,7 +198,7 @@ class Evaluator:
         else:
             job["candidate"]["kernels"] = _kernel_names(candidate.source)
             if self.builders:   # not has_gpu: waiting for the worker's hello would serialise it with the build
-                failure, job["candidate"]["built"] = self._prebuild(candidate, log)
+                failure, job["candidate"]["built"] = self._prebuild(candidate, log, job, flags)
                 if failure is not None:
                     return ExecResult(**failure, flags=flags, log=log, **base), None
         job["flags"], job["log"] = flags, log
@@ -204,8 +206,9 @@ class Evaluator:
             return self._without_gpu(job, base, fmt, flags, log), None
         return None, job
 
-    def _prebuild(self, candidate: Candidate, log: list[str]) -> tuple[dict | None, bool]:
-        """Build the candidate's load_inline extensions ahead, off the GPU: (the final result's fields
+    def _prebuild(self, candidate: Candidate, log: list[str], job: dict, flags: list[str]) -> tuple[dict | None, bool]:
+        """Build the candidate's load_inline extensions ahead, off the GPU: on the fast path (NVRTC and a
+        translated wrapper, `fastpath/`) where it applies, else the full build.  (the final result's fields
         when a build failed, whether every extension was built)."""
         builds = torch_ext.extract_builds(candidate.source)
         if builds == []:
@@ -213,7 +216,8 @@ class Evaluator:
         if builds is None or self.builders is None:
             log.append("load_inline arguments are not literals: built when the worker asks for it")
             return None, False
-        for spec in builds:
+        full = self._fast_path(builds, log, job, flags)
+        for spec in full:
             ok, output, seconds = self.builders.build(spec, self.options.compile_timeout)
             variant = re.search(r"cudaperf: (built|compiled) the (\w+) variant", output)
             how = "" if not variant else f" ({variant.group(2)} headers)" if variant.group(1) == "built" else \
@@ -233,6 +237,28 @@ class Evaluator:
                         "compiled": False}, False
         return None, True
 
+    def _fast_path(self, builds: list[dict], log: list[str], job: dict, flags: list[str]) -> list[dict]:
+        """Prepare every extension for the fast path (job["candidate"]["fast"]: the records the worker's
+        load_inline uses); the specs the full build must still make (all in "check" mode, where the job
+        runs both ways).  One fallback sends the whole candidate to the full build, so that a
+        candidate's verdict comes from one path."""
+        if self.options.fast_path == "off" or not self.gpus:
+            return builds
+        from .fastpath import device
+
+        arch = _arch_from(self.capability, self.options.arch)
+        records = []
+        for spec in builds:
+            record, line = device.prepare(spec, arch, min(60.0, self.options.compile_timeout))
+            log.append(f"extension {spec.get('name')!r}: {line}")
+            if record is None:
+                flags.append(f"fast-path: {line}")
+                return builds
+            records.append(record)
+        job["candidate"]["fast"] = records
+        flags.append("fast-path: fast")
+        return builds if self.options.fast_path == "check" else []
+
     def _without_gpu(self, job: dict, base: dict, fmt: str, flags: list[str], log: list[str]) -> ExecResult:
         if fmt == "kernelbench":
             built = job["candidate"].get("built", False)
@@ -250,6 +276,16 @@ class Evaluator:
 
     def execute(self, job: dict, label: str) -> ExecResult:
         out = self.pool.run(job, self.options.compile_timeout, self.options.run_timeout)
+        if self.options.fast_path == "check" and job["candidate"].get("fast"):
+            full = {**job, "candidate": {k: v for k, v in job["candidate"].items() if k != "fast"}}
+            fast, out = out, self.pool.run(full, self.options.compile_timeout, self.options.run_timeout)
+            same = (fast.get("status"), fast.get("rule")) == (out.get("status"), out.get("rule"))
+            speeds = f", speedup {fast['speedup']:.2f} fast, {out['speedup']:.2f} full" \
+                if fast.get("speedup") and out.get("speedup") else ""
+            why = (fast.get("reason") or "")[:120]
+            out.setdefault("flags", []).append(f"fast-path: check: same status{speeds}" if same else
+                                               f"fast-path: check: differs: fast {fast.get('status')} ({why}), "
+                                               f"full {out.get('status')}")
         device = out.get("device") or {}
         time_ms = {"candidate": None, "reference": None, **(out.get("time_ms") or {})}
         result = ExecResult(

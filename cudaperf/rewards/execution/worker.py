@@ -75,16 +75,25 @@ class Worker:
         self.format = ""
         self.keep: list[Any] = []         # earlier calls' buffers stay alive: no address is recycled (hacks 8, 10)
         self.maker: Any = None            # the task's input generator (cases.TorchInputs or cases.CInputs)
+        self.fast: list[dict] = []        # extensions the engine prepared for the fast path (fastpath.device)
         self.last: tuple[list[Any], Any] | None = None   # (inputs, outputs) of the last call
 
     def _built(self, root: Path):
-        """load_inline for this worker: the build the engine made ahead; for a call whose arguments it
-        could not read ahead, the worker asks the engine to build them (a sandboxed builder, the gate's
-        flag allowlist) and waits, since nothing can be compiled in here."""
+        """load_inline for this worker: the fast path's module when the engine prepared this call (its
+        cubin, the wrapper translated again from the arguments really passed), else the build the engine
+        made ahead; for a call whose arguments it could not read ahead, the worker asks the engine to
+        build them (a sandboxed builder, the gate's flag allowlist) and waits, since nothing can be
+        compiled in here."""
         from .torch_ext import BuildError, load_built, normalise
 
         def load_inline(*args, **kwargs):
             spec = normalise(args, kwargs)
+            if self.fast:
+                from .fastpath import device
+
+                record = next((r for r in self.fast if r.get("key") == device.spec_key(spec)), None)
+                if record is not None:
+                    return device.load_prepared(spec, record, self.device)
             try:
                 return load_built(spec, root)
             except BuildError as exc:
@@ -170,6 +179,7 @@ class Worker:
         values = self._read(request["values"])   # [init, state dict items as [name, tensor] pairs]
         init, state = values[0], dict(values[1])
         self.format = fmt
+        self.fast = list(cand.get("fast") or [])
         if fmt == "kernelbench":
             self.candidate = cases.kernelbench_candidate(cand["source"], cand.get("path"), init, state,
                                                          int(request["seed"]), self.device)
