@@ -65,6 +65,8 @@ CASES = {  # name: (forward body, prelude, expected status, text the reason or f
     "noise": ("return out + 1e-9 * torch.randn_like(out)", "", "correct", "nondeterministic-within-tolerance"),
     "memory": ("import numpy; self.x = numpy.ones(1 << 28); return out", "", "runtime_error", "host memory"),
     "replay_when_timed": ("REPLAY", "", "incorrect", "timed call"),
+    "swap_module": ("import sys, types; sys.modules['cudaperf.rewards.execution.timing'] = types.ModuleType('t'); "
+                    "return out", "", "rejected", "module cudaperf.rewards.execution.timing was replaced"),
 }
 
 

@@ -176,6 +176,7 @@ class _Run:
         self.xfer = Path(job["worker_dir"]) / "xfer"
         self._n = 0
         self.generated = False   # the worker makes its own input sets (its probe digest matched)
+        self.round_trips: list[float] = []   # ms from asking for a timed call to its answer, as seen here
 
     def _lap(self, what: str) -> None:
         now = time.perf_counter()
@@ -461,7 +462,8 @@ class _Run:
         self.log.append(f"timing: {trials} calls, each on an input set made for it, {checked} checked "
                         f"(drawn after each call), {warmup} warm-up calls")
         times = {k: statistics.median(v) for k, v in samples.items()}
-        self.log.append(f"timing: {self.c.timer.gap_ms * 1e3:.1f} us of synchronise round trip taken off")
+        self.log.append(f"timing: {self.c.timer.gap_ms * 1e3:.1f} us of synchronise round trip taken off; a timed "
+                        f"call's request took {statistics.median(self.round_trips):.2f} ms (median) from here")
         out = {"time_ms": {k: times[k] for k in ("candidate", "reference")},
                "speedup": times["reference"] / times["candidate"] if times["candidate"] > 0 else None}
         if "compile" in times:
@@ -475,7 +477,10 @@ class _Run:
         """(ms, the values here or None) of one timed call on the fresh input set `key`: made by the
         worker, or (when it cannot reproduce this process's sets) made here, copied and dropped."""
         values = None if self.generated else self.reference.inputs(*key)
-        return float(self._ask_on({"op": "time"}, key, values)["ms"]), values
+        start = time.perf_counter()
+        ms = float(self._ask_on({"op": "time"}, key, values)["ms"])
+        self.round_trips.append((time.perf_counter() - start) * 1e3)
+        return ms, values
 
     def _check_timed(self, i: int, key: tuple, values: Any) -> None:
         """Timed call `i`'s outputs, sampled, against the reference's on the same input set."""

@@ -109,7 +109,8 @@ class Guard:
     def resnapshot(self) -> None:
         """Take the current state as the baseline: at start, and after the harness itself changed it
         (torch.compile rebinds functions and starts compile workers), right after a check passed."""
-        self.identities = {(name, attr): id(value) for name, obj in _watched()
+        self.objects = _watched()   # listed once: every harness module is imported before candidate code runs
+        self.identities = {(name, attr): id(value) for name, obj in self.objects
                            for attr, value in list(vars(obj).items()) if callable(value)}
         self.precision = _precision()
         self.threads, self.children = threading.active_count(), _children()
@@ -117,7 +118,11 @@ class Guard:
     def violations(self) -> list[tuple[str, str]]:
         """(rule, message) for each change since the snapshot."""
         found = []
-        current = {name: vars(obj) for name, obj in _watched()}
+        current = {name: vars(obj) for name, obj in self.objects}
+        swapped = [name for name, obj in self.objects
+                   if name.startswith("cudaperf.") and sys.modules.get(name) is not obj]
+        if swapped:
+            found.append(("monkey-patch", f"module {swapped[0]} was replaced"))
         for (name, attr), ident in self.identities.items():
             namespace = current.get(name)
             if namespace is not None and (attr not in namespace or id(namespace[attr]) != ident):
