@@ -290,15 +290,25 @@ H200_ISOLATION = ROOT / "tests" / "data" / "h200" / "isolation"
 
 
 def test_h200_hostile_run_and_self_test():
-    """The sandbox's H200 figures come from the committed run: one batch, nothing escaped, no hostile
-    candidate `correct`, every self-test probe blocked."""
+    """The sandbox's H200 figures come from the committed run: one batch, nothing escaped, every status
+    one its candidate's header allows, an attack that ends `correct` (it did the work after the sandbox
+    refused its trick) no faster than 1.25x the honest controls' best, every self-test probe blocked."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hostile_h200", ROOT / "benchmarks" / "hostile_h200.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
     escapes = json.loads((H200_ISOLATION / "escapes.json").read_text())
     records = [json.loads(line) for line in (H200_ISOLATION / "hostile.jsonl").read_text().splitlines()]
-    attacks = [r for r in records if not Path(r["candidate"]).stem.startswith("honest")]
     assert not escapes["package_files_changed"] and not escapes["files_created"] and not escapes["leaks"]
-    assert not [r["candidate"] for r in attacks if r["status"] == "correct"]
-    says("docs/eval.md", f"one batch of {len(records)} in {escapes['seconds']:.0f} s",
-         f"{escapes['seconds'] / sum(r['format'] == 'kernelbench' for r in records):.1f} s per KernelBench candidate")
+    assert not escapes["processes_left"]
+    honest_best = max(r["speedup"] for r in records if Path(r["candidate"]).stem.startswith("honest"))
+    for r in records:
+        expected, attack, _ = bench.header(ROOT / "tests" / "hacks" / "hostile" / Path(r["candidate"]).name)
+        assert r["status"] in expected or "any" in expected, r["candidate"]
+        if r["status"] == "correct" and not attack.startswith("honest"):
+            assert r["speedup"] <= 1.25 * honest_best, r["candidate"]
+    says("docs/eval.md", f"one batch of {len(records)} in {escapes['seconds']:.0f} s")
     log = (H200_ISOLATION / "selftest.log").read_text()
     probes = json.loads(log[log.index("{"):log.rindex("}") + 1])["probes"]
     assert all(p["blocked"] for p in probes if not p.get("control")) and "exit 0" in log
