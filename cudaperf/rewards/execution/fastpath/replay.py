@@ -25,16 +25,20 @@ _PLAN_ERRORS = (PlanError, ValueError, IndexError)   # what a plan's own stateme
 
 class _Op:
     """A torch call that makes a tensor; tensor arguments are slots filled in at replay."""
-    __slots__ = ("args", "catch", "fn", "kwargs", "refs")
+    __slots__ = ("args", "catch", "fn", "kwargs", "only", "refs")
 
     def __init__(self, fn: Callable, args: tuple, refs: tuple[tuple[int, int], ...], kwargs: dict, catch: tuple):
         self.fn, self.args, self.refs, self.kwargs, self.catch = fn, args, refs, kwargs, catch
+        self.only = refs[0][1] if len(args) == 1 and refs else None    # fn(tensor, **kwargs): the common case
 
     def run(self, slots: list) -> None:
-        args = list(self.args)
-        for position, slot in self.refs:
-            args[position] = slots[slot]
         try:
+            if self.only is not None:
+                slots.append(self.fn(slots[self.only], **self.kwargs))
+                return
+            args = list(self.args)
+            for position, slot in self.refs:
+                args[position] = slots[slot]
             slots.append(self.fn(*args, **self.kwargs))
         except self.catch as exc:                  # as Interpreter._torch surfaces it
             raise PlanError(str(exc).splitlines()[0]) from None
@@ -171,8 +175,10 @@ class Calls:
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         interpreter = self.interpreter
-        fn, values = interpreter.arguments(name, args, kwargs)
-        key = self.signature(values) if self.capacity else None
+        fn = interpreter.tr.functions[name]
+        if kwargs or len(args) != len(fn.params) or not self.capacity:
+            return interpreter.call(name, *args, **kwargs)     # raises the TypeError, or interprets
+        values, key = self.signature(name, fn, args)
         if key is None:
             return interpreter.run(fn, values)
         entry = self.cache[name].get(key)
@@ -181,29 +187,33 @@ class Calls:
             return self._replay(entry, values)
         return self._record(name, fn, key, values)
 
-    def signature(self, values: list[V]) -> tuple | None:
-        """Everything a plan can read of this call, or None when a call cannot be keyed (a tensor subclass,
-        a non-strided tensor)."""
+    def signature(self, name: str, fn: Any, args: tuple) -> tuple[list[V], tuple | None]:
+        """The arguments converted as pybind11 would (each read once) and everything a plan can read of
+        this call, or None for the key when a call cannot be keyed (a tensor subclass, a non-strided
+        tensor)."""
         interpreter = self.interpreter
-        parts: list = [interpreter.last_error, tuple(sorted(interpreter.attributes.items()))]
-        for v in values:
-            ctype = v.ctype
+        attributes = interpreter.attributes
+        parts: list = [interpreter.last_error, tuple(sorted(attributes.items())) if attributes else ()]
+        values: list[V] = []
+        keyed = True
+        for a, (_, ctype) in zip(args, fn.params):
+            v = interpreter._from_python(a, ctype, name)
+            values.append(v)
             if ctype == "tensor":
-                part = self._tensor(v.value)
-                if part is None:
-                    return None
+                part = self._tensor(a)
+                keyed = keyed and part is not None
             elif ctype == "list":
                 part = tuple(self._tensor(t) for t in v.value)
-                if None in part:
-                    return None
+                keyed = keyed and None not in part
             elif ctype in ("float", "double"):
                 part = float(v.value).hex()      # tells -0.0 from 0.0, and NaN matches itself
             elif ctype == "sizes":
                 part = tuple(v.value)
             else:
                 part = v.value
-            parts.append((ctype, part))
-        return tuple(parts)
+            parts.append(ctype)
+            parts.append(part)
+        return values, tuple(parts) if keyed else None
 
     def _tensor(self, t: Any) -> tuple | None:
         if type(t) not in self.plain or t.layout is not self.strided:
