@@ -79,6 +79,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("forward", &fill, "fill (CUDA)"
 
 torch = pytest.importorskip("torch")
 from cudaperf.rewards.execution.fastpath import interp  # noqa: E402
+from cudaperf.rewards.execution.fastpath.module import FastModule  # noqa: E402
 
 
 class Recorder:
@@ -105,7 +106,7 @@ class Recorder:
 def run(cuda: str, fn: str, *args, names: dict | None = None, functions: list[str] | None = None, cpp: str = ""):
     t = translate(spec(cuda, functions or [fn], cpp))
     rec = Recorder(dict(names or {}))
-    module = interp.FastModule(interp.Interpreter(t, rec, "cpu"))
+    module = FastModule(interp.Interpreter(t, rec, "cpu"))
     out = getattr(module, fn)(*args)
     return out, rec
 

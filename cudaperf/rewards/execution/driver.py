@@ -99,14 +99,38 @@ class Module:
     def launch(self, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int,
                stream: int, args: list[tuple[str, int | float]]) -> None:
         """`args` are (code, value): code `p` a device pointer, else a struct-module scalar letter."""
-        func = self.function(name)
-        values = [_CTYPES[code](value) for code, value in args]
-        params = (ctypes.c_void_p * max(1, len(values)))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
-                                                             for v in values])
-        if smem > _DEFAULT_SMEM:
-            _check(self._lib.cuFuncSetAttribute(func, _DYNAMIC_SMEM_ATTRIBUTE, smem), f"{name}: dynamic smem {smem}")
-        _check(self._lib.cuLaunchKernel(func, *grid, *block, ctypes.c_uint(smem), ctypes.c_void_p(stream),
-                                        params, None), f"launch of {name} grid {grid} block {block} smem {smem}")
+        self.bind(name, grid, block, smem, args, ())(stream, ())
+
+    def bind(self, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int,
+             args: list[tuple[str, int | float]], patched: tuple[int, ...]) -> BoundLaunch:
+        """A launch packed once; the pointers at positions `patched` are given at each launch."""
+        return BoundLaunch(self, name, grid, block, smem, args, patched)
+
+
+class BoundLaunch:
+    """One kernel launch with its configuration and argument array built once (ctypes packing costs
+    microseconds per argument); a call patches the changing pointers in and launches."""
+
+    def __init__(self, module: Module, name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
+                 smem: int, args: list[tuple[str, int | float]], patched: tuple[int, ...]):
+        self.name, self.grid, self.block, self.smem = name, grid, block, smem
+        self._lib = module._lib
+        self._func = module.function(name)
+        self._values = [_CTYPES[code](value) for code, value in args]
+        self._params = (ctypes.c_void_p * max(1, len(self._values)))(
+            *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in self._values])
+        self._patched = [self._values[i] for i in patched]
+        self._config = (self._func, *grid, *block, ctypes.c_uint(smem))
+
+    def __call__(self, stream: int, addresses: list[int] | tuple[int, ...]) -> None:
+        for value, address in zip(self._patched, addresses):
+            value.value = address
+        if self.smem > _DEFAULT_SMEM:
+            _check(self._lib.cuFuncSetAttribute(self._func, _DYNAMIC_SMEM_ATTRIBUTE, self.smem),
+                   f"{self.name}: dynamic smem {self.smem}")
+        result = self._lib.cuLaunchKernel(*self._config, ctypes.c_void_p(stream), self._params, None)
+        if result:
+            raise CudaError(result, f"launch of {self.name} grid {self.grid} block {self.block} smem {self.smem}")
 
 
 def reset_persisting_l2() -> None:

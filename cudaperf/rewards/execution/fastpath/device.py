@@ -19,6 +19,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -153,6 +154,12 @@ class DriverLauncher:
 
     def launch(self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int, stream: str,
                args: list[tuple[str, Any]]) -> None:
+        self.bind(kernel, grid, block, smem, stream, args, ())(())
+
+    def bind(self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int, stream: str,
+             args: list[tuple[str, Any]], patched: tuple[int, ...]) -> Callable[[Sequence[int]], None]:
+        """A launch packed once (replay.py calls it again with new pointers at `patched`); the stream is
+        looked up at each launch, as the C++'s getCurrentCUDAStream() is."""
         import torch
 
         from .interp import LaunchFailure, PlanError
@@ -164,14 +171,19 @@ class DriverLauncher:
             if sizes is not None and sizes != given:
                 raise PlanError(f"kernel {kernel} takes parameters of {sizes} bytes, the plan passes {given}")
             self._checked.add(name)
-        handle = torch.cuda.current_stream().cuda_stream if stream == "current" else 0
-        try:
-            self.module.launch(name, grid, block, smem, handle, list(args))
-        except self.driver.CudaError as exc:
-            if exc.code in (1, 9, 701):   # invalid value / configuration, out of resources: not sticky
-                raise LaunchFailure(exc.code) from None
-            raise
-        self.launched.append(kernel)
+        bound = self.module.bind(name, grid, block, smem, list(args), patched)
+        current = stream == "current"
+        error, launched = self.driver.CudaError, self.launched
+
+        def launch(addresses: Sequence[int]) -> None:
+            try:
+                bound(torch.cuda.current_stream().cuda_stream if current else 0, addresses)
+            except error as exc:
+                if exc.code in (1, 9, 701):   # invalid value / configuration, out of resources: not sticky
+                    raise LaunchFailure(exc.code) from None
+                raise
+            launched.append(kernel)
+        return launch
 
     def synchronize(self) -> None:
         import torch
@@ -182,7 +194,8 @@ class DriverLauncher:
 def load(translation: Translation, build: DeviceBuild, device: str = "cuda") -> Any:
     """What the worker's load_inline returns on the fast path: a module whose exported functions run
     the plans, launching the cubin's kernels through the driver."""
-    from .interp import FastModule, Interpreter
+    from .interp import Interpreter
+    from .module import FastModule
 
     if not build.ok or build.cubin is None:
         raise RuntimeError(f"no device build: {build.first_error}")

@@ -15,9 +15,12 @@ import math
 import operator
 import struct
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import plan as P
+
+if TYPE_CHECKING:
+    from .replay import Recording
 
 MAX_STEPS = 1_000_000           # statements and loop iterations per call
 _DEFAULT_SMEM = 48 * 1024
@@ -146,19 +149,37 @@ class Interpreter:
         self.attributes: dict[str, int] = {}
         self.last_error = 0
         self.steps = 0
+        self.tape: Recording | None = None    # set by replay.Calls while it records a call's effects
 
     # -- entry --
     def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        fn, values = self.arguments(name, args, kwargs)
+        return self.run(fn, values)
+
+    def arguments(self, name: str, args: tuple, kwargs: dict) -> tuple[P.Function, list[V]]:
+        """The exported function and its arguments converted as pybind11 would (TypeError otherwise)."""
         if kwargs:
             raise TypeError(f"{name}(): incompatible function arguments (keywords are not accepted)")
         fn = self.tr.functions[name]
         if len(args) != len(fn.params):
             raise TypeError(f"{name}(): incompatible function arguments: {len(args)} given, "
                             f"{len(fn.params)} expected")
-        values = [self._from_python(a, ctype, name) for a, (_, ctype) in zip(args, fn.params)]
+        return fn, [self._from_python(a, ctype, name) for a, (_, ctype) in zip(args, fn.params)]
+
+    def run(self, fn: P.Function, values: list[V]) -> Any:
         self.steps = 0
         result = self._invoke(fn, values)
         return self._to_python(result, fn.returns)
+
+    def _torch(self, fn: Any, *args: Any, catch: tuple = (), **kw: Any) -> V:
+        """A tensor-producing torch call (recorded for replay); an error in `catch` surfaces as the C++'s."""
+        try:
+            out = fn(*args, **kw)
+        except catch as exc:
+            raise PlanError(str(exc).splitlines()[0]) from None
+        if self.tape is not None:
+            self.tape.op(fn, args, kw, catch, out)
+        return V("tensor", out)
 
     def _from_python(self, value: Any, ctype: str, name: str) -> V:
         torch = self.torch
@@ -376,7 +397,7 @@ class Interpreter:
         if s.stream is not None:
             sv = self._eval(s.stream, env)
             stream = sv.value if sv.ctype == "stream" else convert(sv, "stream").value
-        args: list[tuple[str, int | float]] = []
+        args: list[tuple[str, Any]] = []     # pointers as Ptr until launched
         for expr, code in zip(s.args, s.codes):
             v = self._eval(expr, env)
             if code == "p":
@@ -385,7 +406,7 @@ class Interpreter:
                         args.append(("p", 0))
                         continue
                     raise PlanError(f"line {s.line}: a {v.ctype} passed for a pointer parameter")
-                args.append(("p", v.value.address()))
+                args.append(("p", v.value))
             else:
                 ctype = {"i": "int", "I": "unsigned", "q": "long", "Q": "unsigned long", "f": "float", "d": "double",
                          "b": "bool"}[code]
@@ -401,10 +422,20 @@ class Interpreter:
         if smem > _DEFAULT_SMEM and self.attributes.get(s.kernel, 0) < smem:
             self.last_error = 1
             return
+        addresses = [(c, v.address() if isinstance(v, Ptr) else v) for c, v in args]
         try:
-            self.launcher.launch(s.kernel, grid.value, block.value, smem, stream, args)
+            self.launcher.launch(s.kernel, grid.value, block.value, smem, stream, addresses)
         except LaunchFailure as exc:
             self.last_error = exc.code
+            if self.tape is not None:
+                self.tape.refuse("the driver refused a launch")
+            return
+        except BaseException:
+            if self.tape is not None:
+                self.tape.refuse("the launcher raised")
+            raise
+        if self.tape is not None:
+            self.tape.launch(self.launcher, s.kernel, grid.value, block.value, smem, stream, args)
 
     # -- expressions --
     def _truth(self, v: V) -> bool:
@@ -523,7 +554,10 @@ class Interpreter:
 
     def _pointer_arith(self, op: str, a: V, b: V) -> V:
         if op in ("==", "!="):
-            same = a.value == b.value if a.ctype.startswith("pointer") and b.ctype.startswith("pointer") else False
+            if self.tape is not None:
+                self.tape.refuse("pointers compared (the answer depends on which tensors were passed)")
+            both = a.ctype.startswith("pointer") and b.ctype.startswith("pointer")
+            same = both and a.value.address() == b.value.address()     # addresses, as the C++ compares
             return V("bool", int(same == (op == "==")))
         pointer, other = (a, b) if a.ctype.startswith("pointer") else (b, a)
         if op not in ("+", "-") or other.ctype not in _WIDTH or (op == "-" and pointer is b):
@@ -587,9 +621,9 @@ class Interpreter:
             kw = self._factory(self._options(rest[0]) if rest else {})
             if fn == "full":
                 kw.setdefault("dtype", torch.float32 if fill.ctype in ("float", "double") else torch.int64)
-                return V("tensor", torch.full(sizes, fill.value, **kw))
+                return self._torch(torch.full, sizes, fill.value, **kw)
             factory = {"empty": torch.empty, "zeros": torch.zeros, "ones": torch.ones}[fn]
-            return V("tensor", factory(sizes, **kw))
+            return self._torch(factory, sizes, **kw)
         if fn in ("empty_like", "zeros_like", "ones_like", "full_like"):
             if not args or args[0].ctype != "tensor":
                 raise PlanError(f"torch::{fn} of a non-tensor")
@@ -599,9 +633,9 @@ class Interpreter:
                 fill, rest = rest[0], rest[1:]
             kw = self._factory(self._options(rest[0]) if rest else {}, like)
             if fn == "full_like":
-                return V("tensor", torch.full_like(like, fill.value, **kw))
+                return self._torch(torch.full_like, like, fill.value, **kw)
             factory = {"empty_like": torch.empty_like, "zeros_like": torch.zeros_like, "ones_like": torch.ones_like}[fn]
-            return V("tensor", factory(like, **kw))
+            return self._torch(factory, like, **kw)
         if fn == "dim3":
             return self._dim3(args)
         if fn == "TensorOptions":
@@ -642,6 +676,8 @@ class Interpreter:
             return V("str", ERROR_NAMES.get(int(args[0].value), f"CUDA error {args[0].value}"))
         if fn == "cudaDeviceSynchronize":
             self.launcher.synchronize()
+            if self.tape is not None:
+                self.tape.sync(self.launcher)
             return V("error", 0)
         if fn == "launch_check":
             code = self.last_error
@@ -656,7 +692,7 @@ class Interpreter:
         raise PlanError(f"unknown builtin {fn}")
 
     def _method(self, e: P.Method, obj: V, args: list[V]) -> V:
-        name = e.name
+        name, torch = e.name, self.torch
         if obj.ctype == "sizes":
             if name in ("size",):
                 return V("unsigned long", len(obj.value))
@@ -709,7 +745,7 @@ class Interpreter:
         if name == "element_size":
             return V("long", int(t.element_size()))
         if name == "contiguous":
-            return V("tensor", t.contiguous())
+            return self._torch(torch.Tensor.contiguous, t)
         if name in ("dtype", "scalar_type"):
             return V("dtype", str(t.dtype).removeprefix("torch."))
         if name == "options":
@@ -726,24 +762,21 @@ class Interpreter:
             return V("long", int(t.get_device()))
         if name in ("view", "reshape"):
             sizes = self._sizes(args[0]) if len(args) == 1 else [int(convert(a, "long").value) for a in args]
-            try:
-                return V("tensor", t.view(sizes) if name == "view" else t.reshape(sizes))
-            except RuntimeError as exc:
-                raise PlanError(str(exc).splitlines()[0]) from None
+            return self._torch(torch.Tensor.view if name == "view" else torch.Tensor.reshape, t, sizes,
+                               catch=(RuntimeError,))
         if name in ("transpose", "t", "permute", "unsqueeze", "squeeze"):
             ints = [int(convert(a, "long").value) for a in args] if name != "permute" or len(args) != 1 \
                 else self._sizes(args[0])
-            try:
-                views = {"transpose": t.transpose, "t": t.t, "unsqueeze": t.unsqueeze, "squeeze": t.squeeze}
-                return V("tensor", views[name](*ints) if name != "permute" else t.permute(ints))
-            except (RuntimeError, IndexError, TypeError) as exc:
-                raise PlanError(str(exc).splitlines()[0]) from None
+            view = {"transpose": torch.Tensor.transpose, "t": torch.Tensor.t, "permute": torch.Tensor.permute,
+                    "unsqueeze": torch.Tensor.unsqueeze, "squeeze": torch.Tensor.squeeze}[name]
+            return self._torch(view, t, *ints, catch=(RuntimeError, IndexError, TypeError)) if name != "permute" \
+                else self._torch(view, t, ints, catch=(RuntimeError, IndexError, TypeError))
         if name == "is_cpu":
             return V("bool", int(t.device.type == "cpu" and self.cuda_device != "cpu"))
         if name == "clone":
-            return V("tensor", t.clone())
+            return self._torch(torch.Tensor.clone, t)
         if name == "zero_":
-            return V("tensor", t.zero_())
+            return self._torch(torch.Tensor.zero_, t)
         if name == "data_ptr":
             if e.ctype != "void":
                 want = P.DATA_TYPES[e.ctype]
@@ -752,27 +785,3 @@ class Interpreter:
                     raise PlanError(f"expected scalar type {want} but found {have}")
             return V(f"pointer:{e.ctype}", Ptr(t, 0))   # data_ptr() includes the storage offset
         raise PlanError(f"line {e.line}: .{name}()")
-
-
-class FastModule:
-    """What `load_inline` returns on the fast path: the exported functions as attributes (looked up in
-    a table of their own, so an exported name cannot replace anything of this object's)."""
-
-    def __init__(self, interpreter: Interpreter):
-        self._interpreter = interpreter
-        self._functions = {name: self._bound(name) for name in interpreter.tr.functions}
-
-    def __getattr__(self, name: str) -> Any:
-        functions = self.__dict__.get("_functions", {})
-        if name in functions:
-            return functions[name]
-        raise AttributeError(f"module has no attribute {name!r}")
-
-    def __dir__(self) -> list[str]:
-        return sorted(self._functions)
-
-    def _bound(self, name: str):
-        def function(*args: Any, **kwargs: Any) -> Any:
-            return self._interpreter.call(name, *args, **kwargs)
-        function.__name__ = name
-        return function
