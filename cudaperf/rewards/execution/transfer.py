@@ -109,10 +109,24 @@ def _tensor(directory: Path, node: dict, device: str, budget: list[int]) -> torc
     path = directory / name
     if path.is_symlink() or not path.is_file() or path.stat().st_size != nbytes:
         raise TransferError(f"tensor data of the wrong size for shape {tuple(shape)} {dtype}")
-    raw = torch.from_file(str(path), shared=False, size=nbytes, dtype=torch.uint8) if nbytes else \
-        torch.empty(0, dtype=torch.uint8)
+    raw = torch.empty(nbytes, dtype=torch.uint8)
+    if _read_into(path, memoryview(raw.numpy())) != nbytes:
+        raise TransferError(f"tensor data of the wrong size for shape {tuple(shape)} {dtype}")
     tensor = raw.view(DTYPES[dtype]).reshape(shape)
-    return tensor.to(device) if device != "cpu" else tensor.clone()
+    return tensor.to(device) if device != "cpu" else tensor
+
+
+def _read_into(path: Path, buffer: memoryview) -> int:
+    """Bytes read into `buffer` with read(2), not a mapping: a writer truncating its file meanwhile gives
+    a short read here, never a SIGBUS."""
+    done = 0
+    with open(path, "rb", buffering=0) as f:
+        while done < len(buffer):
+            got = f.readinto(buffer[done:])
+            if not got:
+                break
+            done += got
+    return done
 
 
 def described_device(directory: Path) -> list[tuple[str, bool]]:
