@@ -137,6 +137,16 @@ class Lanes:
         return rows, units.ravel()
 
 
+def _apart(a: Lanes, b: Lanes, granule: int) -> bool:
+    """Do the `granule`-byte units the two accesses' lanes cover lie in disjoint ranges?"""
+    def units(lanes: Lanes) -> tuple[float, float]:
+        return np.floor(lanes.address.min() / granule), np.floor(lanes.address.max() / granule) + \
+            max(1, lanes.size // granule) - 1
+
+    (low_a, high_a), (low_b, high_b) = units(a), units(b)
+    return high_a < low_b or high_b < low_a
+
+
 def _originals(batch, copies: tuple[str, ...]) -> np.ndarray:
     """Lanes at index 0 along every axis of `copies`: the others only repeat their work (races())."""
     keep = np.ones(batch.active.shape, dtype=bool)
@@ -400,6 +410,8 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
                 a, b = (_in_last_iteration(lanes, column) if parts.get(loop.id) == "last" else lanes
                         for lanes, parts in ((a, parts_w), (b, parts_o)))
         granule = min(w.size, other.size)
+        if other is not w and _apart(a, b, granule):
+            continue  # no unit in common: nothing to join (most pairs of machine-generated code)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
         values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
         clash = _clash_of_values if values else _clash
