@@ -35,6 +35,7 @@ from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
+from .sets import common, distinct, member
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
@@ -258,7 +259,7 @@ def _keys_with_several(key: np.ndarray, column: np.ndarray) -> np.ndarray:
     if int(key.max(initial=0)) >= 2 ** 62 // radix:
         pairs = np.unique(np.stack([key, codes], axis=1), axis=0)
         return pairs[1:, 0][np.diff(pairs[:, 0]) == 0]
-    keys = np.unique(key * radix + codes) // radix  # sorted, one entry per distinct (key, value)
+    keys = distinct(key * radix + codes) // radix  # sorted, one entry per distinct (key, value)
     return keys[1:][np.diff(keys) == 0]
 
 
@@ -267,9 +268,9 @@ def _clash_of_values(a: np.ndarray, b: np.ndarray) -> bool:
     `who`s that store two different values (equal values leave the word the same whoever wins)?"""
     both = np.concatenate([a, b]) if a is not b else a
     key = _codes(both[:, :-2])
-    keep = np.ones(len(key), dtype=bool) if a is b else np.isin(key, np.intersect1d(key[:len(a)], key[len(a):]))
+    keep = np.ones(len(key), dtype=bool) if a is b else member(key, common(key[:len(a)], key[len(a):]))
     key, who, value = key[keep], both[keep, -2], both[keep, -1]
-    return bool(np.intersect1d(_keys_with_several(key, who), _keys_with_several(key, value)).size)
+    return bool(common(_keys_with_several(key, who), _keys_with_several(key, value)).size)
 
 
 def _clash(a: np.ndarray, b: np.ndarray) -> bool:
@@ -279,13 +280,13 @@ def _clash(a: np.ndarray, b: np.ndarray) -> bool:
     if a is b:
         keep = np.ones(len(key), dtype=bool)
     else:
-        shared = np.intersect1d(key[:len(a)], key[len(a):])
+        shared = common(key[:len(a)], key[len(a):])
         if not shared.size:
             return False
-        keep = np.isin(key, shared)
+        keep = member(key, shared)
     who = _codes(both[:, -1:])
     radix = int(who.max(initial=0)) + 1
-    pairs = np.unique(key[keep] * radix + who[keep]) if int(key.max(initial=0)) < 2 ** 62 // radix else \
+    pairs = distinct(key[keep] * radix + who[keep]) if int(key.max(initial=0)) < 2 ** 62 // radix else \
         np.unique(np.stack([key[keep], who[keep]], axis=1), axis=0)
     keys = pairs // radix if pairs.ndim == 1 else pairs[:, 0]
     return bool((np.diff(keys) == 0).any())  # sorted: a repeated key has two different `who`s
