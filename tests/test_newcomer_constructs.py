@@ -121,3 +121,27 @@ def test_constants_past_float64_leave_bank_counts_unknown_without_a_warning():
     by_line = {a.access.line: a for a in report.kernels[0].accesses if a.access.space == "shared"}
     assert by_line[4].banks.wavefronts is None
     assert by_line[5].banks.wavefronts_per_request == pytest.approx(1.0)
+
+
+def test_a_cuda_barrier_wait_after_arrive_orders_the_block():
+    """cuda-samples' simpleAWBarrier: `auto t = bar.arrive(); bar.wait(std::move(t));` in a helper
+    taking the barrier by reference is a block barrier; without it the read races."""
+    code = """
+    #include <cuda/barrier>
+    __device__ void reduce(cuda::barrier<cuda::thread_scope_block> &barrier, float *out) {
+      extern __shared__ float tmp[];
+      if (threadIdx.x % 32 == 0) tmp[threadIdx.x / 32] = 1.f;
+      auto token = barrier.arrive();
+      WAIT
+      if (threadIdx.x < 8) out[threadIdx.x] = tmp[threadIdx.x];
+    }
+    __global__ void k(float *out) {
+      __shared__ cuda::barrier<cuda::thread_scope_block> barrier;
+      if (threadIdx.x == 0) init(&barrier, blockDim.x);
+      __syncthreads();
+      reduce(barrier, out);
+    }"""
+    waited = kernel_report(code.replace("WAIT", "barrier.wait(std::move(token));"), grid=(1, 1, 1), block=(256, 1, 1))
+    unwaited = kernel_report(code.replace("WAIT", ""), grid=(1, 1, 1), block=(256, 1, 1))
+    assert [h["kind"] for h in unwaited["sync"]] == ["shared-race"]
+    assert waited["sync"] == []

@@ -193,6 +193,7 @@ class Lowerer:
         self.uses: set[str] = set()
         self.notes: list[str] = []
         self.warnings: list[tuple[int, int, str]] = []  # (line, column, message): shown as diagnostics
+        self.arrived: set[str] = set()  # objects (as spelled) a barrier arrive() was called on
         self.position: tuple[int, int] | None = None  # override inside macro expansions
         self.inline_stack: list[_Inline] = []
         self.pending_unroll: int | None = None
@@ -1254,7 +1255,12 @@ class Lowerer:
     def _method(self, method: str, group: Val, values: list[Val], node: Node) -> Val:
         """Cooperative-groups methods on a thread block or a tile; other methods are opaque."""
         if not isinstance(group, Group):
-            if method == "arrive_and_wait":  # cuda::barrier: its thread count is the caller's choice
+            # cuda::barrier (its thread count is the caller's choice): arrive_and_wait(), or wait() on an
+            # object an earlier arrive() was called on (`auto t = bar.arrive(); bar.wait(std::move(t));`)
+            holder = text(node.child_by_field_name("function").child_by_field_name("argument"))
+            if method == "arrive":
+                self.arrived.add(holder)
+            if method == "arrive_and_wait" or (method == "wait" and holder in self.arrived):
                 self._barrier(node, "block", f"{method}()", removable=False, counted=True)
             return _opaque(f"method {method}")
         if method in ("sync", "barrier_wait", "arrive_and_wait"):
