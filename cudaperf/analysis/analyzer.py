@@ -118,8 +118,6 @@ class FileAnalysis:
         self.options = options
         add_unit_macros(source)
         self.tree, self.scope = scoped(source)
-        add_included(self.scope, source.path, options.defines)
-        add_unit_types(self.scope, source.path, options.defines)
         self.host_launches: list[HostLaunch] | None = None
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
         self.lost_bodies: list[Diagnostic] = []
@@ -157,6 +155,9 @@ class FileAnalysis:
                                           f"{what}; analysis of the enclosing code is partial"))
         kernels = []
         definitions = self._kernel_nodes()
+        if definitions:  # what the included headers and the including units define (a file of host code skips it)
+            add_included(self.scope, self.source.path, self.options.defines)
+            add_unit_types(self.scope, self.source.path, self.options.defines)
         diagnostics += self.lost_bodies
         defined = [kernel_name(definition, self.source.macros) for definition in definitions]
         for definition, name in zip(definitions, defined):

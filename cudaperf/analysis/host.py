@@ -54,6 +54,10 @@ class HostResolver:
         self._envs: dict[tuple[int, int], tuple[Env, dict[str, list[int | None]]]] = {}
         self._calls: dict[str, list[tuple[Node, list[Node]]]] | None = None  # by the called name
         self._resolving: set[int] = set()  # host functions whose callers are being evaluated
+        self._passed: dict[int, dict[str, Expr]] = {}  # _caller_arguments per host function
+        # per host function: launches whose environment is known, with the ids their lowering used and
+        # that environment (with its dim3 values)
+        self._points: dict[int, list[tuple[Node, int, Env, dict]]] = {}
 
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
         fn = enclosing_function(launch)
@@ -66,26 +70,34 @@ class HostResolver:
         if key in self._envs:
             env, dims = self._envs[key]
             return env, dims, lowerer
-        for name, value in self.values.items():  # host-function parameters
-            env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
-        for name, value in self._caller_arguments(fn).items():
-            if name not in self.values:
-                env.declare(name, Scalar(value))
-        stack: list[tuple[Node | None, bool]] = [(fn.child_by_field_name("body"), False)]
+        body = fn.child_by_field_name("body")
+        since = self._resumable(fn, launch)
+        if since is not None:  # the statements up to an earlier launch are evaluated already: go on from there
+            since, lowerer.next_id, env, dims = since  # new values get ids of their own
+            env, dims = env.copy(), {name: list(values) for name, values in dims.items()}
+        else:
+            for name, value in self.values.items():  # host-function parameters
+                env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
+            for name, value in self._caller_arguments(fn).items():
+                if name not in self.values:
+                    env.declare(name, Scalar(value))
+        start = since.start_byte if since is not None else -1
+        stack: list[tuple[Node | None, bool]] = [(body, False)]
         ordered: list[tuple[Node, bool]] = []  # with whether it may not run on the way to the launch
         while stack:
             node, conditional = stack.pop()
             if node is None or node.start_byte >= launch.start_byte:
                 continue
             if node.type in ("declaration", "expression_statement"):
-                ordered.append((node, conditional))
+                if node.start_byte >= start:
+                    ordered.append((node, conditional))
             else:
                 around = node.type in _BRANCHING and not node.start_byte <= launch.start_byte < node.end_byte
                 stack.extend((c, conditional or around) for c in reversed(node.named_children))
         # a variable a loop around the launch changes keeps its first value: the launch is judged
         # at the loop's first iteration, which it does run
-        forgotten = sorted(((at, name) for at, name in _addresses_taken(fn.child_by_field_name("body"), launch)
-                            if name not in self.values), reverse=True)
+        forgotten = sorted(((at, name) for at, name in _addresses_taken(body, launch)
+                            if name not in self.values and at >= start), reverse=True)
         for node, conditional in sorted(ordered, key=lambda n: n[0].start_byte):
             while forgotten and forgotten[-1][0] < node.start_byte:
                 env.declare(forgotten.pop()[1], Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
@@ -114,7 +126,29 @@ class HostResolver:
         for _, name in forgotten:
             env.declare(name, Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
         self._envs[key] = (env, dims)
+        if not self._resolving:  # a point later launches of the function may go on from
+            # as it is now: evaluating the launch's arguments may change it (`k<<<g, b>>>(i++)`)
+            self._points.setdefault(fn.start_byte, []).append(
+                (launch, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
         return env, dims, lowerer
+
+    def _resumable(self, fn: Node, launch: Node) -> tuple[Node, int, Env, dict] | None:
+        """The latest point before `launch` whose environment was computed (outside the evaluation of
+        another function's callers) and whose every enclosing branch or loop also encloses `launch`:
+        the statements before it are then judged the same way for both (conditional for one exactly
+        when conditional for the other), so `launch` goes on from its environment."""
+        best = None
+        for found in self._points.get(fn.start_byte, ()):
+            point = found[0]
+            if point.start_byte >= launch.start_byte or (best is not None and point.start_byte <= best[0].start_byte):
+                continue
+            node = point.parent
+            while node is not None and node.start_byte != fn.start_byte and \
+                    (node.type not in _BRANCHING or node.start_byte <= launch.start_byte < node.end_byte):
+                node = node.parent
+            if node is None or node.start_byte == fn.start_byte:
+                best = found
+        return best
 
     def _caller_arguments(self, fn: Node) -> dict[str, Expr]:
         """Parameters of a host function that every call of it in the file passes one constant
@@ -128,6 +162,8 @@ class HostResolver:
             for m in parse.matches("calls", root):
                 call = (m["call"][0], written_arguments(m["arguments"][0]))
                 self._calls.setdefault(text(m["callee"][0]), []).append(call)
+        if fn.start_byte in self._passed:
+            return self._passed[fn.start_byte]
         calls = self._calls.get(function_name(fn), [])
         declarator = function_declarator(fn)
         parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
@@ -149,6 +185,8 @@ class HostResolver:
                 out[name] = values[0]
             elif period > 1:
                 out[name] = op("*", Opaque(f"argument {name}"), Const(float(period)), is_int=True)
+        if not self._resolving:  # not computed inside another function's callers, where cycles are cut short
+            self._passed[fn.start_byte] = out
         return out
 
     def _dim3(self, declarator: Node, env: Env, lowerer: Lowerer) -> tuple[str, list[int | None]]:
