@@ -9,9 +9,11 @@ from cudaperf.analysis.project import scoped
 from cudaperf.analysis.source import load
 
 HOST = """
+#define BUMP(v) v += 1
 __global__ void k(int p) {}
 void run(bool flag) {
     int n = 256, p = 0;
+    printf("%d", n);
     k<<<n / 32, 32>>>(p++);
     if (flag) {
         n = 512;
@@ -24,6 +26,9 @@ void run(bool flag) {
         k<<<n / 32, 32>>>(p++);
     }
     k<<<8, 32>>>(p);
+    int m = 4;
+    BUMP(m);
+    k<<<m, 32>>>(p);
 }
 """
 
@@ -39,12 +44,13 @@ def _launches(code: str):
 def test_each_launch_sees_the_statements_before_it_as_a_fresh_evaluation_does():
     found, resolver = _launches(HOST)
     assert found == [
-        (5, (8, 1, 1), [0]),       # p++ passes 0
-        (8, (16, 1, 1), [1]),      # inside the branch its assignment holds, and the first launch's p++ ran
-        (10, (8, 1, 1), [1]),
-        (11, None, [2]),           # n is 256 or 512 after the branch
-        (14, None, [7]),           # in the loop: p = 7 before it
-        (16, (8, 1, 1), [None]),   # after the loop: p changed in it
+        (7, (8, 1, 1), [0]),       # p++ passes 0 (printf changes nothing)
+        (10, (16, 1, 1), [1]),     # inside the branch its assignment holds, and the first launch's p++ ran
+        (12, (8, 1, 1), [1]),
+        (13, None, [2]),           # n is 256 or 512 after the branch
+        (16, None, [7]),           # in the loop: p = 7 before it
+        (18, (8, 1, 1), [None]),   # after the loop: p changed in it
+        (21, (5, 1, 1), [None]),   # a macro's assignment is seen
     ]
     # every launch after the first went on from an earlier one's environment, which the
     # arguments' own side effects (p++) did not change

@@ -13,7 +13,7 @@ from . import parse
 from .divergence import constant_period
 from .launch import written_arguments
 from .lower import Env, Lowerer, Scalar
-from .parse import Node, enclosing_function, text
+from .parse import Node, descendants, enclosing_function, text
 from .scope import FileScope, function_declarator, function_name
 from .symbolic import Const, Expr, Opaque, op
 
@@ -113,7 +113,7 @@ class HostResolver:
                             if value is not None:
                                 env.declare(f"{name}.{axis}", Scalar(Const(float(value))))
                 continue
-            if self._dim3_assignment(node, dims, env, lowerer):
+            if self._dim3_assignment(node, dims, env, lowerer) or self._inert(node):
                 continue
             try:
                 lowerer.statement(node, env)
@@ -131,6 +131,19 @@ class HostResolver:
             self._points.setdefault(fn.start_byte, []).append(
                 (launch, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
         return env, dims, lowerer
+
+    def _inert(self, node: Node) -> bool:
+        """A statement that changes no variable: no assignment or update, no call of a function or
+        macro the lowering would expand (`printf(...)`, `cudaFree(d)`; an address it takes is
+        forgotten on its own, _addresses_taken)."""
+        if node.type != "expression_statement":
+            return False
+        macros, functions = self.scope.source.macros, self.scope.device_functions
+        for n in descendants(node):
+            if n.type in ("assignment_expression", "update_expression") or \
+                    (n.type == "identifier" and (text(n) in macros or text(n) in functions)):
+                return False
+        return True
 
     def _resumable(self, fn: Node, launch: Node) -> tuple[Node, int, Env, dict] | None:
         """The latest point before `launch` whose environment was computed (outside the evaluation of
