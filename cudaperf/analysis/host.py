@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 
 from . import parse
 from .divergence import constant_period
@@ -296,16 +297,22 @@ _WRITTEN_THROUGH_ADDRESS = "written through its address"
 def _addresses_taken(body: Node | None, launch: Node) -> Iterator[tuple[int, str]]:
     """(byte, name) of each `&name` before `launch`: from there the host code no longer knows the
     variable's value (`int size = -1; parseCommandline(argc, argv, &size);`)."""
-    stack = [body] if body is not None else []
+    return ((at, name) for at, name in (_addresses_in(body) if body is not None else ()) if at < launch.start_byte)
+
+
+@lru_cache(maxsize=64)
+def _addresses_in(body: Node) -> tuple[tuple[int, str], ...]:
+    """(byte, name) of each `&name` in a function body (looked up once for all its launches)."""
+    found = []
+    stack = [body]
     while stack:
         node = stack.pop()
-        if node.start_byte >= launch.start_byte:
-            continue
         if node.type == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
             target = node.child_by_field_name("argument")
             if target is not None and target.type == "identifier":
-                yield node.start_byte, text(target)
+                found.append((node.start_byte, text(target)))
         stack.extend(node.named_children)
+    return tuple(found)
 
 
 def _parameter_name(parameter: Node) -> str:
