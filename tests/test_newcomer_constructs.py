@@ -145,3 +145,22 @@ def test_a_cuda_barrier_wait_after_arrive_orders_the_block():
     unwaited = kernel_report(code.replace("WAIT", ""), grid=(1, 1, 1), block=(256, 1, 1))
     assert [h["kind"] for h in unwaited["sync"]] == ["shared-race"]
     assert waited["sync"] == []
+
+
+def test_the_variable_a_for_header_steps_is_the_counter_and_the_first_declared_one_steps_in_the_body():
+    """HeCBench's addBiasResidualLayerNorm: `for (int idx = tid, i = 0; idx < n && i < N; ++i)
+    { ...; idx += blockDim.x; }` runs N trips with idx advancing a block per trip."""
+    code = """
+    __global__ void k(const float* in, float* out, int n) {
+      float acc = 0.f;
+      for (int idx = threadIdx.x, i = 0; idx < n && i < 4; ++i) {
+        acc += in[blockIdx.x * n + idx];
+        idx += blockDim.x;
+      }
+      out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+    }"""
+    r = kernel_report(code, grid=(64, 1, 1), block=(256, 1, 1), n=1024)
+    load = accesses(r, "in", "load")[0]
+    assert load["executions_per_thread"] == pytest.approx(4.0)
+    assert load["index"] == "((blockIdx.x * n) + (threadIdx.x + (iter1 * blockDim.x))) * 4"
+    assert r["compute"]["arithmetic_intensity"] is not None

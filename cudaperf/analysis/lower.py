@@ -670,9 +670,9 @@ class Lowerer:
                     if first.type == "assignment_expression":
                         counter_name = text(first.child_by_field_name("left"))
             update_node = node.child_by_field_name("update")
-            if counter_name is None and update_node is not None:
-                names = self._assigned_names(update_node)
-                counter_name = next(iter(sorted(names)), None)
+            names = self._assigned_names(update_node) if update_node is not None else set()
+            if counter_name not in names and names:  # `for (idx = tid, i = 0; ...; ++i)`: the header steps i
+                counter_name = next(iter(sorted(names)))
         else:
             update_node = None
         cond_node = node.child_by_field_name("condition")
