@@ -1,12 +1,20 @@
-"""Speed of `cudaperf analyze`: per kernel, whole process, and how cost grows with input size.
+"""Speed of `cudaperf analyze`: per kernel, whole process, the structural reward, and how cost grows.
 
-    python benchmarks/bench_analyze.py [--json OUT.json] [CORPUS_DIR ...]
-    python benchmarks/bench_analyze.py --json tests/data/cpu/bench_analyze.json --write   # docs/performance.md
+    python benchmarks/bench_analyze.py [--json OUT.json] [--sample N] [CORPUS_DIR ...]
+    python benchmarks/bench_analyze.py --fetch ~/corpora            # HeCBench src/*-cuda + cuda-samples
+    python benchmarks/bench_analyze.py --json tests/data/cpu/bench_analyze.json --write DIRS  # docs/performance.md
 
 Prints a markdown table (docs/performance.md records the figures and the machine).  Defaults
-to the project's own kernel corpora; pass other directories to measure those.  Times are CPU
-seconds (process time; for the whole process, the child's user + system time), which the load of a
-shared machine does not inflate the way it inflates wall time.
+to the project's own kernel corpora; pass directories to measure those (the issue-28 corpus is
+HeCBench's `src/*-cuda` and cuda-samples).  `--fetch DIR` shallow-clones those two repositories
+into DIR with git when they are not there yet and measures them; nothing is fetched otherwise, and
+nothing fetched belongs in this repository.  `--sample N` measures N files spread evenly over the
+sorted list (each still analysed inside its own directory, so launches in sibling files count).
+
+Times are CPU seconds (process time; for the whole process, the child's user + system time),
+which the load of a shared machine does not inflate the way it inflates wall time.  Kernels
+reported: the kernels the whole process reports over the kernels the files define (the analyzer's
+definitions; a file it cannot read counts its `__global__` functions).
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -23,10 +32,12 @@ import time
 from pathlib import Path
 
 from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source, find_sources
+from cudaperf.analysis.source import SourceError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPORA = [ROOT / "tests" / "corpus" / "kernels", ROOT / "tests" / "validation" / "kernels",
                    ROOT / "benchmarks" / "corpus" / "src"]
+REPOSITORIES = {"HeCBench": "https://github.com/zjin-lcf/HeCBench", "cuda-samples": "https://github.com/NVIDIA/cuda-samples"}
 
 ESTIMATE = Options(resources="estimate")  # the analyzer alone; ptxas time is measured separately
 KERNEL = """
@@ -41,39 +52,69 @@ __global__ void stencil_{i}(const float* __restrict__ in, float* __restrict__ ou
 """
 
 
-def per_kernel_ms(corpora: list[Path], repeats: int = 3) -> tuple[list[float], int, int]:
-    """Best-of-`repeats` analysis time of each file divided by its kernel count."""
-    samples, kernels, files = [], 0, 0
-    for path in find_sources(p for p in corpora if p.exists()):
-        best, count = float("inf"), 0
+def fetched(directory: Path) -> list[Path]:
+    """HeCBench's CUDA programs and cuda-samples under `directory`, shallow-cloned with git first
+    where missing (the benchmark's only network use, and only when asked)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, url in REPOSITORIES.items():
+        if not (directory / name).exists():
+            subprocess.run(["git", "clone", "--depth", "1", "--quiet", url, str(directory / name)], check=True)
+    return sorted((directory / "HeCBench" / "src").glob("*-cuda")) + [directory / "cuda-samples"]
+
+
+def sources(corpora: list[Path], sample: int | None) -> list[Path]:
+    """The files the analyzer picks in `corpora`; `sample` of them spread evenly when given."""
+    files = list(find_sources(p for p in corpora if p.exists()))
+    if sample and sample < len(files):
+        files = [files[i * len(files) // sample] for i in range(sample)]
+    return files
+
+
+def per_kernel_ms(files: list[Path], repeats: int) -> tuple[list[float], int, int]:
+    """Best-of-`repeats` analysis time of each file divided by its kernel count; the kernels
+    reported and the kernels defined."""
+    samples, reported, defined = [], 0, 0
+    for path in files:
+        best, count, names = float("inf"), 0, 0
         for _ in range(repeats):
             start = time.process_time()
             try:
-                count = len(analyze_file(path, ESTIMATE).kernels)
-            except Exception:  # unreadable inputs are part of some corpora
-                count = 0
+                report = analyze_file(path, ESTIMATE)
+                count, names = len(report.kernels), len(set(report.defined))
+            except SourceError:  # unreadable inputs are part of some corpora
+                count, names = 0, len(re.findall(rb"__global__", path.read_bytes()))
             best = min(best, time.process_time() - start)
-        files += 1
+        reported += count
+        defined += max(names, count)
         if count:
-            kernels += count
             samples.append(best * 1000 / count)
-    return samples, kernels, files
+    return samples, reported, defined
 
 
-def whole_process(corpora: list[Path]) -> tuple[int, float]:
-    """Kernels reported and CPU seconds of one `cudaperf analyze ... --format json` process."""
-    dirs = [str(p) for p in corpora if p.exists()]
+def whole_process(files: list[Path], corpora: list[Path], jobs: int = 1) -> tuple[int, float, float]:
+    """Kernels reported, CPU seconds (the workers' too) and wall seconds of one `cudaperf analyze
+    ... --format json -j JOBS` process over the corpora (over the files themselves when sampled)."""
+    every = list(find_sources(p for p in corpora if p.exists()))
+    paths = [str(p) for p in corpora if p.exists()] if files == every else [str(f) for f in files]
 
     def children() -> float:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         return usage.ru_utime + usage.ru_stime
 
-    start = children()
-    proc = subprocess.run([sys.executable, "-m", "cudaperf", "analyze", *dirs, "--resources", "estimate",
-                           "--format", "json"], capture_output=True, text=True)
-    elapsed = children() - start
+    start, wall = children(), time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "cudaperf", "analyze", *paths, "--resources", "estimate",
+                           "--format", "json", "-j", str(jobs)], capture_output=True, text=True)
+    elapsed, wall = children() - start, time.perf_counter() - wall
     doc = json.loads(proc.stdout)
-    return sum(len(f["kernels"]) for f in doc["files"]), elapsed
+    return sum(len(f["kernels"]) for f in doc["files"]), elapsed, wall
+
+
+def structural_ms(repeats: int = 3) -> dict:
+    """The structural reward per completion of tests/reward_families (bench_rewards.structural)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_rewards import structural
+
+    return structural(repeats)
 
 
 def scaling_by_size(lines_targets=(1000, 2500, 5000, 10000)) -> list[tuple[int, int, float]]:
@@ -121,15 +162,24 @@ NCU_ANCHOR_S = 3.8  # Nsight Compute, 3 metrics, one kernel, whole process on th
 def markdown(results: dict) -> str:
     """The figures docs/performance.md publishes, from one run's results."""
     m, pk, wp, parsing = results["machine"], results["per_kernel_ms"], results["whole_process"], results["parse"]
+    reward, wj = results["structural_reward_ms"], results["whole_process_jobs"]
     lines = [f"Machine: {m['cpus']} cores, {m['processor']}, {m['platform']}, Python {m['python']}; load average "
              f"{m['load_average_1_5_15'][0]:.1f} when measured (a shared machine: times are CPU seconds).  "
-             f"{results['files']} files and {results['kernels']:,} kernels.", "",
-             "| measure | value |", "| --- | --- |",
-             f"| CPU ms per kernel, median / p90 / max (file time / kernels in the file, best of 3) | "
-             f"{pk['median']:.2f} / {pk['p90']:.2f} / {pk['max']:.1f} |",
+             f"{results['files']:,} files ({', '.join(results['corpora'])}) defining {results['kernels']:,} kernels.",
+             "", "| measure | value |", "| --- | --- |",
              f"| whole process, `cudaperf analyze DIRS --resources estimate --format json` | {wp['kernels']:,} kernels "
-             f"in {wp['seconds']:.2f} CPU s = **{wp['kernels_per_s']:.0f} kernels/s** (interpreter start and imports "
-             f"included) |",
+             f"in {wp['seconds']:.2f} CPU s ({wp['wall_seconds']:.2f} s wall) = **{wp['kernels_per_s']:.0f} "
+             f"kernels/s** (interpreter start and imports included) |",
+             f"| the same with `-j {wj['jobs']}` (a worker per core) | {wj['kernels']:,} kernels in "
+             f"{wj['wall_seconds']:.2f} s wall ({wj['seconds']:.2f} CPU s) = **{wj['kernels_per_wall_s']:.0f} "
+             f"kernels per wall second** |",
+             f"| kernels reported | {wp['kernels']:,} of {results['kernels']:,} = "
+             f"**{100 * wp['kernels'] / results['kernels']:.1f}%** |",
+             f"| CPU ms per kernel, median / p90 / p99 / max (file time / kernels in the file, best of "
+             f"{pk['repeats']}) | **{pk['median']:.2f}** / {pk['p90']:.2f} / **{pk['p99']:.2f}** / {pk['max']:.1f} |",
+             f"| structural reward, ms per completion, median / p90 / max ({reward['completions']} completions of "
+             f"tests/reward_families, {reward['calls']} calls, wall) | **{reward['median_ms']:.2f}** / "
+             f"{reward['p90_ms']:.2f} / {reward['max_ms']:.2f} |",
              f"| tree-sitter-cuda alone, the recall corpus as one {parsing['bytes'] / 1e6:.1f} MB source | "
              f"{parsing['mb_per_s']:.1f} MB/s |",
              f"| one kernel (median) against one Nsight Compute measurement ({NCU_ANCHOR_S} s) | about "
@@ -154,26 +204,39 @@ def write(text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpora", nargs="*", type=Path)
+    parser.add_argument("--fetch", type=Path, metavar="DIR", help="clone HeCBench and cuda-samples into DIR "
+                        "(when missing) and measure their CUDA programs")
+    parser.add_argument("--sample", type=int, metavar="N", help="only N files, spread evenly")
+    parser.add_argument("--repeats", type=int, default=1, help="per-kernel times: best of this many (default 1)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--write", action="store_true", help=f"replace the figures in {DOC.relative_to(ROOT)}")
     ns = parser.parse_args()
-    corpora = ns.corpora or DEFAULT_CORPORA
+    corpora = ns.corpora + (fetched(ns.fetch) if ns.fetch else []) or DEFAULT_CORPORA
 
-    samples, kernels, files = per_kernel_ms(corpora)
-    process_kernels, process_s = whole_process(corpora)
+    files = sources(corpora, ns.sample)
+    process_kernels, process_s, process_wall = whole_process(files, corpora)
+    jobs = os.cpu_count() or 1
+    parallel_kernels, parallel_s, parallel_wall = whole_process(files, corpora, jobs)
+    samples, reported, defined = per_kernel_ms(files, ns.repeats)
+    reward = structural_ms()
     sizes = scaling_by_size()
     depths = scaling_by_depth()
     parsing = parse_throughput()
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
     results = {
         "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
                     "cpus": os.cpu_count(), "python": platform.python_version(),
                     "load_average_1_5_15": list(os.getloadavg())},
-        "corpora": [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in corpora if p.exists()],
-        "files": files, "kernels": kernels,
-        "per_kernel_ms": {"median": statistics.median(samples), "p90": statistics.quantiles(samples, n=10)[-1],
-                          "max": max(samples)},
-        "whole_process": {"kernels": process_kernels, "seconds": process_s,
+        "corpora": [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in corpora if p.exists()]
+        if len(corpora) <= 4 else [f"{len(corpora)} directories"],
+        "files": len(files), "kernels": defined,
+        "per_kernel_ms": {"repeats": ns.repeats, "kernels": reported, "median": statistics.median(samples),
+                          "p90": cuts[89], "p99": cuts[98], "max": max(samples)},
+        "whole_process": {"kernels": process_kernels, "seconds": process_s, "wall_seconds": process_wall,
                           "kernels_per_s": process_kernels / process_s},
+        "whole_process_jobs": {"jobs": jobs, "kernels": parallel_kernels, "seconds": parallel_s,
+                               "wall_seconds": parallel_wall, "kernels_per_wall_s": parallel_kernels / parallel_wall},
+        "structural_reward_ms": reward,
         "by_file_size": [{"lines": n, "kernels": k, "seconds": s} for n, k, s in sizes],
         "by_nesting_depth": [{"depth": d, "seconds": s} for d, s in depths],
         "parse": parsing,
@@ -183,6 +246,7 @@ def main() -> None:
         ns.json.write_text(json.dumps(results, indent=2) + "\n")
     if ns.write:
         write(markdown(results))
+
 
 if __name__ == "__main__":
     main()

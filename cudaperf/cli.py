@@ -17,13 +17,14 @@ from pathlib import Path
 
 from . import __version__, config
 from .analysis import arch as arch_table
-from .analysis.analyzer import Options, UnhandledSyntax, analyze_file, find_sources
+from .analysis.analyzer import Options, find_sources
 from .analysis.arch import UnknownArch
 from .analysis.launch import LaunchError
 from .analysis.occupancy import occupancy
-from .analysis.report import FileReport, document
-from .analysis.source import Diagnostic, SourceError
-from .textout import render_analysis, render_crosscheck, render_occupancy, render_profile
+from .analysis.report import SCHEMA, FileReport
+from .analysis.source import SourceError
+from .analyze_run import analyze_one, analyze_rendered
+from .textout import render_crosscheck, render_occupancy, render_profile
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_NO_GPU = 0, 1, 2, 3
 
@@ -123,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     _launch_options(analyze)
     _strict_option(analyze)
     analyze.add_argument("--format", choices=("text", "json"), default="text")
+    analyze.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                         help="files analysed in parallel (default 1; 0: one per CPU core)")
     analyze.set_defaults(handler=cmd_analyze)
 
     calc = sub.add_parser("occupancy", help="occupancy calculator (cudaOccupancyMaxActiveBlocksPerMultiprocessor)",
@@ -337,22 +340,8 @@ def options_from(ns: argparse.Namespace, default_resources: str = "auto") -> Opt
 
 def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileReport], list[str]]:
     """Reports for every readable file, and one-line errors for the rest."""
-    reports, errors = [], []
-    for path in find_sources(paths):
-        try:
-            reports.append(analyze_file(path, options))
-        except SourceError as exc:
-            errors.append(str(exc))
-            reports.append(FileReport(str(path), [Diagnostic(1, 1, "error", str(exc).split(": ", 1)[-1])], []))
-        except UnhandledSyntax as exc:
-            errors.append(f"{path}: {exc}")
-            reports.append(FileReport(str(path), [Diagnostic(1, 1, "error", str(exc))], []))
-        except LaunchError:
-            raise
-        except RecursionError:
-            errors.append(f"{path}: nesting too deep to analyse")
-            reports.append(FileReport(str(path), [Diagnostic(1, 1, "error", "nesting too deep to analyse")], []))
-    return reports, errors
+    found = [analyze_one(str(path), options) for path in find_sources(paths)]
+    return [report for report, _ in found], [error for _, error in found if error]
 
 
 def _require_kernel(ns: argparse.Namespace, reports: list[FileReport]) -> None:
@@ -368,19 +357,24 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
     for p in missing:
         print(f"cudaperf: error: {p}: no such file or directory", file=sys.stderr)
     present = [p for p in ns.paths if p not in missing]
-    reports, errors = analyze_paths(present, options) if present else ([], [])
+    jobs = ns.jobs if ns.jobs > 0 else (os.cpu_count() or 1)
+    files = analyze_rendered(present, options, ns.format == "text", jobs) if present else []
+    errors = [f.error for f in files if f.error]
     for e in errors:
         print(f"cudaperf: error: {e}", file=sys.stderr)
-    if present and not reports:
+    if present and not files:
         print("cudaperf: error: no .cu or .cuh files found", file=sys.stderr)
-    if len(reports) == len(errors):
+    if len(files) == len(errors):
         return EXIT_USAGE
-    _require_kernel(ns, reports)
+    if ns.kernel and files and not any(f.reported for f in files):
+        available = list(dict.fromkeys(name for f in files for name in f.defined))
+        raise UsageError(f"no kernel named {ns.kernel}; available: {', '.join(available) or 'none'}")
     if ns.format == "json":
-        json.dump(document(reports, options.arch), sys.stdout, indent=2)
+        json.dump({"schema": SCHEMA, "arch": options.arch, "files": [f.rendered for f in files]}, sys.stdout,
+                  indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(render_analysis(reports))
+        sys.stdout.write("\n".join(f.rendered for f in files))  # render_analysis: a blank line between files
     return EXIT_OK
 
 

@@ -77,6 +77,9 @@ class Options:
     system_include_dirs: tuple[str, ...] = ()  # -isystem
     std: str = "c++17"
 
+    # the analyses whose results are wanted (ANALYSES; None: all).  A report leaves out what was not
+    # run: no accesses, branches or sync hazards, no FLOPs or DRAM bytes (lint and rewards ask for less)
+    analyses: frozenset[str] | None = None
     launch_from: str = "cli"  # who gave grid/block: the user, or the file's launch annotation
     budget: float | None = KERNEL_BUDGET_S  # CPU seconds per kernel; None: unbounded
     strict: bool = False  # raise UnhandledSyntax on constructs the lowering would skip (for test corpora)
@@ -115,8 +118,6 @@ class FileAnalysis:
         self.options = options
         add_unit_macros(source)
         self.tree, self.scope = scoped(source)
-        add_included(self.scope, source.path, options.defines)
-        add_unit_types(self.scope, source.path, options.defines)
         self.host_launches: list[HostLaunch] | None = None
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
         self.lost_bodies: list[Diagnostic] = []
@@ -154,6 +155,9 @@ class FileAnalysis:
                                           f"{what}; analysis of the enclosing code is partial"))
         kernels = []
         definitions = self._kernel_nodes()
+        if definitions:  # what the included headers and the including units define (a file of host code skips it)
+            add_included(self.scope, self.source.path, self.options.defines)
+            add_unit_types(self.scope, self.source.path, self.options.defines)
         diagnostics += self.lost_bodies
         defined = [kernel_name(definition, self.source.macros) for definition in definitions]
         for definition, name in zip(definitions, defined):
@@ -236,7 +240,7 @@ class FileAnalysis:
         spelled = [_spell(self.options.args.get(n, g)) for n, g in zip(names, given)]
         concrete = names and all(spelled) and not set(spelled) & self._template_parameter_names()
         instance = f"{_qualified(definition, name)}<{', '.join(spelled)}>" if concrete else None
-        return analyse(kernel, launch, self._resources(kernel, instance), self.options.arch)
+        return analyse(kernel, launch, self._resources(kernel, instance), self.options.arch, self.options.analyses)
 
     def _resources(self, kernel: Kernel, instance: str | None) -> Resources:
         """ptxas's figures when asked (or, in auto mode, when nvcc is there and the file compiles
@@ -369,10 +373,27 @@ def _const(value: float):
     return Const(float(value), float(value).is_integer())
 
 
-def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, arch: str = "sm_90") -> KernelReport:
-    """All analyses of one lowered kernel under one launch.  Past the kernel's time budget
+ANALYSES = ("memory", "branches", "sync", "races", "work")  # sync: every hazard but races
+_INPUTS = {"sync": ("memory", "branches")}  # sync hazards read broadcast lanes and branch uniformity
+
+
+def wanted(analyses: Iterable[str] | None) -> frozenset[str]:
+    """The analyses to run for the results asked for (None: all), with those they read."""
+    if analyses is None:
+        return frozenset(ANALYSES)
+    unknown = set(analyses) - set(ANALYSES)
+    if unknown:
+        raise ValueError(f"unknown analyses {sorted(unknown)}; known: {', '.join(ANALYSES)}")
+    return frozenset(analyses) | {inp for a in analyses for inp in _INPUTS.get(a, ())}
+
+
+def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, arch: str = "sm_90",
+            analyses: Iterable[str] | None = None) -> KernelReport:
+    """The analyses of one lowered kernel under one launch (`analyses`: those asked for, see
+    `wanted`; resources and occupancy always).  Past the kernel's time budget
     (budget.kernel_budget) the phase running stops, later ones are skipped, and the report
     says which (`KernelReport.incomplete`)."""
+    running = wanted(analyses)
     g = access_graph.build(kernel)
     sampler = Sampler(launch)
     total_threads = launch.threads_per_block * launch.blocks
@@ -432,15 +453,18 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     def synchronisation() -> None:
         broadcast = {a.access.id: a.thread_executions / a.requests for a in access_reports
                      if a.pattern == "broadcast" and a.requests}
-        sync.extend(hazards(kernel, g, launch, uniform, broadcast, arch_table.get(arch).aggregated_atomics))
+        sync.extend(hazards(kernel, g, launch, uniform, broadcast, arch_table.get(arch).aggregated_atomics,
+                            others="sync" in running, races="races" in running))
 
     def compute() -> None:
         nonlocal measured
         measured = work(g, sampler)
 
     incomplete = None
-    for phase, run in (("memory accesses", memory), ("branches", branches), ("synchronisation", synchronisation),
-                       ("work", compute)):
+    for phase, run, asked in (("memory accesses", memory, {"memory"}), ("branches", branches, {"branches"}),
+                              ("synchronisation", synchronisation, {"sync", "races"}), ("work", compute, {"work"})):
+        if asked.isdisjoint(running):
+            continue
         try:
             run()
         except BudgetExceeded:
@@ -449,7 +473,7 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips, sync=sync,
                         resources=resources, occupancy=fits, work=measured,
                         dram=traffic(loads, stores, arch_table.get(arch).l2_bytes, unseen_traffic(kernel))
-                        if incomplete is None else None,
+                        if incomplete is None and "memory" in running else None,
                         arch=arch_table.get(arch), incomplete=incomplete)
 
 

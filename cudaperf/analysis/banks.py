@@ -22,6 +22,7 @@ BANKS = 32
 WORD = 4
 _WORD_RANGE = 2**32  # shared memory offsets are far below 2**32 words
 _INACTIVE = np.iinfo(np.int64).max  # sorts after every real key
+_EXACT = 2.0**53  # byte offsets float64 still tells apart; beyond (or infinite) an address is unknown
 
 
 @dataclass
@@ -57,7 +58,10 @@ def bank_conflicts(ex: Executions) -> BankConflicts:
         return BankConflicts(0.0, 0.0, requests)
     nrows = int(executed.sum())
     active = ex.active[executed]
-    word = np.floor(np.nan_to_num(ex.address[executed]) / WORD).astype(np.int64) % _WORD_RANGE  # (rows, 32)
+    address = np.nan_to_num(ex.address[executed], nan=0.0, posinf=np.inf, neginf=-np.inf)
+    if not (np.abs(address[active]) < _EXACT).all():  # `i * 1e300`: no shared word has that offset
+        return BankConflicts(None, None, requests)
+    word = np.floor(np.where(active, address, 0.0) / WORD).astype(np.int64) % _WORD_RANGE  # (rows, 32)
     if words_per_lane > 1:  # every 4-byte word a wide access touches, lane-major
         word = (word[:, :, None] + np.arange(words_per_lane)).reshape(nrows, -1)
         active = np.repeat(active, words_per_lane, axis=1)

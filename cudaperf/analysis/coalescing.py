@@ -43,9 +43,8 @@ def coalescing(ex: Executions) -> Coalescing:
         return Coalescing("coalesced", 0.0, 0.0, 0.0)
     active, w = ex.active[executed], ex.weight[executed]  # rows that send a request
     addr = np.where(active, ex.address[executed], np.nan)
-    first, last = np.floor(addr / SECTOR), np.floor((addr + size - 1) / SECTOR)
-    sectors = distinct_per_row(np.concatenate([first, last], axis=1))
     ordered, new = sorted_rows(addr)
+    sectors = _sectors(ordered, size)
     distinct = new.sum(axis=1)
     ideal = np.ceil(distinct * size / SECTOR)
     runs, run_sectors = _contiguous_runs(ordered, new, size)
@@ -60,6 +59,19 @@ def coalescing(ex: Executions) -> Coalescing:
     else:
         pattern = "strided"
     return Coalescing(pattern, total, total_ideal, requests)
+
+
+def _sectors(ordered: np.ndarray, size: int) -> np.ndarray:
+    """Per row of sorted addresses (NaN last): the distinct sectors the elements touch.  Sector
+    indices of sorted addresses are sorted too, so counting changes along the row suffices when no
+    element straddles a sector boundary; otherwise first and last sectors are counted together."""
+    first = np.floor(ordered / SECTOR)
+    last = np.floor((ordered + size - 1) / SECTOR)
+    if not np.array_equal(first, last, equal_nan=True):
+        return distinct_per_row(np.concatenate([first, last], axis=1))
+    change = ~np.isnan(first)
+    change[:, 1:] &= first[:, 1:] != first[:, :-1]
+    return change.sum(axis=1).astype(float)
 
 
 def _contiguous_runs(ordered: np.ndarray, new: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

@@ -487,7 +487,8 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     fraction = None
     if executed.any():
         w = batch.weight * executed
-        actual = _disagrees(evaluate_on(condition, batch), batch.active)
+        # a warp with one active lane never splits, whatever its lane's value (an unknown one included)
+        actual = _disagrees(evaluate_on(condition, batch), batch.active) & (batch.active.sum(axis=1) > 1)
         fraction = float((w * actual).sum() / w.sum())
     if not executed.any():  # never reached under this launch: judge every lane of the sampled warps,
         # and the code alone, not which warps this launch's block holds

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 
 from . import parse
 from .divergence import constant_period
 from .launch import written_arguments
 from .lower import Env, Lowerer, Scalar
-from .parse import Node, enclosing_function, text
+from .parse import Node, descendants, enclosing_function, text
 from .scope import FileScope, function_declarator, function_name
 from .symbolic import Const, Expr, Opaque, op
 
@@ -54,6 +55,10 @@ class HostResolver:
         self._envs: dict[tuple[int, int], tuple[Env, dict[str, list[int | None]]]] = {}
         self._calls: dict[str, list[tuple[Node, list[Node]]]] | None = None  # by the called name
         self._resolving: set[int] = set()  # host functions whose callers are being evaluated
+        self._passed: dict[int, dict[str, Expr]] = {}  # _caller_arguments per host function
+        # per host function: launches whose environment is known, with the ids their lowering used and
+        # that environment (with its dim3 values)
+        self._points: dict[int, list[tuple[Node, int, Env, dict]]] = {}
 
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
         fn = enclosing_function(launch)
@@ -66,26 +71,34 @@ class HostResolver:
         if key in self._envs:
             env, dims = self._envs[key]
             return env, dims, lowerer
-        for name, value in self.values.items():  # host-function parameters
-            env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
-        for name, value in self._caller_arguments(fn).items():
-            if name not in self.values:
-                env.declare(name, Scalar(value))
-        stack: list[tuple[Node | None, bool]] = [(fn.child_by_field_name("body"), False)]
+        body = fn.child_by_field_name("body")
+        since = self._resumable(fn, launch)
+        if since is not None:  # the statements up to an earlier launch are evaluated already: go on from there
+            since, lowerer.next_id, env, dims = since  # new values get ids of their own
+            env, dims = env.copy(), {name: list(values) for name, values in dims.items()}
+        else:
+            for name, value in self.values.items():  # host-function parameters
+                env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
+            for name, value in self._caller_arguments(fn).items():
+                if name not in self.values:
+                    env.declare(name, Scalar(value))
+        start = since.start_byte if since is not None else -1
+        stack: list[tuple[Node | None, bool]] = [(body, False)]
         ordered: list[tuple[Node, bool]] = []  # with whether it may not run on the way to the launch
         while stack:
             node, conditional = stack.pop()
             if node is None or node.start_byte >= launch.start_byte:
                 continue
             if node.type in ("declaration", "expression_statement"):
-                ordered.append((node, conditional))
+                if node.start_byte >= start:
+                    ordered.append((node, conditional))
             else:
                 around = node.type in _BRANCHING and not node.start_byte <= launch.start_byte < node.end_byte
                 stack.extend((c, conditional or around) for c in reversed(node.named_children))
         # a variable a loop around the launch changes keeps its first value: the launch is judged
         # at the loop's first iteration, which it does run
-        forgotten = sorted(((at, name) for at, name in _addresses_taken(fn.child_by_field_name("body"), launch)
-                            if name not in self.values), reverse=True)
+        forgotten = sorted(((at, name) for at, name in _addresses_taken(body, launch)
+                            if name not in self.values and at >= start), reverse=True)
         for node, conditional in sorted(ordered, key=lambda n: n[0].start_byte):
             while forgotten and forgotten[-1][0] < node.start_byte:
                 env.declare(forgotten.pop()[1], Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
@@ -101,7 +114,7 @@ class HostResolver:
                             if value is not None:
                                 env.declare(f"{name}.{axis}", Scalar(Const(float(value))))
                 continue
-            if self._dim3_assignment(node, dims, env, lowerer):
+            if self._dim3_assignment(node, dims, env, lowerer) or self._inert(node):
                 continue
             try:
                 lowerer.statement(node, env)
@@ -114,7 +127,42 @@ class HostResolver:
         for _, name in forgotten:
             env.declare(name, Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
         self._envs[key] = (env, dims)
+        if not self._resolving:  # a point later launches of the function may go on from
+            # as it is now: evaluating the launch's arguments may change it (`k<<<g, b>>>(i++)`)
+            self._points.setdefault(fn.start_byte, []).append(
+                (launch, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
         return env, dims, lowerer
+
+    def _inert(self, node: Node) -> bool:
+        """A statement that changes no variable: no assignment or update, no call of a function or
+        macro the lowering would expand (`printf(...)`, `cudaFree(d)`; an address it takes is
+        forgotten on its own, _addresses_taken)."""
+        if node.type != "expression_statement":
+            return False
+        macros, functions = self.scope.source.macros, self.scope.device_functions
+        for n in descendants(node):
+            if n.type in ("assignment_expression", "update_expression") or \
+                    (n.type == "identifier" and (text(n) in macros or text(n) in functions)):
+                return False
+        return True
+
+    def _resumable(self, fn: Node, launch: Node) -> tuple[Node, int, Env, dict] | None:
+        """The latest point before `launch` whose environment was computed (outside the evaluation of
+        another function's callers) and whose every enclosing branch or loop also encloses `launch`:
+        the statements before it are then judged the same way for both (conditional for one exactly
+        when conditional for the other), so `launch` goes on from its environment."""
+        best = None
+        for found in self._points.get(fn.start_byte, ()):
+            point = found[0]
+            if point.start_byte >= launch.start_byte or (best is not None and point.start_byte <= best[0].start_byte):
+                continue
+            node = point.parent
+            while node is not None and node.start_byte != fn.start_byte and \
+                    (node.type not in _BRANCHING or node.start_byte <= launch.start_byte < node.end_byte):
+                node = node.parent
+            if node is None or node.start_byte == fn.start_byte:
+                best = found
+        return best
 
     def _caller_arguments(self, fn: Node) -> dict[str, Expr]:
         """Parameters of a host function that every call of it in the file passes one constant
@@ -128,6 +176,8 @@ class HostResolver:
             for m in parse.matches("calls", root):
                 call = (m["call"][0], written_arguments(m["arguments"][0]))
                 self._calls.setdefault(text(m["callee"][0]), []).append(call)
+        if fn.start_byte in self._passed:
+            return self._passed[fn.start_byte]
         calls = self._calls.get(function_name(fn), [])
         declarator = function_declarator(fn)
         parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
@@ -149,6 +199,8 @@ class HostResolver:
                 out[name] = values[0]
             elif period > 1:
                 out[name] = op("*", Opaque(f"argument {name}"), Const(float(period)), is_int=True)
+        if not self._resolving:  # not computed inside another function's callers, where cycles are cut short
+            self._passed[fn.start_byte] = out
         return out
 
     def _dim3(self, declarator: Node, env: Env, lowerer: Lowerer) -> tuple[str, list[int | None]]:
@@ -245,16 +297,22 @@ _WRITTEN_THROUGH_ADDRESS = "written through its address"
 def _addresses_taken(body: Node | None, launch: Node) -> Iterator[tuple[int, str]]:
     """(byte, name) of each `&name` before `launch`: from there the host code no longer knows the
     variable's value (`int size = -1; parseCommandline(argc, argv, &size);`)."""
-    stack = [body] if body is not None else []
+    return ((at, name) for at, name in (_addresses_in(body) if body is not None else ()) if at < launch.start_byte)
+
+
+@lru_cache(maxsize=64)
+def _addresses_in(body: Node) -> tuple[tuple[int, str], ...]:
+    """(byte, name) of each `&name` in a function body (looked up once for all its launches)."""
+    found = []
+    stack = [body]
     while stack:
         node = stack.pop()
-        if node.start_byte >= launch.start_byte:
-            continue
         if node.type == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
             target = node.child_by_field_name("argument")
             if target is not None and target.type == "identifier":
-                yield node.start_byte, text(target)
+                found.append((node.start_byte, text(target)))
         stack.extend(node.named_children)
+    return tuple(found)
 
 
 def _parameter_name(parameter: Node) -> str:

@@ -174,18 +174,27 @@ def _loop_fill(assignment: Node, array: str) -> Fill | None:
     return value[0], value[1] or 0
 
 
+@lru_cache(maxsize=64)
+def _identifiers(function: Node) -> dict[str, list[Node]]:
+    """The identifiers in the function's body by name, in source order (every array traced in a
+    function looks its uses up here instead of walking the body again)."""
+    body = function.child_by_field_name("body")
+    found: dict[str, list[Node]] = {}
+    for node in descendants(body) if body is not None else ():
+        if node.type == "identifier":
+            found.setdefault(text(node), []).append(node)
+    return found
+
+
 def _uses(function: Node, name: str):
     """The expressions in the function's body whose value is array `name` (`h`, `h + k`, `h.data()`)."""
-    body = function.child_by_field_name("body")
-    for node in descendants(body) if body is not None else ():
-        if node.type == "identifier" and text(node) == name:
-            outer = node
-            while outer.parent is not None and (
-                    outer.parent.type in ("parenthesized_expression", "cast_expression", "binary_expression") or
-                    (outer.parent.type == "field_expression" and text(outer.parent.child_by_field_name("field"))
-                     in READ_METHODS and outer.parent.parent.type == "call_expression")):
-                outer = outer.parent.parent if outer.parent.type == "field_expression" else outer.parent
-            yield outer
+    for outer in _identifiers(function).get(name, ()):
+        while outer.parent is not None and (
+                outer.parent.type in ("parenthesized_expression", "cast_expression", "binary_expression") or
+                (outer.parent.type == "field_expression" and text(outer.parent.child_by_field_name("field"))
+                 in READ_METHODS and outer.parent.parent.type == "call_expression")):
+            outer = outer.parent.parent if outer.parent.type == "field_expression" else outer.parent
+        yield outer
 
 
 def _values(roots: list[Node], function: Node, name: str, path: frozenset[tuple[str, int]],

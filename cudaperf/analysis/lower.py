@@ -92,8 +92,8 @@ class Loc:
 
 @dataclass(frozen=True)
 class Group:
-    """A cooperative-groups handle: a thread block (size None), a tile of `size` threads, or the
-    whole grid."""
+    """A cooperative-groups handle: a thread block (size None), a tile of `size` threads (an opaque
+    size where the source does not fix it), or the whole grid."""
 
     size: Expr | None
     grid: bool = False
@@ -193,6 +193,7 @@ class Lowerer:
         self.uses: set[str] = set()
         self.notes: list[str] = []
         self.warnings: list[tuple[int, int, str]] = []  # (line, column, message): shown as diagnostics
+        self.arrived: set[str] = set()  # objects (as spelled) a barrier arrive() was called on
         self.position: tuple[int, int] | None = None  # override inside macro expansions
         self.inline_stack: list[_Inline] = []
         self.pending_unroll: int | None = None
@@ -621,17 +622,18 @@ class Lowerer:
                 names.add(text(target))
         return names
 
-    def _induction_steps(self, body: Node | None, names: set[str], env: Env) -> dict[str, Expr]:
-        """Variables updated exactly once per iteration, at the body's top level, by `v += e`,
-        `v -= e` or `v++` with an e that no statement of the loop changes."""
+    def _induction_steps(self, body: Node | None, names: set[str], env: Env,
+                         update: Node | None = None) -> dict[str, Expr]:
+        """Variables updated exactly once per iteration, at the body's top level or in the `for`
+        header's update (`a += aStep, b += bStep`), by `v += e`, `v -= e` or `v++` with an e that no
+        statement of the loop changes."""
         if body is None:
             return {}
         steps: dict[str, Expr] = {}
         statements = body.named_children if body.type == "compound_statement" else [body]
-        for stmt in statements:
-            expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
-            if expr is None:
-                continue
+        exprs = [stmt.named_children[0] for stmt in statements
+                 if stmt.type == "expression_statement" and stmt.named_children] + _comma_parts(update)
+        for expr in exprs:
             if expr.type == "update_expression":
                 steps[text(expr.child_by_field_name("argument"))] = ONE if "++" in text(expr) else lift(-1)
             elif expr.type == "assignment_expression" and text(expr.child_by_field_name("operator")) in ("+=", "-="):
@@ -642,7 +644,8 @@ class Lowerer:
                 if isinstance(value, Scalar):
                     negate = text(expr.child_by_field_name("operator")) == "-="
                     steps[text(left)] = op("-", ZERO, value.expr) if negate else value.expr
-        return {n: step for n, step in steps.items() if _assignment_count(body, n) == 1}
+        return {n: step for n, step in steps.items()
+                if _assignment_count(body, n) + (_assignment_count(update, n) if update is not None else 0) == 1}
 
     def _loop(self, node: Node, env: Env) -> None:
         line, column = self._pos(node)
@@ -667,9 +670,9 @@ class Lowerer:
                     if first.type == "assignment_expression":
                         counter_name = text(first.child_by_field_name("left"))
             update_node = node.child_by_field_name("update")
-            if counter_name is None and update_node is not None:
-                names = self._assigned_names(update_node)
-                counter_name = next(iter(sorted(names)), None)
+            names = self._assigned_names(update_node) if update_node is not None else set()
+            if counter_name not in names and names:  # `for (idx = tid, i = 0; ...; ++i)`: the header steps i
+                counter_name = next(iter(sorted(names)))
         else:
             update_node = None
         cond_node = node.child_by_field_name("condition")
@@ -678,7 +681,7 @@ class Lowerer:
         assigned = self._assigned_names(body) if body is not None else set()
         if update_node is not None:
             assigned |= self._assigned_names(update_node)
-        steps = self._induction_steps(body, assigned, env)
+        steps = self._induction_steps(body, assigned, env, update_node)
         if kind != "for_statement" and cond_node is not None:
             # while/do: the counter is a condition variable advanced once per iteration by `v += e`
             cond_names = _identifiers(cond_node)
@@ -1231,7 +1234,7 @@ class Lowerer:
                 return self._convert(text(targs)[1:-1], self.rvalue(arg_nodes[0], env, record))
             if name == "tiled_partition" and targs is not None and targs.named_children:
                 size = self.rvalue(targs.named_children[0], env, record=False)
-                return Group(size.expr if isinstance(size, Scalar) else None)
+                return Group(size.expr if isinstance(size, Scalar) else Opaque("tile size"))
             explicit = [self._template_value(t, env) for t in (targs.named_children if targs else [])]
             return self._call_named(name, node, arg_nodes, env, record, explicit)
         if callee is not None and callee.type == "field_expression":
@@ -1252,7 +1255,12 @@ class Lowerer:
     def _method(self, method: str, group: Val, values: list[Val], node: Node) -> Val:
         """Cooperative-groups methods on a thread block or a tile; other methods are opaque."""
         if not isinstance(group, Group):
-            if method == "arrive_and_wait":  # cuda::barrier: its thread count is the caller's choice
+            # cuda::barrier (its thread count is the caller's choice): arrive_and_wait(), or wait() on an
+            # object an earlier arrive() was called on (`auto t = bar.arrive(); bar.wait(std::move(t));`)
+            holder = text(node.child_by_field_name("function").child_by_field_name("argument"))
+            if method == "arrive":
+                self.arrived.add(holder)
+            if method == "arrive_and_wait" or (method == "wait" and holder in self.arrived):
                 self._barrier(node, "block", f"{method}()", removable=False, counted=True)
             return _opaque(f"method {method}")
         if method in ("sync", "barrier_wait", "arrive_and_wait"):
@@ -1262,8 +1270,11 @@ class Lowerer:
             blocks = op("+", Sym("bid.x"), op("*", Sym("gdim.x"), op("+", Sym("bid.y"), op("*", Sym("gdim.y"),
                                                                                              Sym("bid.z")))))
             self.uses.update(("bid.x", "bid.linear"))  # every axis, but no evidence of a 3-D grid
-            grid_rank = op("+", op("*", blocks, block_threads), self._linear_tid())
-            return Scalar(grid_rank) if method == "thread_rank" else _opaque(f"grid {method}")
+            grid_blocks = op("*", op("*", Sym("gdim.x"), Sym("gdim.y")), Sym("gdim.z"))
+            found = {"thread_rank": op("+", op("*", blocks, block_threads), self._linear_tid()),
+                     "size": op("*", grid_blocks, block_threads), "num_threads": op("*", grid_blocks, block_threads),
+                     "block_rank": blocks, "num_blocks": grid_blocks}.get(method)
+            return Scalar(found) if found is not None else _opaque(f"grid {method}")
         size = group.size if group.size is not None else block_threads
         rank = self._linear_tid()
         if method == "shfl" and len(values) == 2 and all(isinstance(v, Scalar) for v in values):
@@ -1272,8 +1283,11 @@ class Lowerer:
             return Scalar(op("%", rank, size) if group.size is not None else rank)
         if method in ("size", "num_threads"):
             return Scalar(size)
-        if method in ("meta_group_rank",):
-            return Scalar(op("/", rank, size))
+        if method == "meta_group_rank":  # the tile's index in its block (a block's own: 0)
+            return Scalar(op("/", rank, size) if group.size is not None else ZERO)
+        if method == "meta_group_size":  # tiles per block, the last one maybe partial
+            return Scalar(op("/", op("+", block_threads, op("-", size, ONE)), size) if group.size is not None
+                          else ONE)
         exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
         return Scalar(op("shfl", *exprs) if exprs else Opaque(method),
                       values[0].type if values and isinstance(values[0], Scalar) else UNKNOWN)
@@ -1359,7 +1373,7 @@ class Lowerer:
             return Group(None)
         if name == "tiled_partition" and len(arg_nodes) == 2:
             size = self.rvalue(arg_nodes[1], env, record=False)
-            return Group(size.expr if isinstance(size, Scalar) else None)
+            return Group(size.expr if isinstance(size, Scalar) else Opaque("tile size"))
         if name == "this_grid":
             return Group(None, grid=True)
         if (atomic := _ATOMICS.match(name)) and arg_nodes:
@@ -1768,6 +1782,15 @@ def _identifiers(node: Node) -> set[str]:
 
 def _mentions(node: Node | None, names: set[str]) -> bool:
     return node is not None and bool(_identifiers(node) & names)
+
+
+def _comma_parts(node: Node | None) -> list[Node]:
+    """`a += s, b += t` -> [`a += s`, `b += t`] (a single expression: itself; none: [])."""
+    if node is None:
+        return []
+    if node.type != "comma_expression":
+        return [node]
+    return [part for child in node.named_children for part in _comma_parts(child)]
 
 
 def _assignment_count(body: Node, name: str) -> int:

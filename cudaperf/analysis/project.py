@@ -135,12 +135,19 @@ def neighbours(path: Path) -> list[Path]:
     """Source files of the same program: beside `path` and in the directory above, nearest first."""
     out: list[Path] = []
     for directory in (path.parent, path.parent.parent):
-        try:
-            entries = sorted(p for p in directory.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file())
-        except OSError:
-            continue
-        out += [p for p in entries[:MAX_PROJECT_FILES] if p != path and p not in out]
+        out += [p for p in _sources_in(directory) if p != path and p not in out]
     return out
+
+
+@cache
+def _sources_in(directory: Path) -> tuple[Path, ...]:
+    """The first MAX_PROJECT_FILES source files of a directory, sorted (listed once per process:
+    every file of a project asks for its neighbours)."""
+    try:
+        return tuple(sorted(p for p in directory.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file())
+                     [:MAX_PROJECT_FILES])
+    except OSError:
+        return ()
 
 
 def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str, str]) -> list[HostLaunch]:

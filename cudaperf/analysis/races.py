@@ -35,6 +35,7 @@ from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
+from .sets import common, distinct, member
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
@@ -135,6 +136,16 @@ class Lanes:
         rows = np.repeat(np.arange(self.address.size), per)
         units = np.floor(self.address / granule)[:, None] + np.arange(per)[None, :]
         return rows, units.ravel()
+
+
+def _apart(a: Lanes, b: Lanes, granule: int) -> bool:
+    """Do the `granule`-byte units the two accesses' lanes cover lie in disjoint ranges?"""
+    def units(lanes: Lanes) -> tuple[float, float]:
+        return np.floor(lanes.address.min() / granule), np.floor(lanes.address.max() / granule) + \
+            max(1, lanes.size // granule) - 1
+
+    (low_a, high_a), (low_b, high_b) = units(a), units(b)
+    return high_a < low_b or high_b < low_a
 
 
 def _originals(batch, copies: tuple[str, ...]) -> np.ndarray:
@@ -248,7 +259,7 @@ def _keys_with_several(key: np.ndarray, column: np.ndarray) -> np.ndarray:
     if int(key.max(initial=0)) >= 2 ** 62 // radix:
         pairs = np.unique(np.stack([key, codes], axis=1), axis=0)
         return pairs[1:, 0][np.diff(pairs[:, 0]) == 0]
-    keys = np.unique(key * radix + codes) // radix  # sorted, one entry per distinct (key, value)
+    keys = distinct(key * radix + codes) // radix  # sorted, one entry per distinct (key, value)
     return keys[1:][np.diff(keys) == 0]
 
 
@@ -257,9 +268,9 @@ def _clash_of_values(a: np.ndarray, b: np.ndarray) -> bool:
     `who`s that store two different values (equal values leave the word the same whoever wins)?"""
     both = np.concatenate([a, b]) if a is not b else a
     key = _codes(both[:, :-2])
-    keep = np.ones(len(key), dtype=bool) if a is b else np.isin(key, np.intersect1d(key[:len(a)], key[len(a):]))
+    keep = np.ones(len(key), dtype=bool) if a is b else member(key, common(key[:len(a)], key[len(a):]))
     key, who, value = key[keep], both[keep, -2], both[keep, -1]
-    return bool(np.intersect1d(_keys_with_several(key, who), _keys_with_several(key, value)).size)
+    return bool(common(_keys_with_several(key, who), _keys_with_several(key, value)).size)
 
 
 def _clash(a: np.ndarray, b: np.ndarray) -> bool:
@@ -269,13 +280,13 @@ def _clash(a: np.ndarray, b: np.ndarray) -> bool:
     if a is b:
         keep = np.ones(len(key), dtype=bool)
     else:
-        shared = np.intersect1d(key[:len(a)], key[len(a):])
+        shared = common(key[:len(a)], key[len(a):])
         if not shared.size:
             return False
-        keep = np.isin(key, shared)
+        keep = member(key, shared)
     who = _codes(both[:, -1:])
     radix = int(who.max(initial=0)) + 1
-    pairs = np.unique(key[keep] * radix + who[keep]) if int(key.max(initial=0)) < 2 ** 62 // radix else \
+    pairs = distinct(key[keep] * radix + who[keep]) if int(key.max(initial=0)) < 2 ** 62 // radix else \
         np.unique(np.stack([key[keep], who[keep]], axis=1), axis=0)
     keys = pairs // radix if pairs.ndim == 1 else pairs[:, 0]
     return bool((np.diff(keys) == 0).any())  # sorted: a repeated key has two different `who`s
@@ -400,6 +411,8 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
                 a, b = (_in_last_iteration(lanes, column) if parts.get(loop.id) == "last" else lanes
                         for lanes, parts in ((a, parts_w), (b, parts_o)))
         granule = min(w.size, other.size)
+        if other is not w and _apart(a, b, granule):
+            continue  # no unit in common: nothing to join (most pairs of machine-generated code)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
         values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
         clash = _clash_of_values if values else _clash

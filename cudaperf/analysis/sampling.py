@@ -296,10 +296,8 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
     new_env = _repeat(batch, n)
     ks = np.array([k for k, _ in picks], dtype=float)
     kcol = np.tile(ks, batch.rows)[:, None]
-    if values is not None:
-        stacked = np.stack(values)  # (iterations, rows, 32)
-        idx = np.array([k for k, _ in picks])
-        counter = stacked[idx].transpose(1, 0, 2).reshape(batch.rows * n, WARP)
+    if values is not None:  # the stepped values at the picked iterations only: (picks, rows, 32) -> rows x picks
+        counter = np.stack([values[k] for k, _ in picks]).transpose(1, 0, 2).reshape(batch.rows * n, WARP)
     else:
         counter = np.repeat(init, n, axis=0) + kcol * np.repeat(step, n, axis=0)
     new_env[loop.counter] = counter

@@ -107,6 +107,10 @@ class Op(Expr):
     size: int = field(default=1, repr=False)  # nodes of the tree, shared subtrees counted per use
     hashed: int = field(default=0, repr=False)
     spelled: str | None = field(default=None, repr=False)  # __str__, kept: the races compare values by it
+    # free_symbols, loads_in and has_opaque, kept once asked: analyses ask them of one tree per pair of accesses
+    symbols: frozenset[str] | None = field(default=None, repr=False)
+    loads: tuple[Load, ...] | None = field(default=None, repr=False)
+    opaque: bool | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "size", 1 + sum(a.size if isinstance(a, Op) else 1 for a in self.args))
@@ -203,27 +207,34 @@ def _symbols(expr: Expr) -> frozenset[str]:
     if isinstance(expr, Sym):
         return frozenset((expr.name,))
     if isinstance(expr, Op):
-        out: frozenset[str] = frozenset()
-        for a in expr.args:
-            out |= _symbols(a)
-        return out
+        if expr.symbols is None:
+            object.__setattr__(expr, "symbols", frozenset().union(*(_symbols(a) for a in expr.args)))
+        return expr.symbols
     return frozenset()
 
 
 def loads_in(expr: Expr) -> list[Load]:
     """Memory reads an expression depends on (what makes an index `indirect`)."""
+    return list(_loads(expr))
+
+
+def _loads(expr: Expr) -> tuple[Load, ...]:
     if isinstance(expr, Load):
-        return [expr]
+        return (expr,)
     if isinstance(expr, Op):
-        return [ld for a in expr.args for ld in loads_in(a)]
-    return []
+        if expr.loads is None:
+            object.__setattr__(expr, "loads", tuple(ld for a in expr.args for ld in _loads(a)))
+        return expr.loads
+    return ()
 
 
 def has_opaque(expr: Expr) -> bool:
     if isinstance(expr, Opaque):
         return True
     if isinstance(expr, Op):
-        return any(has_opaque(a) for a in expr.args)
+        if expr.opaque is None:
+            object.__setattr__(expr, "opaque", any(has_opaque(a) for a in expr.args))
+        return expr.opaque
     return False
 
 

@@ -369,19 +369,21 @@ def _loop_again(loop: Loop, batch: Batch, dependence: Dependence, arguments: lis
 
 
 def hazards(kernel: Kernel, graph: nx.DiGraph, launch: Launch, uniformity: dict[int, BranchUniformity],
-            broadcast_lanes: dict[int, float], aggregated_atomics: dict) -> list[Hazard]:
-    """Every synchronisation hazard, in source order.  `uniformity` is per branch/loop id;
-    `broadcast_lanes` gives, for accesses whose lanes share one address, the lanes per request;
-    `aggregated_atomics` is the target architecture's Arch.aggregated_atomics.
-    Divergent synchronisation must also show with made-up or fixed arguments at one value, and split
-    a block, not only warps of it (_concretely)."""
-    divergent = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity)]
+            broadcast_lanes: dict[int, float], aggregated_atomics: dict, others: bool = True,
+            races: bool = True) -> list[Hazard]:
+    """Every synchronisation hazard, in source order: races (`races`) and the others (`others`).
+    `uniformity` is per branch/loop id; `broadcast_lanes` gives, for accesses whose lanes share one
+    address, the lanes per request; `aggregated_atomics` is the target architecture's
+    Arch.aggregated_atomics.  Divergent synchronisation must also show with made-up or fixed
+    arguments at one value, and split a block, not only warps of it (_concretely)."""
+    divergent = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity)] if others else []
     if divergent:
         large = _concretely(kernel, graph, launch, uniformity)
         again = {(h.kind, h.line, h.column) for h in (*barrier_divergence(kernel, large),
                                                       *divergent_full_mask(kernel, large))}
         divergent = [h for h in divergent if (h.kind, h.line, h.column) in again]
-    found = [*divergent,
-             *redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity, aggregated_atomics),
-             *_races(kernel, graph, launch)]
+    found = [*divergent, *_races(kernel, graph, launch)] if races else divergent
+    if others:
+        found += [*redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity,
+                                                                  aggregated_atomics)]
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))

@@ -31,6 +31,7 @@ def _assuming(report, names: list[str]) -> str:
 @rule
 class UncoalescedAccess(Rule):
     code, name, severity = "CP101", "uncoalesced-access", "warning"
+    needs = ("memory",)
     summary = "A global load or store whose warp requests touch more 32-byte sectors than the bytes need."
     why = ("Every sector a warp touches is fetched whole: a stride-2 float load moves twice the data it "
            "uses, a column access in a row-major array 8 times.  Memory-bound kernels run that much slower.  "
@@ -57,6 +58,7 @@ class UncoalescedAccess(Rule):
 @rule
 class BankConflict(Rule):
     code, name, severity = "CP102", "bank-conflict", "warning"
+    needs = ("memory",)
     summary = "A shared-memory access whose lanes hit the same bank at different addresses."
     why = ("A request with an n-way conflict is served in n wavefronts; a column read of a 32x32 float tile "
            "takes 32 times as long as a row read.")
@@ -134,6 +136,7 @@ def _real_work(stmts) -> bool:
 @rule
 class DivergentBranch(Rule):
     code, name, severity = "CP301", "divergent-branch", "warning"
+    needs = ("branches",)
     summary = ("A branch whose condition differs between lanes of a warp, with real work on both sides (more than "
                "nvcc would predicate).")
     why = ("A warp executes both sides one after the other, with the other side's lanes idle: both paths "
@@ -187,6 +190,7 @@ def _made_up_sizes(report) -> list[str]:
 @rule
 class MemoryBound(Rule):
     code, name, severity = "CP501", "memory-bound", "note"
+    needs = ("memory", "work")
     summary = "The kernel's arithmetic intensity puts it under the roofline's memory slope."
     why = ("Its speed is set by DRAM bandwidth: fewer bytes, not fewer FLOPs, make it faster.  The intensity "
            "divides the FLOPs by the bytes read and every byte written (also those the L2 writes back after the "
@@ -209,6 +213,7 @@ class MemoryBound(Rule):
 @rule
 class ComputeBound(Rule):
     code, name, severity = "CP502", "compute-bound", "note"
+    needs = ("memory", "work")
     summary = "The kernel's arithmetic intensity puts it under the roofline's compute ceiling."
     why = ("Its speed is set by arithmetic throughput: fewer or cheaper instructions make it faster.  Reported "
            "only when the bytes are all counted (no texture or surface fetch, no library copy of global memory) "

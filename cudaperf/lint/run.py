@@ -78,6 +78,7 @@ def lint_paths(paths: list[str], options: Options, rules: list[Rule], jobs: int 
     every file before it are done, so output streams in file order."""
     files = [str(p) for p in find_sources(paths)]
     codes = [r.code for r in rules]
+    options = replace(options, analyses=frozenset(need for r in rules for need in r.needs))
     progress = progress or Progress(len(files), "lint")
     results: list[Result] = []
 

@@ -9,6 +9,8 @@ from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
 class SyncRule(Rule):
     """A rule whose findings are the report's sync hazards named like the rule."""
 
+    needs = ("sync",)
+
     def check(self, report):
         for hazard in report.sync:
             if hazard.kind == self.name:
@@ -84,6 +86,7 @@ class AtomicContention(SyncRule):
 @rule
 class SharedRace(SyncRule):
     code, name, severity = "CP404", "shared-race", "error"
+    needs = ("races",)
     summary = "Two warps of a block access the same shared-memory word, one writing, with no barrier between."
     why = ("Without a barrier, the reader may see the value before or after the write depending on warp "
            "scheduling: results change from run to run.  A tiled loop missing its second __syncthreads() "
@@ -111,6 +114,7 @@ class SharedRace(SyncRule):
 @rule
 class GlobalRace(SyncRule):
     code, name, severity = "CP405", "global-race", "error"
+    needs = ("races",)
     summary = "Different threads write the same global address (or one reads what another writes) without atomics."
     why = ("Plain stores from several threads to one address leave whichever lands last, and a read of an address "
            "another block writes sees either value: nothing orders blocks within a launch.  The result depends on "
@@ -163,6 +167,7 @@ class GlobalRace(SyncRule):
 @rule
 class ImplicitWarpSync(SyncRule):
     code, name, severity = "CP406", "implicit-warp-sync", "error"
+    needs = ("races",)
     summary = ("Lanes of one warp exchange data through shared memory, or update one shared word of their warp's "
                "own slice (`h[warp][bin] += 1`), without __syncwarp().")
     why = ("Since Volta, lanes of a warp are scheduled independently: warp-synchronous code that assumed lockstep "

@@ -118,10 +118,26 @@ def _spec_kernels(spec: Mapping | None) -> set[str] | None:
     return {e["kernel"] for e in launches if isinstance(e, Mapping) and isinstance(e.get("kernel"), str)}
 
 
-def kernel_reports(source: str, language: str, spec: Mapping | None, config: RewardConfig
-                   ) -> list[tuple[KernelReport, str]]:
+# the analyses each component and penalty reads (analyzer.ANALYSES)
+_READS = {"coalescing": ("memory",), "shared": ("memory",), "occupancy": (), "roofline": ("memory", "work"),
+          "races": ("races",), "divergent_synchronisation": ("sync",), "redundant_barriers": ("sync",),
+          "contended_atomics": ("sync",)}
+
+
+def analyses_read(config: RewardConfig) -> frozenset[str] | None:
+    """The analyses the score reads: a component or penalty weighted zero costs nothing (None: all,
+    for a penalty on a feature this table does not know)."""
+    weighted = [name for table in (config.weights, config.penalties) for name, w in table.items() if w]
+    if any(name not in _READS for name in weighted):
+        return None
+    return frozenset(a for name in weighted for a in _READS[name])
+
+
+def kernel_reports(source: str, language: str, spec: Mapping | None, config: RewardConfig,
+                   analyses: frozenset[str] | None = None) -> list[tuple[KernelReport, str]]:
     """(report, CUDA text) for every kernel the candidate defines (a spec, when there is one, names
-    the kernels that count and may fix their grids and blocks).  Raises Unreadable."""
+    the kernels that count and may fix their grids and blocks), with `analyses` run (Options.analyses;
+    None: all).  Raises Unreadable."""
     if language == "python":
         try:
             texts = [text for text, _ in cuda_strings(ast.parse(source))]
@@ -131,7 +147,7 @@ def kernel_reports(source: str, language: str, spec: Mapping | None, config: Rew
         texts = [source]
         spec = spec if spec is not None else _embedded(source)
     grids, blocks, launched = _literal_dims(spec, "grid"), _literal_dims(spec, "block"), _spec_kernels(spec)
-    base = Options(arch=config.arch, resources=config.resources)
+    base = Options(arch=config.arch, resources=config.resources, analyses=analyses)
     fixed = {name: {"grid": grids.get(name), "block": blocks.get(name)} for name in (launched or ())}
     found = []
     for text in texts:
@@ -166,8 +182,10 @@ def _relaunched(k: KernelReport, text: str, base: Options, dims: dict | None) ->
 
 def kernel_features(source: str, language: str, spec: Mapping | None, config: RewardConfig
                     ) -> list[tuple[str, dict[str, float]]]:
-    """(kernel, features) for kernel_reports; raises Unreadable."""
-    return [(k.kernel.name, features(k)) for k, _ in kernel_reports(source, language, spec, config)]
+    """(kernel, features) for kernel_reports, of the analyses the score reads (features of the
+    others are zero); raises Unreadable."""
+    return [(k.kernel.name, features(k)) for k, _ in kernel_reports(source, language, spec, config,
+                                                                     analyses_read(config))]
 
 
 def _embedded(source: str) -> dict | None:

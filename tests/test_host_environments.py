@@ -1,0 +1,57 @@
+"""Launches of one host function share the evaluation of the statements before them (host.py goes
+on from an earlier launch's environment); each must still see what a fresh evaluation sees."""
+
+from __future__ import annotations
+
+from cudaperf.analysis.host import HostResolver
+from cudaperf.analysis.launch import find_host_launches
+from cudaperf.analysis.project import scoped
+from cudaperf.analysis.source import load
+
+HOST = """
+#define BUMP(v) v += 1
+__global__ void k(int p) {}
+void run(bool flag) {
+    int n = 256, p = 0;
+    printf("%d", n);
+    k<<<n / 32, 32>>>(p++);
+    if (flag) {
+        n = 512;
+        k<<<n / 32, 32>>>(p);
+    }
+    k<<<8, 32>>>(p++);
+    k<<<n / 32, 32>>>(p);
+    for (int i = 0; i < 4; i++) {
+        p = 7;
+        k<<<n / 32, 32>>>(p++);
+    }
+    k<<<8, 32>>>(p);
+    int m = 4;
+    BUMP(m);
+    k<<<m, 32>>>(p);
+}
+"""
+
+
+def _launches(code: str):
+    source = load(code.encode(), "host.cu", {})
+    tree, scope = scoped(source)
+    resolver = HostResolver(scope, {})
+    found = find_host_launches(tree.root_node, resolver)
+    return [(h.line, h.grid, h.args) for h in found], resolver
+
+
+def test_each_launch_sees_the_statements_before_it_as_a_fresh_evaluation_does():
+    found, resolver = _launches(HOST)
+    assert found == [
+        (7, (8, 1, 1), [0]),       # p++ passes 0 (printf changes nothing)
+        (10, (16, 1, 1), [1]),     # inside the branch its assignment holds, and the first launch's p++ ran
+        (12, (8, 1, 1), [1]),
+        (13, None, [2]),           # n is 256 or 512 after the branch
+        (16, None, [7]),           # in the loop: p = 7 before it
+        (18, (8, 1, 1), [None]),   # after the loop: p changed in it
+        (21, (5, 1, 1), [None]),   # a macro's assignment is seen
+    ]
+    # every launch after the first went on from an earlier one's environment, which the
+    # arguments' own side effects (p++) did not change
+    assert len(resolver._points[next(iter(resolver._points))]) == len(found)
