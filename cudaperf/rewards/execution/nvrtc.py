@@ -10,6 +10,7 @@ import ctypes
 import glob
 import os
 import sys
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -75,26 +76,44 @@ def version() -> str | None:
 
 def compile_cubin(source: str, arch: str, options: list[str]) -> tuple[bytes | None, str]:
     """(cubin, log); cubin is None when the source does not compile."""
+    cubin, _, log = compile_program(source, arch, options)
+    return cubin, log
+
+
+def compile_program(source: str, arch: str, options: list[str], names: Sequence[str] = (),
+                    include: Sequence[str] = ()) -> tuple[bytes | None, dict[str, str], str]:
+    """(cubin, lowered names, log) with a name expression per entry of `names` (`k<float, 256>`: NVRTC
+    instantiates the template and tells the mangled name to look up in the cubin); the include path is
+    `include_dirs()`, then `include`."""
     lib = _load()
     if lib is None:
-        return None, "NVRTC not found"
+        return None, {}, "NVRTC not found"
     program = ctypes.c_void_p()
     _ok(lib.nvrtcCreateProgram(ctypes.byref(program), source.encode(), b"candidate.cu", 0, None, None), lib)
-    args = [f"--gpu-architecture={arch}", *options, *(f"-I{d}" for d in include_dirs())]
-    array = (ctypes.c_char_p * len(args))(*[a.encode() for a in args])
-    status = lib.nvrtcCompileProgram(program, len(args), array)
-    size = ctypes.c_size_t()
-    lib.nvrtcGetProgramLogSize(program, ctypes.byref(size))
-    log = ctypes.create_string_buffer(size.value)
-    lib.nvrtcGetProgramLog(program, log)
-    text = log.value.decode(errors="replace")
-    if status != 0:
-        return None, text
-    lib.nvrtcGetCUBINSize(program, ctypes.byref(size))
-    cubin = ctypes.create_string_buffer(size.value)
-    _ok(lib.nvrtcGetCUBIN(program, cubin), lib)
-    lib.nvrtcDestroyProgram(ctypes.byref(program))
-    return cubin.raw, text
+    try:
+        for name in names:
+            _ok(lib.nvrtcAddNameExpression(program, name.encode()), lib)
+        args = [f"--gpu-architecture={arch}", *options, *(f"-I{d}" for d in [*include_dirs(), *include])]
+        array = (ctypes.c_char_p * len(args))(*[a.encode() for a in args])
+        status = lib.nvrtcCompileProgram(program, len(args), array)
+        size = ctypes.c_size_t()
+        lib.nvrtcGetProgramLogSize(program, ctypes.byref(size))
+        log = ctypes.create_string_buffer(size.value)
+        lib.nvrtcGetProgramLog(program, log)
+        text = log.value.decode(errors="replace")
+        if status != 0:
+            return None, {}, text
+        lowered = {}
+        for name in names:
+            out = ctypes.c_char_p()
+            _ok(lib.nvrtcGetLoweredName(program, name.encode(), ctypes.byref(out)), lib)
+            lowered[name] = out.value.decode()
+        lib.nvrtcGetCUBINSize(program, ctypes.byref(size))
+        cubin = ctypes.create_string_buffer(size.value)
+        _ok(lib.nvrtcGetCUBIN(program, cubin), lib)
+        return cubin.raw, lowered, text
+    finally:
+        lib.nvrtcDestroyProgram(ctypes.byref(program))
 
 
 def _ok(status: int, lib: ctypes.CDLL) -> None:

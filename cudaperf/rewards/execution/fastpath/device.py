@@ -11,7 +11,6 @@ it (host headers NVRTC lacks), and its verdict is the one that counts.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import json
 import os
@@ -40,52 +39,6 @@ class DeviceBuild:
     def first_error(self) -> str:
         lines = [ln.strip() for ln in self.log.splitlines() if ln.strip()]
         return next((ln for ln in lines if "error" in ln.lower()), lines[0] if lines else "NVRTC failed")
-
-
-def include_dirs() -> list[str]:
-    """NVRTC's include path: the toolkit's headers and, beside them, CCCL's (`cuda/std/...`)."""
-    from .. import nvrtc
-
-    found = list(nvrtc.include_dirs())
-    for d in list(found):
-        if Path(d, "cccl").is_dir():
-            found.append(str(Path(d, "cccl")))
-    return found
-
-
-def compile_with_names(source: str, arch: str, options: list[str], names: list[str]
-                       ) -> tuple[bytes | None, dict[str, str], str]:
-    """(cubin, lowered names, log) through NVRTC in this process (the child's side)."""
-    from .. import nvrtc
-
-    lib = nvrtc._load()
-    if lib is None:
-        return None, {}, "NVRTC not found"
-    program = ctypes.c_void_p()
-    nvrtc._ok(lib.nvrtcCreateProgram(ctypes.byref(program), source.encode(), b"candidate.cu", 0, None, None), lib)
-    for name in names:
-        nvrtc._ok(lib.nvrtcAddNameExpression(program, name.encode()), lib)
-    args = [f"--gpu-architecture={arch}", "--std=c++17", *options, *(f"-I{d}" for d in include_dirs())]
-    array = (ctypes.c_char_p * len(args))(*[a.encode() for a in args])
-    status = lib.nvrtcCompileProgram(program, len(args), array)
-    size = ctypes.c_size_t()
-    lib.nvrtcGetProgramLogSize(program, ctypes.byref(size))
-    log = ctypes.create_string_buffer(size.value)
-    lib.nvrtcGetProgramLog(program, log)
-    text = log.value.decode(errors="replace")
-    if status != 0:
-        lib.nvrtcDestroyProgram(ctypes.byref(program))
-        return None, {}, text
-    lowered = {}
-    for name in names:
-        out = ctypes.c_char_p()
-        nvrtc._ok(lib.nvrtcGetLoweredName(program, name.encode(), ctypes.byref(out)), lib)
-        lowered[name] = out.value.decode()
-    lib.nvrtcGetCUBINSize(program, ctypes.byref(size))
-    cubin = ctypes.create_string_buffer(size.value)
-    nvrtc._ok(lib.nvrtcGetCUBIN(program, cubin), lib)
-    lib.nvrtcDestroyProgram(ctypes.byref(program))
-    return cubin.raw, lowered, text
 
 
 def compile_device(translation: Translation, arch: str, timeout: float = 60.0, cache: bool = True) -> DeviceBuild:
@@ -203,10 +156,13 @@ def load(translation: Translation, build: DeviceBuild, device: str = "cuda") -> 
 
 
 def main(argv: list[str]) -> int:
+    from .. import nvrtc
+
     request = json.loads(Path(argv[0]).read_text())
+    cccl = [str(Path(d, "cccl")) for d in nvrtc.include_dirs() if Path(d, "cccl").is_dir()]   # cuda/std/...
     try:
-        cubin, lowered, log = compile_with_names(request["source"], request["arch"], request["options"],
-                                                 request["names"])
+        cubin, lowered, log = nvrtc.compile_program(request["source"], request["arch"],
+                                                    ["--std=c++17", *request["options"]], request["names"], cccl)
     except RuntimeError as exc:
         print(f"NVRTC failed: {exc}", file=sys.stderr)
         return 4
