@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from . import driver
-from .correctness import Mismatch
+from .correctness import Mismatch, flatten
 from .harness import Harness, call_reference, make_inputs
 from .spec import LaunchSpec, Scalar, SpecError
 
@@ -75,7 +75,7 @@ def fingerprint(values: Any) -> str:
     """A short digest of an input set, computed where the values live: the worker makes its own input
     sets from seeds (nothing to copy) only when its digest of a probe set equals the checker's."""
     parts = []
-    for v in _flat(values):
+    for v in flatten(values):
         if isinstance(v, torch.Tensor):
             flat = v.detach().reshape(-1)
             flat = torch.view_as_real(flat).reshape(-1) if flat.is_complex() else flat
@@ -85,10 +85,6 @@ def fingerprint(values: Any) -> str:
         else:
             parts.append(repr(v)[:200])
     return repr(parts)
-
-
-def _flat(value: Any) -> list[Any]:
-    return [x for v in value for x in _flat(v)] if isinstance(value, list | tuple) else [value]
 
 
 class TorchInputs:

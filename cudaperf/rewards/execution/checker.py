@@ -300,7 +300,7 @@ class _Run:
             shapes = got[1] if isinstance(got, list) and len(got) == 2 else "?"
             raise correctness.Mismatch(f"{where}: outputs of shapes {shapes}, the reference's {expected[1]}",
                                        "output-structure")
-        exact = self._oracle(base) if base is not None else None
+        exact = self._oracle(base)
         oracle = None if exact is None else (
             lambda: None if (e := exact()) is None else correctness.sampled(e, picks.to(self.c.device))[0])
         try:
