@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -53,3 +56,13 @@ def says(doc: str, *phrases: str) -> None:
     text = re.sub(r"\s+", " ", (ROOT / doc).read_text())
     missing = [p for p in phrases if p not in text]
     assert not missing, f"{doc} does not say: {missing}"
+
+
+def load_script(path: Path) -> ModuleType:
+    """A benchmark or helper script outside the package, imported by path as a module of its own
+    (registered in sys.modules, where dataclasses look their module up, under a name no test module has)."""
+    spec = importlib.util.spec_from_file_location(f"loaded_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -6,11 +6,11 @@ skipped checks and skipped launches are looked for explicitly."""
 
 from __future__ import annotations
 
-import importlib.util
 import types
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 from cudaperf.rewards.execution.fastpath import Fallback, translate
 from cudaperf.rewards.execution.fastpath.report import read_builds
@@ -163,9 +163,7 @@ def corpus_translations() -> list:
 
 def hand_written_wrappers() -> list:
     """Every CUDA source string in test_fastpath.py's plan tests that translates."""
-    loaded = importlib.util.spec_from_file_location("plan_tests", ROOT / "tests/test_fastpath.py")
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
+    module = load_script(ROOT / "tests/test_fastpath.py")
     sources = {v for v in vars(module).values() if isinstance(v, str) and "__global__" in v}
     for fn in vars(module).values():
         if isinstance(fn, types.FunctionType):

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 from cudaperf.rewards.execution import gate, gate_cuda, gate_python
 from cudaperf.rewards.execution.formats import load_candidate, load_task
@@ -87,12 +88,7 @@ def test_sandbox_only_candidates_are_marked():
 
 
 def test_benchmark_orders_probes_after_their_attacks():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("hostile_h200", Path(__file__).parents[1] / "benchmarks"
-                                                  / "hostile_h200.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(Path(__file__).parents[1] / "benchmarks" / "hostile_h200.py")
     order = [p.stem for p in bench.ordered(CASES)]
     assert set(order) == {p.stem for p in CASES}
     assert order.index("after_overwrite_zeros") > order.index("overwrite_installed_package")

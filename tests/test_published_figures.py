@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, says
+from conftest import ROOT, load_script, says
 
 
 def _n(n: int) -> str:
@@ -293,11 +293,7 @@ def test_h200_hostile_run_and_self_test():
     """The sandbox's H200 figures come from the committed run: one batch, nothing escaped, every status
     one its candidate's header allows, an attack that ends `correct` (it did the work after the sandbox
     refused its trick) no faster than 1.25x the honest controls' best, every self-test probe blocked."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("hostile_h200", ROOT / "benchmarks" / "hostile_h200.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(ROOT / "benchmarks" / "hostile_h200.py")
     escapes = json.loads((H200_ISOLATION / "escapes.json").read_text())
     records = [json.loads(line) for line in (H200_ISOLATION / "hostile.jsonl").read_text().splitlines()]
     assert not escapes["package_files_changed"] and not escapes["files_created"] and not escapes["leaks"]

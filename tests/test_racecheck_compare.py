@@ -1,17 +1,12 @@
 """racecheck_compare: racecheck's report forms parse into hazards, and findings get the right verdicts."""
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
-_SPEC = importlib.util.spec_from_file_location(
-    "racecheck_compare", Path(__file__).resolve().parents[1] / "benchmarks" / "racecheck_compare.py")
-rc = importlib.util.module_from_spec(_SPEC)
-sys.modules[_SPEC.name] = rc  # dataclasses look their module up there
-_SPEC.loader.exec_module(rc)
+rc = load_script(Path(__file__).resolve().parents[1] / "benchmarks" / "racecheck_compare.py")
 
 # Analysis form, older location style (address, then file:line:function) and newer (function+offset, file:line).
 ANALYSIS = """\

@@ -4,11 +4,10 @@ split signatures, deliberately broken files).  The issue asks for >= 97% on the 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
-from conftest import ROOT, says
+from conftest import ROOT, load_script, says
 
 from cudaperf.analysis.analyzer import INTERNAL_ERROR, Options, analyze_file, find_sources
 from cudaperf.analysis.report import document
@@ -17,10 +16,7 @@ CORPUS = ROOT / "benchmarks" / "corpus"
 
 
 def _scorer():
-    spec = importlib.util.spec_from_file_location("corpus_score", CORPUS / "score.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(CORPUS / "score.py")
 
 
 @pytest.mark.slow
