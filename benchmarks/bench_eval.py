@@ -91,6 +91,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--native", type=int, default=20, help="native candidates in the batch")
     parser.add_argument("--kernelbench", type=int, default=8, help="KernelBench candidates in the batch")
+    parser.add_argument("--per-gpu", type=int, help="candidates at once on the GPU (default: the engine's)")
+    parser.add_argument("--no-fork", action="store_true", help="workers start as fresh interpreters (no zygote)")
     parser.add_argument("-o", "--output", help="write the figures as JSON here")
     args = parser.parse_args()
     os.environ["CUDAPERF_CACHE_DIR"] = tempfile.mkdtemp(prefix="cudaperf-bench-")
@@ -115,7 +117,9 @@ def main() -> int:
         if args.output:
             Path(args.output).write_text(json.dumps(figures, indent=2))
 
-    evaluator, start_s = _timed(lambda: Evaluator(Options()))
+    options = Options(candidates_per_gpu=args.per_gpu, fork_workers=not args.no_fork)
+    figures["options"] = {"candidates_per_gpu": args.per_gpu, "fork_workers": not args.no_fork}
+    evaluator, start_s = _timed(lambda: Evaluator(options))
     with evaluator:
         first, seconds = _timed(lambda: evaluator.evaluate(task, native[0]))
         figures["machine"].update({k: evaluator.hello.get(k) for k in ("device", "torch", "capability",
@@ -131,7 +135,7 @@ def main() -> int:
         if args.kernelbench:
             _kernelbench(evaluator, task, kb, report)
     if args.kernelbench:
-        evaluator, start_s = _timed(lambda: Evaluator(Options()))
+        evaluator, start_s = _timed(lambda: Evaluator(options))
         with evaluator:   # what one `cudaperf eval` run pays: workers start while the extension builds
             one, seconds = _timed(lambda: evaluator.evaluate(task, kb[-1]))
         report("kernelbench_one_fresh_cold_engine", {"seconds": seconds + start_s, "status": one.status,

@@ -231,6 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--timeout", type=float, default=120.0, metavar="S", help="run limit per candidate")
     ev.add_argument("--arch", metavar="sm_XX", help="compile for this architecture (default: the GPU's)")
     ev.add_argument("--gpus", metavar="I[,J...]", help="GPU indices to use (default: all visible)")
+    ev.add_argument("--per-gpu", type=int, metavar="N",
+                    help="candidates run at once on each GPU (default 3); each takes the GPU alone for its timing")
     ev.add_argument("--ray", metavar="ADDRESS",
                     help="evaluate on a Ray cluster (auto, host:6379, ray://host:10001): one engine per GPU of every "
                          "node; needs the ray extra")
@@ -586,10 +588,13 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         gpus = [int(g) for g in ns.gpus.split(",")] if ns.gpus else None
     except ValueError:
         raise UsageError(f"--gpus expects comma-separated indices, got {ns.gpus!r}") from None
+    if ns.per_gpu is not None and ns.per_gpu < 1:
+        raise UsageError(f"--per-gpu must be at least 1, got {ns.per_gpu}")
     options = Options(trials=ns.trials, timing_trials=ns.timing_trials, atol=ns.atol, rtol=ns.rtol, seed=ns.seed,
                       time=not ns.no_time, compare_compile=ns.compile, allow_tf32=ns.allow_tf32,
                       build_without_gpu=ns.build_without_gpu, compile_timeout=ns.compile_timeout,
-                      run_timeout=ns.timeout, arch=ns.arch, gpus=gpus, fast_path=ns.fast_path)
+                      run_timeout=ns.timeout, arch=ns.arch, gpus=gpus, fast_path=ns.fast_path,
+                      candidates_per_gpu=ns.per_gpu)
     try:
         results = batch.run(ns.reference, ns.candidate, ns.launch, ns.harness, options, ns.format, ns.output,
                             ray_address=ns.ray)

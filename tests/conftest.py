@@ -39,6 +39,29 @@ def manifest() -> list[dict]:
     return json.loads((CORPUS / "manifest.json").read_text())
 
 
+def descendant_pids(pid: int | None = None) -> set[int]:
+    """Every process below `pid` (this one by default): workers forked by the engine's zygote are its
+    grandchildren."""
+    import os
+
+    found, todo = set(), [pid or os.getpid()]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    kids = {int(p) for p in f.read().split()}
+            except OSError:
+                continue
+            todo.extend(kids - found)
+            found |= kids
+    return found
+
+
 def child_pids() -> set[int]:
     """This process's children (zombies included): compared before and after, it shows leaked workers."""
     import os

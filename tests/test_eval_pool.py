@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from conftest import child_pids
+import os
+import signal
+import subprocess
+import threading
+import time
 
-from cudaperf.rewards.execution.pool import Pool
+from conftest import descendant_pids
+
+from cudaperf.rewards.execution.pool import GpuLock, Held, Pool
+from cudaperf.rewards.execution.zygote import Forked
 
 
 def test_spares_follow_demand_up_to_the_limit_and_all_go_at_close():
-    before = child_pids()
+    before = descendant_pids()
     pool = Pool([], device="none", spare=3)
     (slot,) = pool.slots
     assert pool.hello() is not None
@@ -18,13 +25,13 @@ def test_spares_follow_demand_up_to_the_limit_and_all_go_at_close():
     pool.expect(10)
     assert len(slot.spares) == 3                   # never more than the limit
     started = {w.proc.pid for w in (slot.current, *slot.spares)}
-    assert started <= child_pids()
+    assert started <= descendant_pids()
     pool.close()
-    assert child_pids() <= before
+    assert descendant_pids() <= before
 
 
 def test_a_recycled_worker_is_replaced_by_a_spare_and_reaped():
-    before = child_pids()
+    before = descendant_pids()
     with Pool([], device="none", spare=2) as pool:
         (slot,) = pool.slots
         first = slot.worker()
@@ -37,7 +44,7 @@ def test_a_recycled_worker_is_replaced_by_a_spare_and_reaped():
         first.proc.wait(timeout=10)
         pool.reap()
         assert first not in pool.dying
-    assert child_pids() <= before
+    assert descendant_pids() <= before
 
 
 def test_a_worker_outside_a_pid_namespace_of_its_own_refuses_to_score():
@@ -49,3 +56,99 @@ def test_a_worker_outside_a_pid_namespace_of_its_own_refuses_to_score():
         refused = pool.run({"format": "c", "reference": {}}, 30, 30)
     assert "PID namespace" in hello["sandbox_error"]
     assert refused["status"] == "infra_error" and refused["reason"].startswith("refusing to score")
+
+
+def test_workers_are_forked_by_the_zygote_each_pid_1_of_its_own_namespace_and_sandboxed():
+    with Pool([], device="none", spare=2) as pool:
+        (slot,) = pool.slots
+        first = slot.worker()
+        assert first.wait_hello(60) is not None
+        assert isinstance(first.proc, Forked)
+        assert first.hello["pid"] == 1 and "sandbox_error" not in first.hello and first.hello["sandbox"]
+        zygote = pool.zygote(slot.worker_env)
+        assert first.proc.pid in descendant_pids(zygote.proc.pid)          # not a fresh interpreter
+        assert first.pid != first.proc.pid and first.pid in descendant_pids(first.proc.pid)
+        os.kill(first.pid, signal.SIGKILL)                                 # dies as the worker did
+        assert first.proc.wait(timeout=10) == -signal.SIGKILL
+        assert first.how_it_died() == "signal SIGKILL"
+
+
+def test_a_dead_zygote_is_replaced_and_its_orphans_still_read_as_dead():
+    with Pool([], device="none", spare=1) as pool:
+        (slot,) = pool.slots
+        worker = slot.worker()
+        zygote = pool.zygote(slot.worker_env)
+        zygote.proc.kill()
+        zygote.proc.wait()
+        os.kill(worker.pid, signal.SIGKILL)
+        assert worker.proc.wait(timeout=10) < 0                            # no status to read: reported killed
+        slot.current = None
+        fresh = slot.worker()
+        assert fresh is not None and fresh.hello["pid"] == 1
+        assert pool.zygote(slot.worker_env) is not zygote
+
+
+def test_without_forking_workers_start_as_fresh_interpreters():
+    with Pool([], device="none", spare=0, fork_workers=False) as pool:
+        worker = pool.slots[0].worker()
+        assert isinstance(worker.proc, subprocess.Popen) and worker.hello["pid"] == 1
+
+
+def test_the_gpu_alone_waits_for_every_share_and_goes_before_new_ones():
+    lock, events = GpuLock(), []
+    first, second = Held(lock), Held(lock)
+    first.shared()
+    second.shared()
+
+    def timing():
+        timer = Held(lock)
+        timer.alone()
+        events.append("alone")
+        time.sleep(0.05)
+        events.append("done")
+        timer.drop()
+
+    def newcomer():
+        late = Held(lock)
+        late.shared()
+        events.append("newcomer")
+        late.drop()
+
+    t = threading.Thread(target=timing)
+    t.start()
+    time.sleep(0.05)
+    n = threading.Thread(target=newcomer)   # arrives while the timer waits: goes after it
+    n.start()
+    time.sleep(0.05)
+    first.drop()
+    time.sleep(0.05)
+    assert events == []                     # one share still held
+    second.alone()                          # trading a share for the GPU alone: queued behind the first timer
+    events.append("second alone")
+    second.drop()
+    t.join()
+    n.join()
+    assert events[:2] == ["alone", "done"] and set(events[2:]) == {"second alone", "newcomer"}
+
+
+def test_candidates_per_gpu_run_at_once_and_time_alone():
+    """Two slots on one (CPU) device share its lock: both candidates get their verdict, and each checker
+    logs its wait for the device alone before the kernel record and timing."""
+    from cudaperf.rewards.execution.api import Evaluator, Options
+    from cudaperf.rewards.execution.formats import candidate_from_source, task_from_source
+
+    reference = "import torch, torch.nn as nn\nclass Model(nn.Module):\n    def forward(self, a, b):\n" \
+                "        return 2.0 * a + b\ndef get_inputs():\n    return [torch.randn(256), torch.randn(256)]\n" \
+                "def get_init_inputs():\n    return []\n"
+    task = task_from_source(reference, "torch")
+    bodies = ["return 2.0 * a + b", "return 2.0 * a + b + 1.0"]
+    cands = [candidate_from_source(reference.replace("class Model", "class ModelNew").replace("return 2.0 * a + b",
+                                                                                             body), "python",
+                                   path=f"cand{i}.py") for i, body in enumerate(bodies)]
+    options = Options(device="cpu", gate=False, trials=1, timing_trials=30, spare_workers=1, run_timeout=120,
+                      candidates_per_gpu=2)
+    with Evaluator(options) as evaluator:
+        assert len(evaluator.pool.slots) == 2 and evaluator.pool.slots[0].gpu is evaluator.pool.slots[1].gpu
+        results = evaluator.evaluate_many(task, cands)
+    assert [r.status for r in results] == ["correct", "incorrect"], [r.reason for r in results]
+    assert any(line.startswith("waited for the GPU alone") for line in results[0].log)

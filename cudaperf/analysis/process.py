@@ -24,6 +24,8 @@ class Finished:
 
 
 def kill_group(pid: int) -> None:
+    if pid <= 0:   # killpg(0) would be the caller's own group
+        return
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

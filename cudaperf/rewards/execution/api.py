@@ -22,6 +22,7 @@ from .formats import Candidate, FormatError, Task, load_candidate, load_task, ta
 from .result import ExecResult
 
 IMPLAUSIBLE_SPEEDUP = 10.0   # KernelBench's flag threshold
+DEFAULT_PER_GPU = 3          # candidates at once on a GPU: one times while the others load and run trials
 
 
 @dataclass
@@ -42,7 +43,10 @@ class Options:
     gpus: list[int] | None = None     # indices of visible GPUs; default all
     device: str = "cuda"              # "cpu": exercise the harness on CPU tensors (tests only)
     memory_limit_gb: float = 32.0     # worker resident memory
-    spare_workers: int = 4            # per GPU, warming while candidates run (0: start each on demand)
+    spare_workers: int = 4            # per slot, warming while candidates run (0: start each on demand)
+    candidates_per_gpu: int | None = None   # run at once on each GPU (None: 3 with a GPU, else 1); the kernel
+                                      # record and timing take the GPU alone (pool.GpuLock)
+    fork_workers: bool = True         # workers forked from a process with torch imported (zygote.py), not fresh
     gate: bool = True
     time_top_k: int | None = None     # batches of KernelBench candidates: time only the k the static ranker
     uncertain_p: float = 0.25         # predicts fastest, and those with this chance of beating the k-th (triage.py)
@@ -110,8 +114,10 @@ class Evaluator:
         arch = _arch_from(self.capability, None if self.capability else o.arch)[3:]   # the GPU's; else --arch
         # one arch list for builders and workers: a worker finds a build by a key that includes it
         env = {"CUDAPERF_EXT_ROOT": str(self.ext_root), "TORCH_CUDA_ARCH_LIST": f"{arch[:-1]}.{arch[-1]}"}
+        per_gpu = o.candidates_per_gpu or (DEFAULT_PER_GPU if gpus else 1)
         self.pool = Pool(gpus, device=o.device, spare=o.spare_workers,
-                         memory_limit=int(o.memory_limit_gb * (1 << 30)), env=env)
+                         memory_limit=int(o.memory_limit_gb * (1 << 30)), env=env, fork_workers=o.fork_workers,
+                         per_gpu=per_gpu)
         self.gpus = gpus
         self._hello: dict | None = None
         self._hello_lock = threading.Lock()

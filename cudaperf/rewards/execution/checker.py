@@ -349,6 +349,8 @@ class _Run:
             self.log.append(f"trial {t}: max abs error {a:.3g}")
         self.flags.extend(correctness.degenerate(ref_outs, self.tolerance["atol"]))
         self._lap(f"{trials} correctness trials and the determinism re-run")
+        self.ask({"op": "alone"})   # the kernel record and the timing: no other candidate on this GPU meanwhile
+        self._lap("waited for the GPU alone")
         kernels = self._kernels()
         self._lap("kernels launched recorded")
         result = _result("correct", compiled=True, max_abs_error=worst_abs, max_rel_error=worst_rel,
@@ -356,6 +358,7 @@ class _Run:
         if self.opts.get("time", True):
             result.update(self._time(seed))
             self._lap("timing")
+            self.ask({"op": "shared"})
             recheck = self._inputs_for(seed + trials)
             rout = self.reference(*cases.clone(recheck))
             cout, _ = self._candidate((seed + trials,), recheck, rout, keep=False)

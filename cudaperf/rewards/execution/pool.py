@@ -34,10 +34,12 @@ import tempfile
 import threading
 import time
 import weakref
+from collections import deque
 from pathlib import Path
 from queue import Queue
 
 from ...analysis.process import kill_group
+from .zygote import Forked, Zygote, ZygoteGone
 
 _SHM_MIN_FREE = 8 << 30   # transfers go through /dev/shm when it has this much room, else the temp dir
 
@@ -75,17 +77,27 @@ class Child:
     """`python -m MODULE JOBS_FD MESSAGES_FD` in its own session, its output in a log file."""
 
     def __init__(self, module: str, env: dict[str, str], log_dir: Path, private: Path | None = None,
-                 prefix: list[str] = ()):
+                 prefix: list[str] = (), zygote: Zygote | None = None):
         jobs_r, jobs_w = os.pipe()
         msgs_r, msgs_w = os.pipe()
         self.private = private
         self.log_path = Path(tempfile.mkstemp(prefix=module.rsplit(".", 1)[-1] + "-", suffix=".log",
                                               dir=log_dir)[1])
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(
-                [*prefix, sys.executable, "-m", module, str(jobs_r), str(msgs_w)],
-                pass_fds=(jobs_r, msgs_w), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                env=env, start_new_session=True, cwd=str(private) if private else None)
+        self.proc: subprocess.Popen | Forked | None = None
+        if zygote is not None and private is not None:   # a worker: forked, its namespaces made by the zygote
+            log_fd = os.open(self.log_path, os.O_WRONLY | os.O_APPEND)
+            try:
+                self.proc = zygote.spawn(env, private, (jobs_r, msgs_w, log_fd))
+            except ZygoteGone:
+                pass
+            finally:
+                os.close(log_fd)
+        if self.proc is None:
+            with open(self.log_path, "wb") as log:
+                self.proc = subprocess.Popen(
+                    [*prefix, sys.executable, "-m", module, str(jobs_r), str(msgs_w)],
+                    pass_fds=(jobs_r, msgs_w), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                    env=env, start_new_session=True, cwd=str(private) if private else None)
         os.close(jobs_r)
         os.close(msgs_w)
         self._jobs = os.fdopen(jobs_w, "w")
@@ -185,6 +197,74 @@ class Child:
             shutil.rmtree(self.private, ignore_errors=True)
 
 
+class GpuLock:
+    """Candidates on one GPU share it while they load and run their trials; timing and the kernel record
+    take it alone, so no other candidate's kernels (or its checker's reference calls) run beside them.
+    A slot holds it shared from the start of a job, except while a build it asked for runs, and trades
+    that for the lock alone when its checker asks (`alone`, then `shared`).  Whoever waits for it alone
+    goes first, in turn: new jobs wait, jobs already running carry on to their own timing or their end."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._sharing = 0
+        self._alone = False
+        self._queue: deque[object] = deque()   # those waiting for it alone, served in turn
+
+    def share(self) -> None:
+        with self._cond:
+            while self._alone or self._queue:
+                self._cond.wait()
+            self._sharing += 1
+
+    def unshare(self) -> None:
+        with self._cond:
+            self._sharing -= 1
+            self._cond.notify_all()
+
+    def take(self) -> None:
+        turn = object()
+        with self._cond:
+            self._queue.append(turn)
+            while self._alone or self._sharing or self._queue[0] is not turn:
+                self._cond.wait()
+            self._queue.popleft()
+            self._alone = True
+
+    def give(self) -> None:
+        with self._cond:
+            self._alone = False
+            self._cond.notify_all()
+
+
+class Held:
+    """What one job holds of its GPU's lock: nothing, a share, or the GPU alone; `drop` lets go of either."""
+
+    def __init__(self, lock: GpuLock):
+        self.lock, self.state = lock, ""
+
+    def shared(self) -> float:
+        """Hold a share (giving up the GPU alone first); returns the seconds waited."""
+        start = time.monotonic()
+        self.drop()
+        self.lock.share()
+        self.state = "shared"
+        return time.monotonic() - start
+
+    def alone(self) -> float:
+        start = time.monotonic()
+        self.drop()
+        self.lock.take()
+        self.state = "alone"
+        return time.monotonic() - start
+
+    def drop(self) -> None:
+        if self.state == "shared":
+            self.lock.unshare()
+        elif self.state == "alone":
+            self.lock.give()
+        self.state = ""
+
+
 def _failure(status: str, reason: str, **fields) -> dict:
     return {"status": status, "reason": reason, **fields}
 
@@ -194,8 +274,8 @@ class Slot:
     first; once workers get recycled (every KernelBench candidate recycles its worker), up to
     `pool.spare` warm in parallel."""
 
-    def __init__(self, pool: Pool, env: dict[str, str], worker_env: dict[str, str]):
-        self.pool, self.env, self.worker_env = pool, env, worker_env
+    def __init__(self, pool: Pool, env: dict[str, str], worker_env: dict[str, str], gpu: GpuLock):
+        self.pool, self.env, self.worker_env, self.gpu = pool, env, worker_env, gpu
         self.checker: Child | None = None
         self.current: Child | None = None
         self.spares: list[Child] = []
@@ -207,7 +287,7 @@ class Slot:
         env = dict(self.worker_env)
         env.update(HOME=str(private), TMPDIR=str(private), CUDAPERF_PRIVATE=str(private))
         worker = Child("cudaperf.rewards.execution.worker", env, self.pool.log_dir, private,
-                       self.pool.namespace)
+                       self.pool.namespace, self.pool.zygote(self.worker_env))
         self.pool.started.add(worker)
         return worker
 
@@ -282,6 +362,15 @@ class Slot:
             self._drop_worker()
             return _failure("infra_error", "refusing to score: the sandbox cannot be enforced here "
                                            f"({worker.hello['sandbox_error']})", sandbox=False)
+        held = Held(self.gpu)
+        held.shared()
+        try:
+            return self._run(checker, worker, held, job, compile_timeout, run_timeout)
+        finally:
+            held.drop()
+
+    def _run(self, checker: Child, worker: Child, held: Held, job: dict, compile_timeout: float,
+             run_timeout: float) -> dict:
         offset = worker.log_size()
         job = {**job, "worker_dir": str(worker.private)}
         phase, deadline = "load", time.monotonic() + compile_timeout
@@ -307,11 +396,18 @@ class Slot:
                 if failure is not None:
                     checker.send({"abort": failure["reason"]})
                     continue
+                op = message["request"].get("op")
+                if op in ("alone", "shared"):   # the checker's timing and kernel record: the GPU to itself
+                    deadline += held.alone() if op == "alone" else held.shared()
+                    checker.send({"reply": {}})
+                    continue
                 try:
                     worker.send(message["request"])
                     reply = worker.read(deadline, self.pool.memory_limit)
                     while reply.get("event") == "build":   # a load_inline the engine could not build ahead
+                        held.drop()   # others' timing need not wait for a compiler
                         ok, output = self.pool.build(reply.get("spec") or {}, deadline - time.monotonic())
+                        deadline += held.shared()
                         worker.send({"built": ok, "output": output[-16000:]})
                         reply = worker.read(deadline, self.pool.memory_limit)
                     checker.send({"reply": reply})   # a recycle reply's error is the checker's to report
@@ -382,8 +478,11 @@ class Pool:
     tensors: only for testing the harness itself, its timings mean nothing."""
 
     def __init__(self, gpus: list[int], device: str = "cuda", spare: int = 4, memory_limit: int | None = None,
-                 start_timeout: float = 180.0, env: dict[str, str] | None = None):
+                 start_timeout: float = 180.0, env: dict[str, str] | None = None, fork_workers: bool = True,
+                 per_gpu: int = 1):
         self.spare, self.memory_limit, self.start_timeout = spare, memory_limit, start_timeout
+        self.fork_workers = fork_workers
+        self._zygote: Zygote | None = None
         self.log_dir = Path(tempfile.mkdtemp(prefix="cudaperf-workers-"))
         self.scratch = _scratch_root()
         self.serial = itertools.count()
@@ -397,8 +496,14 @@ class Pool:
             settings = [{"CUDA_VISIBLE_DEVICES": _visible(g), "CUDAPERF_DEVICE": "cuda"} for g in gpus]
         else:
             settings = [{"CUDA_VISIBLE_DEVICES": "", "CUDAPERF_DEVICE": "cpu" if device == "cpu" else "none"}]
-        self.slots = [Slot(self, {**base, **s}, _worker_env(self.scratch, {**(env or {}), **s}))
-                      for s in settings]
+        if per_gpu > 1:   # each worker's share of the GPU's memory, unless the caller set it
+            fraction = os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION") or f"{0.85 / per_gpu:.3f}"
+            settings = [{**s, "CUDAPERF_GPU_MEMORY_FRACTION": fraction} for s in settings]
+        self.slots = []
+        for s in settings:
+            lock = GpuLock()
+            self.slots += [Slot(self, {**base, **s}, _worker_env(self.scratch, {**(env or {}), **s}), lock)
+                           for _ in range(per_gpu)]
         self._free: Queue[Slot] = Queue()
         for slot in self.slots:
             self._free.put(slot)
@@ -406,6 +511,21 @@ class Pool:
         self._expecting = threading.Lock()
         self._closed = False
         atexit.register(self.close)
+
+    def zygote(self, worker_env: dict[str, str]) -> Zygote | None:
+        """The process workers are forked from (zygote.py), started on first use; None when workers
+        start as fresh interpreters (`fork_workers=False`, or no PID namespace to be had here: they then
+        report the sandbox unavailable as before)."""
+        if not (self.fork_workers and self.namespace):
+            return None
+        with self._lock:
+            if self._zygote is None or not self._zygote.alive:
+                private = self.scratch / "zygote"
+                private.mkdir(mode=0o700, exist_ok=True)
+                env = {**worker_env, "HOME": str(private), "TMPDIR": str(private)}
+                log = Path(tempfile.mkstemp(prefix="zygote-", suffix=".log", dir=self.log_dir)[1])
+                self._zygote = Zygote(env, log, private)
+            return self._zygote
 
     def warm(self) -> None:
         """Start every slot's checker and worker in the background (call before the first job)."""
@@ -483,6 +603,8 @@ class Pool:
             slot.close()
         for child in list(self.started):
             child.close()
+        if self._zygote is not None:
+            self._zygote.close()
         shutil.rmtree(self.log_dir, ignore_errors=True)
         shutil.rmtree(self.scratch, ignore_errors=True)
         atexit.unregister(self.close)

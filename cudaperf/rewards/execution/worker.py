@@ -301,6 +301,19 @@ def _same(a: Any, b: Any) -> bool:
     return torch.equal(a, b) or (b.is_floating_point() and torch.equal(torch.nan_to_num(a), torch.nan_to_num(b)))
 
 
+def preload() -> None:
+    """What a worker imports before its first request, without creating a CUDA context: the zygote
+    (zygote.py) imports it once and forks workers that start with it loaded."""
+    import torch
+    import torch._dynamo
+    import torch.profiler
+    import torch.utils._python_dispatch  # noqa: F401
+    from torch.utils import cpp_extension  # noqa: F401
+
+    from . import cases, correctness, driver, hacks, nvrtc, spec, timing, torch_ext, transfer  # noqa: F401
+    from .fastpath import device, interp, module, replay  # noqa: F401
+
+
 def _lock_in(private: Path, ext_root: str | None, running_threads: bool) -> dict:
     """The sandbox, applied to this process for good (see sandbox.py); raises SandboxUnavailable, also
     outside a PID namespace of its own (the engine's /proc/PID/environ would be readable)."""
