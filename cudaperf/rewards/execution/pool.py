@@ -39,7 +39,7 @@ from pathlib import Path
 from queue import Queue
 
 from ...analysis.process import kill_group
-from .zygote import Forked, Zygote, ZygoteGone
+from .zygote import CUDA_INITIALISED, Forked, Zygote, ZygoteGone
 
 _SHM_MIN_FREE = 8 << 30   # transfers go through /dev/shm when it has this much room, else the temp dir
 
@@ -519,6 +519,9 @@ class Pool:
         if not (self.fork_workers and self.namespace):
             return None
         with self._lock:
+            if self._zygote is not None and self._zygote.proc.poll() == CUDA_INITIALISED:
+                self.fork_workers = False
+                return None
             if self._zygote is None or not self._zygote.alive:
                 private = self.scratch / "zygote"
                 private.mkdir(mode=0o700, exist_ok=True)

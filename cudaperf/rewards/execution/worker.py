@@ -302,13 +302,14 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def preload() -> None:
-    """What a worker imports before its first request, without creating a CUDA context: the zygote
-    (zygote.py) imports it once and forks workers that start with it loaded."""
+    """What a worker imports before its first request, without initialising CUDA: the zygote
+    (zygote.py) imports it once and forks workers that start with it loaded.  Not
+    torch.utils.cpp_extension: importing it initialises CUDA (seen on the H200), after which no forked
+    child can create a context; each worker imports it itself."""
     import torch
     import torch._dynamo
     import torch.profiler
     import torch.utils._python_dispatch  # noqa: F401
-    from torch.utils import cpp_extension  # noqa: F401
 
     from . import cases, correctness, driver, hacks, nvrtc, spec, timing, torch_ext, transfer  # noqa: F401
     from .fastpath import device, interp, module, replay  # noqa: F401

@@ -37,6 +37,8 @@ _CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
 _PR_SET_PDEATHSIG = 1
 _MESSAGE = 1 << 16
+_CUDA_ERROR_NOT_INITIALIZED = 3
+CUDA_INITIALISED = 3   # the zygote's exit status when its imports initialised CUDA: fork no workers
 
 
 # -- the zygote process --
@@ -140,6 +142,16 @@ def _fork(request: dict, fds: list[int]) -> int:
     return pid
 
 
+def _cuda_initialised() -> bool:
+    """Whether something imported called cuInit: a forked child could then not create a context."""
+    try:
+        lib = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int()
+    return lib.cuDeviceGetCount(ctypes.byref(count)) != _CUDA_ERROR_NOT_INITIALIZED
+
+
 def _send(control: socket.socket, message: dict) -> None:
     control.send(json.dumps(message).encode())
 
@@ -149,6 +161,9 @@ def serve(control: socket.socket) -> None:
     from . import worker
 
     worker.preload()
+    if _cuda_initialised():
+        print("zygote: the CUDA driver was initialised while preloading: workers start fresh instead", flush=True)
+        sys.exit(CUDA_INITIALISED)
     while True:
         ready, _, _ = select.select([control], [], [], 0.05)
         while True:   # collect the intermediates that exited
