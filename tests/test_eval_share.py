@@ -53,3 +53,18 @@ def test_the_share_is_reported_in_json_and_text():
     assert "own kernels 93.4% of the GPU time" in render_text(result)
     assert ExecResult.from_json(result.to_json()).own_kernel_share == 0.934
 
+
+
+def test_a_launch_bound_torch_tail_does_not_sink_a_fast_candidate_below_the_threshold():
+    """The twins of a candidate whose torch tail is a mean over 128 partial sums: the same 5 us tail
+    after own kernels of 19 us or of 60 us.  Counted whole, the faster twin is rejected (79%) and the
+    slower one passes; beyond an idle kernel's 3.5 us both pass, and torch doing the body still fails."""
+    fast, slow = [("void partial(float const*, float*, int)", 19.0), (SUM, 5.0)], \
+                 [("void partial(float const*, float*, int)", 60.0), (SUM, 5.0)]
+    assert hacks.own_share(fast, ["partial"])[0] < hacks.OWN_SHARE_MIN <= hacks.own_share(slow, ["partial"])[0]
+    assert hacks.own_share(fast, ["partial"], 3.5)[0] >= hacks.OWN_SHARE_MIN
+    assert hacks.own_share(slow, ["partial"], 3.5)[0] >= hacks.OWN_SHARE_MIN
+    heavy, _ = hacks.own_share([("void scale_kernel(float*, float, int)", 10.0), (GELU, 30.0)], ["scale_kernel"], 3.5)
+    assert heavy == pytest.approx(10 / 36.5) and heavy < hacks.OWN_SHARE_MIN
+    own_tiny, _ = hacks.own_share([("void partial(float const*, float*, int)", 2.0), (SUM, 2.0)], ["partial"], 3.5)
+    assert own_tiny == 1.0                          # own kernels count whole, however short
