@@ -473,9 +473,9 @@ def test_translated_candidate_matches_its_load_inline_build_on_the_gpu(tmp_path)
     major, minor = torch.cuda.get_device_capability()
     built = device.compile_device(translation, f"sm_{major}{minor}", cache=False)
     assert built.ok, built.log
+    a, b = torch.randn(1 << 20, device="cuda"), torch.randn(1 << 20, device="cuda")   # the context, as a worker's
     fast = device.load(translation, built)
     full = load_inline(**{**args, "name": "fastpath_gpu_check"}, build_directory=str(tmp_path))
-    a, b = torch.randn(1 << 20, device="cuda"), torch.randn(1 << 20, device="cuda")
     expected, got = full.scale_add(a, b, 0.5), fast.scale_add(a, b, 0.5)
     torch.cuda.synchronize()
     assert torch.equal(expected, got)

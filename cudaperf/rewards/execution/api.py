@@ -43,7 +43,7 @@ class Options:
     gpus: list[int] | None = None     # indices of visible GPUs; default all
     device: str = "cuda"              # "cpu": exercise the harness on CPU tensors (tests only)
     memory_limit_gb: float = 32.0     # worker resident memory
-    spare_workers: int = 4            # per slot, warming while candidates run (0: start each on demand)
+    spare_workers: int = 4            # per GPU, warming while candidates run (0: start each on demand)
     candidates_per_gpu: int | None = None   # run at once on each GPU (None: 3 with a GPU, else 1); the kernel
                                       # record and timing take the GPU alone (pool.GpuLock)
     fork_workers: bool = True         # workers forked from a process with torch imported (zygote.py), not fresh

@@ -480,7 +480,9 @@ class Pool:
     def __init__(self, gpus: list[int], device: str = "cuda", spare: int = 4, memory_limit: int | None = None,
                  start_timeout: float = 180.0, env: dict[str, str] | None = None, fork_workers: bool = True,
                  per_gpu: int = 1):
-        self.spare, self.memory_limit, self.start_timeout = spare, memory_limit, start_timeout
+        # spares per slot: `spare` per GPU shared by its slots (a forked worker starts in half a second)
+        self.spare = -(-spare // per_gpu) if spare else 0
+        self.memory_limit, self.start_timeout = memory_limit, start_timeout
         self.fork_workers = fork_workers
         self._zygote: Zygote | None = None
         self.log_dir = Path(tempfile.mkdtemp(prefix="cudaperf-workers-"))
