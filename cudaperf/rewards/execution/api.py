@@ -13,49 +13,15 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import gate, torch_ext
 from .compile import compile_c, compile_cuda, exec_cache
 from .formats import Candidate, FormatError, Task, load_candidate, load_task, task_format
+from .options import DEFAULT_PER_GPU, Options
 from .result import ExecResult
 
 IMPLAUSIBLE_SPEEDUP = 10.0   # KernelBench's flag threshold
-DEFAULT_PER_GPU = 3          # candidates at once on a GPU: one times while the others load and run trials
-
-
-@dataclass
-class Options:
-    trials: int = 5                   # correctness trials (fresh inputs each); one more re-check after timing
-    timing_trials: int = 30           # timed calls per side (median); at least 30
-    warmup: int = 3
-    atol: float | None = None         # None: per dtype (fp32 1e-4, fp16/bf16 1e-2)
-    rtol: float | None = None
-    seed: int = 0
-    time: bool = True
-    compare_compile: bool = False     # also time torch.compile(reference)
-    allow_tf32: bool = False          # the task allows TF32 (both sides; fp32 then gets fp16 tolerances)
-    build_without_gpu: bool = False   # no GPU: still build KernelBench extensions (nvcc, 20-40 s each)
-    compile_timeout: float = 300.0    # load_inline builds inside the worker, and prebuilds
-    run_timeout: float = 120.0        # from the end of compilation to the result
-    arch: str | None = None           # sm_XX for NVRTC/nvcc; default: the GPU's, else sm_90
-    gpus: list[int] | None = None     # indices of visible GPUs; default all
-    device: str = "cuda"              # "cpu": exercise the harness on CPU tensors (tests only)
-    memory_limit_gb: float = 32.0     # worker resident memory
-    spare_workers: int = 4            # per GPU, warming while candidates run (0: start each on demand)
-    candidates_per_gpu: int | None = None   # run at once on each GPU (None: 3 with a GPU, else 1); the kernel
-                                      # record and timing take the GPU alone (pool.GpuLock)
-    fork_workers: bool = True         # workers forked from a process with torch imported (zygote.py), not fresh
-    gate: bool = True
-    time_top_k: int | None = None     # batches of KernelBench candidates: time only the k the static ranker
-    uncertain_p: float = 0.25         # predicts fastest, and those with this chance of beating the k-th (triage.py)
-    fast_path: str = "on"             # KernelBench on a GPU: "on" (NVRTC + translated wrappers where the subset
-                                      # allows, else the full build), "off", or "check" (both; differences flagged)
-
-    def job_options(self) -> dict:
-        keys = ("trials", "timing_trials", "warmup", "atol", "rtol", "seed", "time", "compare_compile", "allow_tf32")
-        return {k: v for k, v in asdict(self).items() if k in keys}
 
 
 def _arch_from(capability: Sequence[int] | None, fallback: str | None) -> str:
@@ -95,7 +61,7 @@ class Evaluator:
         if backend == "ray":
             from .cluster import RayEvaluator
 
-            return RayEvaluator(options, address, **cluster)
+            return RayEvaluator(options, address, engine=Evaluator, **cluster)
         if backend != "local":
             raise ValueError(f"backend must be local or ray, got {backend!r}")
         if address is not None or cluster:

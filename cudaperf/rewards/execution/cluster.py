@@ -27,8 +27,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .api import Options
 from .formats import Candidate, FormatError, Task
+from .options import Options
 from .result import ExecResult
 
 MAX_ATTEMPTS = 3        # actors lost while holding one candidate before it is given up
@@ -61,10 +61,8 @@ def _reachable(address: str | None, timeout: float = 5.0) -> None:
 class NodeEngine:
     """Runs inside a Ray actor: the local engine for the GPU Ray assigned (CUDA_VISIBLE_DEVICES)."""
 
-    def __init__(self, options: Options):
-        from .api import Evaluator
-
-        self.evaluator = Evaluator(options)
+    def __init__(self, options: Options, engine: type):
+        self.evaluator = engine(options)
         self.node = _ray().get_runtime_context().get_node_id()
 
     def hello(self) -> dict:
@@ -99,17 +97,18 @@ class _Actor:
 class RayEvaluator:
     """The same interface as the local `Evaluator` (evaluate, evaluate_many, hello, close), on a Ray
     cluster.  `address`: a running cluster ("auto", "ray://host:10001", "host:6379"); None connects
-    to one already initialised in this process or starts a local one."""
+    to one already initialised in this process or starts a local one.  `engine`: the local engine class
+    each actor runs (api.Evaluator, which makes this one for `backend="ray"`)."""
 
-    def __init__(self, options: Options | None = None, address: str | None = None, per_actor: int | None = None,
-                 cache_dir: str | None = None, max_attempts: int = MAX_ATTEMPTS):
+    def __init__(self, options: Options | None = None, address: str | None = None, *, engine: type,
+                 per_actor: int | None = None, cache_dir: str | None = None, max_attempts: int = MAX_ATTEMPTS):
         ray = _ray()
         self.options = replace(options or Options(), gpus=None)   # each actor sees only its own GPU
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
             _reachable(address)
             ray.init(address=address, log_to_driver=False)
-        self.per_actor, self.max_attempts = per_actor, max_attempts
+        self.engine, self.per_actor, self.max_attempts = engine, per_actor, max_attempts
         self.runtime_env = {"env_vars": {"CUDAPERF_CACHE_DIR": cache_dir}} if cache_dir else None
         self.actors: list[_Actor] = []
         self._hello: dict | None = None
@@ -147,7 +146,7 @@ class RayEvaluator:
                     num_gpus=int(gpu), num_cpus=1,
                     max_concurrency=capacity + 2, max_restarts=0, runtime_env=self.runtime_env,
                     scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False),
-                ).remote(self.options)
+                ).remote(self.options, self.engine)
                 self.actors.append(_Actor(handle, node, capacity))
 
     @property

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .formats import Candidate
-from .gate import Violation
+from .gate_rules import Violation
 from .gate_torch import heavy_class
 from .spec import SpecError
 

@@ -13,7 +13,7 @@ import ast
 import re
 from typing import Any
 
-from .gate import Violation
+from .gate_rules import Violation
 from .torch_ext import literal, module_literals
 
 FLAG_KEYWORDS = ("extra_cflags", "extra_cuda_cflags", "extra_ldflags")

@@ -18,7 +18,7 @@ import ast
 import re
 
 from . import gate_cuda, gate_flags, gate_torch
-from .gate import Violation
+from .gate_rules import Violation
 
 MODULE_RULES = {
     "threads": ("threading", "_thread", "multiprocessing", "concurrent", "asyncio"),
