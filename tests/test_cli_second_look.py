@@ -145,10 +145,36 @@ def test_ctrl_c_stops_the_workers_and_their_compilers(tmp_path, jobs):
     assert not [p for p in seen if _alive(p)]
 
 
+@pytest.mark.slow
+@pytest.mark.torch
+@pytest.mark.skipif(nvcc() is None, reason="needs nvcc to build the extension")
+def test_ctrl_c_stops_an_extension_build(tmp_path):
+    """`eval --build-without-gpu` builds through ninja, which starts every compile in a group of its own: on
+    main before this change the whole build ran on, orphaned, for a minute after Ctrl-C."""
+    pytest.importorskip("torch")
+    example = ROOT / "examples" / "eval" / "scale_add"
+    env = {**os.environ, "CUDAPERF_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "cudaperf", "eval", "--reference", str(example / "reference.py"),
+                             "--candidate", str(example / "candidate_kernelbench.py"), "--build-without-gpu"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True,
+                            text=True)
+    deadline, seen = time.monotonic() + 120, set()
+    while time.monotonic() < deadline and not any(_compiler(p) for p in seen):
+        seen |= set(descendants(proc.pid))
+        time.sleep(0.05)
+    assert any(_compiler(p) for p in seen), "no compiler started"
+    time.sleep(0.5)
+    seen |= set(descendants(proc.pid))
+    os.killpg(proc.pid, signal.SIGINT)
+    assert proc.wait(timeout=30) == 130
+    time.sleep(0.5)
+    assert not [p for p in seen if _alive(p)]
+
+
 def _compiler(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return any(tool in f.read() for tool in (b"nvcc", b"ptxas", b"cicc", b"cudafe"))
+            return any(tool in f.read() for tool in (b"nvcc", b"ptxas", b"cicc", b"cudafe", b"cc1plus"))
     except OSError:
         return False
 
