@@ -1,9 +1,11 @@
 """The ``cudaperf`` command.  Subcommands parse options and delegate; they hold no analysis logic.
 
-Exit codes: 0 success (files with parse problems still report, with diagnostics), 1 lint findings
-(``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed; ``eval``: a candidate
-is not correct), 2 usage error or no readable input, 3 no usable GPU (``profile``, ``crosscheck``
-without a measurement, and ``eval`` when every candidate not correct is ``no_gpu``).
+Exit codes: 0 success (``analyze``: files with parse problems still report, with diagnostics), 1 lint
+findings (``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed; ``eval``: a
+candidate is not correct), 2 usage error or no readable input (``lint``: also nothing checked at all,
+see lint/command.py; ``rank``: nothing ranked), 3 no usable GPU (``profile``, ``crosscheck`` without a
+measurement, and ``eval`` when every candidate not correct is ``no_gpu``), 130 interrupted (Ctrl-C:
+everything the command started is killed).
 """
 
 from __future__ import annotations
