@@ -50,9 +50,9 @@ def main() -> None:
     # CPU seconds of the workers (and the compilers they ran): what the run costs on an idle machine
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = children.ru_utime + children.ru_stime
-    findings = [f for (_, found, _, _), _ in results for f in found]
-    errors = [e for (_, _, e, _), _ in results if e]
-    notes = [n for (_, _, _, ns_), _ in results for n in ns_]
+    findings = [f for r, _ in results for f in r.findings]
+    errors = [r.error for r, _ in results if r.error]
+    notes = [n.text() for r, _ in results for n in r.notes if "budget" in n.message]
     slowest = sorted(((t, r[0]) for r, t in results), reverse=True)[:10]
     summary = {
         "machine": f"{platform.node()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the end",

@@ -5,9 +5,9 @@ worker sends back what the output needs (the JSON of the file, or its text), nev
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from . import workers
 from .analysis.analyzer import Options, UnhandledSyntax, analyze_file, find_sources
 from .analysis.report import FileReport
 from .analysis.source import Diagnostic, SourceError
@@ -51,5 +51,5 @@ def analyze_rendered(paths: Sequence[str], options: Options, text: bool, jobs: i
     files = [str(p) for p in find_sources(paths)]
     if jobs <= 1 or len(files) <= 2:
         return [_rendered(f, options, text) for f in files]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
+    with workers.pool(min(jobs, len(files))) as pool:
         return list(pool.map(_rendered, files, [options] * len(files), [text] * len(files), chunksize=CHUNK))

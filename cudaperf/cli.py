@@ -1,9 +1,11 @@
 """The ``cudaperf`` command.  Subcommands parse options and delegate; they hold no analysis logic.
 
-Exit codes: 0 success (files with parse problems still report, with diagnostics), 1 lint findings
-(``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed; ``eval``: a candidate
-is not correct), 2 usage error or no readable input, 3 no usable GPU (``profile``, ``crosscheck``
-without a measurement, and ``eval`` when every candidate not correct is ``no_gpu``).
+Exit codes: 0 success (``analyze``: files with parse problems still report, with diagnostics), 1 lint
+findings (``profile``/``crosscheck``: the kernel failed to compile or run, or ncu failed; ``eval``: a
+candidate is not correct), 2 usage error or no readable input (``lint``: also nothing checked at all,
+see lint/command.py; ``rank``: nothing ranked), 3 no usable GPU (``profile``, ``crosscheck`` without a
+measurement, and ``eval`` when every candidate not correct is ``no_gpu``), 130 interrupted (Ctrl-C:
+everything the command started is killed).
 """
 
 from __future__ import annotations
@@ -24,145 +26,61 @@ from .analysis.occupancy import occupancy
 from .analysis.report import SCHEMA, FileReport
 from .analysis.source import SourceError
 from .analyze_run import analyze_one, analyze_rendered
+from .args_check import check_args
+from .cli_common import (
+    EXIT_FINDINGS,
+    EXIT_NO_GPU,
+    EXIT_OK,
+    EXIT_USAGE,
+    NoGpu,
+    Parser,
+    RunFailed,
+    UsageError,
+    dims,
+    jobs,
+    launch_options,
+    nonnegative,
+    options_from,
+    os_error,
+    processes,
+    strict_option,
+)
+from .lint import command as lint_command
 from .textout import render_crosscheck, render_occupancy, render_profile
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_NO_GPU = 0, 1, 2, 3
-
-
-class UsageError(Exception):
-    pass
-
-
-class NoGpu(Exception):
-    """profile/crosscheck: no GPU, GPU package or ncu (exit 3)."""
-
-
-class RunFailed(Exception):
-    """profile/crosscheck: the kernel did not compile or run, or ncu failed (exit 1)."""
-
-
-def _dims(text: str) -> tuple[int, int, int]:
-    try:
-        values = [int(v, 0) for v in text.replace("x", ",").split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X[,Y[,Z]] integers, got {text!r}") from None
-    if not 1 <= len(values) <= 3:
-        raise argparse.ArgumentTypeError(f"expected 1 to 3 dimensions, got {text!r}")
-    return tuple(values + [1] * (3 - len(values)))  # type: ignore[return-value]
-
-
-def _assignment(text: str) -> tuple[str, float | str]:
-    """NAME=NUMBER for scalar arguments and value template parameters, NAME=TYPE for type parameters."""
-    name, sep, value = text.partition("=")
-    value = value.strip()
-    if not sep or not name.strip() or not value:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    for parse_number in (lambda v: float(int(v, 0)), float):
-        try:
-            return name.strip(), parse_number(value)
-        except ValueError:
-            continue
-    if value.replace("_", "").replace(" ", "").replace(":", "").isalnum():
-        return name.strip(), value
-    raise argparse.ArgumentTypeError(f"value of {name} must be a number or a type name, got {value!r}")
-
-
-def _define(text: str) -> tuple[str, str]:
-    name, _, value = text.partition("=")
-    if not name.isidentifier():
-        raise argparse.ArgumentTypeError(f"-D expects NAME[=VALUE], got {text!r}")
-    return name, value or "1"
-
-
-def _nonnegative(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a byte count, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("shared memory size must be >= 0")
-    return value
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2, like ruff
-        self.exit(EXIT_USAGE, f"cudaperf: error: {message}\n")
-
-
-def _launch_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--kernel", metavar="NAME", help="only this kernel")
-    p.add_argument("--grid", type=_dims, metavar="X[,Y[,Z]]", help="grid dimensions (blocks)")
-    p.add_argument("--block", type=_dims, metavar="X[,Y[,Z]]", help="block dimensions (threads)")
-    p.add_argument("--smem", type=_nonnegative, metavar="BYTES", help="dynamic shared memory per block")
-    p.add_argument("--arg", type=_assignment, action="append", default=[], metavar="NAME=VALUE",
-                   help="value of a scalar kernel argument or template parameter (repeatable)")
-    p.add_argument("-D", dest="defines", type=_define, action="append", default=[], metavar="NAME[=VALUE]",
-                   help="define a macro, as for the compiler (repeatable)")
-    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                   help="add DIR to the include path, as for the compiler (repeatable)")
-    p.add_argument("-isystem", dest="system_include_dirs", action="append", default=[], metavar="DIR",
-                   help="add DIR to the system include path (repeatable)")
-    p.add_argument("--std", choices=("c++11", "c++14", "c++17", "c++20"), default="c++17",
-                   help="C++ standard for the compiler (default c++17)")
-    p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)")
-    p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
-                   help="how registers and static shared memory are obtained (default auto; lint: estimate)")
-
-
-def _strict_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--strict", action="store_true",
-                   help="a file holding syntax the analysis would skip is an error (exit 2) naming the line")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="cudaperf", description="Read CUDA kernels the way a performance engineer does.")
+    parser = Parser(prog="cudaperf", description="Read CUDA kernels the way a performance engineer does.")
     parser.add_argument("--version", action="version", version=f"cudaperf {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", parser_class=Parser)
     analyze = sub.add_parser("analyze", help="per-kernel memory, divergence and access report",
                              description="Analyse CUDA files or directories (searched for .cu/.cuh).")
     analyze.add_argument("paths", nargs="+", metavar="PATH")
-    _launch_options(analyze)
-    _strict_option(analyze)
+    launch_options(analyze)
+    strict_option(analyze)
     analyze.add_argument("--format", choices=("text", "json"), default="text")
-    analyze.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+    analyze.add_argument("-j", "--jobs", type=jobs, default=1, metavar="N",
                          help="files analysed in parallel (default 1; 0: one per CPU core)")
     analyze.set_defaults(handler=cmd_analyze)
 
     calc = sub.add_parser("occupancy", help="occupancy calculator (cudaOccupancyMaxActiveBlocksPerMultiprocessor)",
                           description="Blocks per SM and theoretical occupancy of one launch configuration.")
-    calc.add_argument("--arch", default="sm_90", metavar="sm_XX")
-    calc.add_argument("--block", type=_dims, required=True, metavar="X[,Y[,Z]]",
+    calc.add_argument("--arch", metavar="sm_XX",
+                      help="default sm_90, or tool.cudaperf.arch of the nearest pyproject.toml")
+    calc.add_argument("--block", type=dims, required=True, metavar="X[,Y[,Z]]",
                       help="block dimensions (threads), as for analyze")
     calc.add_argument("--registers", type=int, required=True, metavar="N", help="registers per thread (ptxas)")
-    calc.add_argument("--static-smem", type=_nonnegative, default=0, metavar="BYTES")
-    calc.add_argument("--smem", type=_nonnegative, default=0, metavar="BYTES", help="dynamic shared memory per block")
-    calc.add_argument("--dynamic-smem", dest="smem", type=_nonnegative, help=argparse.SUPPRESS)  # the old spelling
-    calc.add_argument("--max-dynamic-smem", type=_nonnegative, metavar="BYTES",
+    calc.add_argument("--static-smem", type=nonnegative, default=0, metavar="BYTES")
+    calc.add_argument("--smem", type=nonnegative, default=0, metavar="BYTES", help="dynamic shared memory per block")
+    calc.add_argument("--dynamic-smem", dest="smem", type=nonnegative, help=argparse.SUPPRESS)  # the old spelling
+    calc.add_argument("--max-dynamic-smem", type=nonnegative, metavar="BYTES",
                       help="cudaFuncAttributeMaxDynamicSharedMemorySize, when raised above 48 KB")
     calc.add_argument("--carveout", type=int, metavar="PERCENT", help="preferred shared-memory carveout (0..100)")
     calc.add_argument("--barriers", type=int, default=1, metavar="N", help="named barriers per block (ptxas)")
     calc.add_argument("--format", choices=("text", "json"), default="text")
     calc.set_defaults(handler=cmd_occupancy)
 
-    lint = sub.add_parser("lint", help="report performance smells as path:line:col: CODE [name] message",
-                          description="Lint CUDA files or directories.  Exit 0: clean (notes only), "
-                                      "1: warnings or errors found, 2: usage error or unreadable input.  "
-                                      "Registers are estimated unless --resources auto or ptxas asks for ptxas "
-                                      "(register-spill needs it).")
-    lint.add_argument("paths", nargs="+", metavar="PATH")
-    lint.add_argument("--select", action="append", default=[], metavar="CODE|NAME",
-                      help="only these rules (codes, code prefixes or names; repeatable, comma-separated)")
-    lint.add_argument("--ignore", action="append", default=[], metavar="CODE|NAME", help="skip these rules")
-    lint.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
-                      help="github: workflow-command annotations that GitHub Actions shows on the diff")
-    lint.add_argument("--statistics", action="store_true",
-                      help="counts per rule instead of the findings (text or json)")
-    lint.add_argument("--exit-zero", action="store_true", help="exit 0 even when warnings are found")
-    lint.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
-                      help="files analysed in parallel (default: one per CPU core)")
-    _launch_options(lint)
-    _strict_option(lint)
-    lint.set_defaults(handler=cmd_lint)
+    lint_command.add_parsers(sub)
 
     roof = sub.add_parser("roofline", help="draw kernels on the architecture's roofline (PNG/SVG/PDF)",
                           description="Measured kernels (--measured or --from-ncu-csv) where they ran, and the "
@@ -173,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     measured = roof.add_mutually_exclusive_group()
     measured.add_argument("--measured", metavar="PROFILE.json", help="a cudaperf profile document (-o of profile)")
     measured.add_argument("--from-ncu-csv", metavar="CSV", help="an ncu --csv --page raw file")
-    _launch_options(roof)
+    launch_options(roof)
     roof.set_defaults(handler=cmd_roofline)
 
     prof = sub.add_parser("profile", help="run one kernel on the GPU: time it and read Nsight Compute counters",
@@ -182,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "ncu failed, 2: usage error, 3: no usable GPU.")
     prof.add_argument("path", nargs="?", metavar="FILE.cu")
     prof.add_argument("--from-ncu-csv", metavar="CSV", help="import this ncu --csv --page raw file instead of running")
-    _launch_options(prof)
+    launch_options(prof)
     _run_options(prof)
     prof.set_defaults(handler=cmd_profile)
 
@@ -193,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     measured = cross.add_mutually_exclusive_group()
     measured.add_argument("--from-ncu-csv", metavar="CSV", help="an ncu --csv --page raw file")
     measured.add_argument("--measured", metavar="PROFILE.json", help="a cudaperf.profile/1 document")
-    _launch_options(cross)
+    launch_options(cross)
     _run_options(cross)
     cross.set_defaults(handler=cmd_crosscheck)
 
@@ -242,11 +160,13 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Rank the kernels of FILEs, fastest first, with the pairwise ranker trained on "
                                       "H200 measurements (docs/ranking.md); --train DATASET retrains it.")
     rank.add_argument("paths", nargs="*", metavar="FILE", help="CUDA sources whose kernels compete")
-    _launch_options(rank)
+    launch_options(rank)
     rank.add_argument("--reference", metavar="REF.py", help="rank whole KernelBench candidate FILEs (Python with "
                       "load_inline) at this reference's get_inputs() shapes")
     rank.add_argument("--model", metavar="MODEL.json", help="a ranker model instead of the packaged default")
-    rank.add_argument("--train", metavar="DATASET", help="retrain from DATASET (measurements + features; needs .[ml])")
+    rank.add_argument("--train", nargs="?", const="", metavar="DATASET",
+                      help="retrain from DATASET (measurements + features; default: the H200 dataset the package "
+                           "ships; needs .[ml])")
     rank.add_argument("-o", "--output", metavar="MODEL.json", help="with --train: write the model here")
     rank.add_argument("--format", choices=("text", "json"), default="text")
     rank.set_defaults(handler=cmd_rank)
@@ -315,30 +235,6 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="also write the JSON document to FILE")
 
 
-def options_from(ns: argparse.Namespace, default_resources: str = "auto") -> Options:
-    try:
-        project = config.load()
-    except config.ConfigError as exc:
-        raise UsageError(str(exc)) from None
-    ns.arch = ns.arch or project.get("arch", "sm_90")
-    ns.resources = ns.resources or project.get("resources", default_resources)
-    ns.config = project
-    if ns.resources not in ("auto", "ptxas", "estimate"):
-        raise UsageError(f"tool.cudaperf.resources must be auto, ptxas or estimate, got {ns.resources!r}")
-    if not ns.arch.startswith("sm_") or not ns.arch[3:].rstrip("a").isdigit():
-        raise UsageError(f"--arch must look like sm_90, got {ns.arch!r}")
-    try:
-        arch_table.get(ns.arch)
-    except UnknownArch as exc:
-        raise UsageError(str(exc)) from None
-    for directory in ns.include_dirs + ns.system_include_dirs:
-        if not os.path.isdir(directory):
-            raise UsageError(f"include directory {directory}: no such directory")
-    return Options(kernel=ns.kernel, grid=ns.grid, block=ns.block, dynamic_smem=ns.smem, args=dict(ns.arg),
-                   defines=dict(ns.defines), arch=ns.arch, resources=ns.resources,
-                   include_dirs=tuple(ns.include_dirs), system_include_dirs=tuple(ns.system_include_dirs), std=ns.std,
-                   strict=getattr(ns, "strict", False))
-
 
 def analyze_paths(paths: Sequence[str], options: Options) -> tuple[list[FileReport], list[str]]:
     """Reports for every readable file, and one-line errors for the rest."""
@@ -359,13 +255,18 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
     for p in missing:
         print(f"cudaperf: error: {p}: no such file or directory", file=sys.stderr)
     present = [p for p in ns.paths if p not in missing]
-    jobs = ns.jobs if ns.jobs > 0 else (os.cpu_count() or 1)
-    files = analyze_rendered(present, options, ns.format == "text", jobs) if present else []
+    if ns.arg:
+        try:
+            check_args(dict(ns.arg), [str(f) for f in find_sources(present)])
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    files = analyze_rendered(present, options, ns.format == "text", processes(ns.jobs)) if present else []
     errors = [f.error for f in files if f.error]
     for e in errors:
         print(f"cudaperf: error: {e}", file=sys.stderr)
     if present and not files:
-        print("cudaperf: error: no .cu or .cuh files found", file=sys.stderr)
+        print(f"cudaperf: error: no CUDA files (.cu, .cuh, or C++ files defining kernels) in {', '.join(present)}",
+              file=sys.stderr)
     if len(files) == len(errors):
         return EXIT_USAGE
     if ns.kernel and files and not any(f.reported for f in files):
@@ -382,9 +283,14 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
 
 def cmd_occupancy(ns: argparse.Namespace) -> int:
     try:
+        found = config.Finder().for_path(os.getcwd())
+    except config.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    ns.arch = ns.arch or found.get("arch", "sm_90")
+    try:
         target = arch_table.get(ns.arch)
     except UnknownArch as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"{found.path}: {exc}" if found.get("arch") == ns.arch else str(exc)) from None
     threads = ns.block[0] * ns.block[1] * ns.block[2]
     if not 1 <= threads <= target.max_threads_per_block:
         raise UsageError(f"--block {'x'.join(map(str, ns.block))} is {threads} threads; "
@@ -392,6 +298,10 @@ def cmd_occupancy(ns: argparse.Namespace) -> int:
     if not 0 <= ns.registers <= target.max_registers_per_thread:
         raise UsageError(f"--registers {ns.registers}: {target.name} allows 0 to "
                          f"{target.max_registers_per_thread} per thread")
+    dynamic = max(ns.smem, ns.max_dynamic_smem or 0)
+    if ns.static_smem + dynamic > target.shared_memory_per_block_optin:
+        raise UsageError(f"{ns.static_smem + dynamic} bytes of shared memory per block: {target.name} allows at most "
+                         f"{target.shared_memory_per_block_optin}")
     fit = occupancy(ns.arch, threads, ns.registers, ns.static_smem, ns.smem, ns.carveout,
                     ns.max_dynamic_smem, ns.barriers)
     if ns.format == "json":
@@ -400,62 +310,6 @@ def cmd_occupancy(ns: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_occupancy(fit))
     return EXIT_OK
-
-
-def _tokens(values: list[str]) -> list[str]:
-    return [t.strip() for v in values for t in v.split(",") if t.strip()]
-
-
-def cmd_lint(ns: argparse.Namespace) -> int:
-    from .lint import formats
-    from .lint.rules import select
-    from .lint.run import lint_paths
-
-    if ns.statistics and ns.format not in ("text", "json"):
-        raise UsageError("--statistics prints text or json")
-    options = options_from(ns, "estimate")  # ptxas on request: compiling every file of a project is slow
-    try:
-        rules = select(_tokens(ns.select) or ns.config.get("select"),
-                       _tokens(ns.ignore) + ns.config.get("ignore", []))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    missing = [p for p in ns.paths if not os.path.exists(p)]
-    for p in missing:
-        print(f"cudaperf: error: {p}: no such file or directory", file=sys.stderr)
-    jobs = ns.jobs if ns.jobs > 0 else (os.cpu_count() or 1)
-
-    streamed = None if ns.statistics else {"text": formats.text, "github": formats.github}.get(ns.format)
-
-    def emit(result) -> None:  # line formats and budget notes stream out file by file
-        for note in result[3]:
-            print(note, file=sys.stderr)
-        if streamed is not None:
-            sys.stdout.write(streamed(result[1]))
-            sys.stdout.flush()
-
-    linted, findings, errors = lint_paths([p for p in ns.paths if p not in missing], options, rules, jobs,
-                                          emit=emit)
-    for e in errors:
-        print(f"cudaperf: error: {e}", file=sys.stderr)
-    if ns.statistics:
-        rows = formats.statistics(findings)
-        sys.stdout.write(json.dumps(rows, indent=2) + "\n" if ns.format == "json" else formats.statistics_text(rows))
-    elif ns.format == "json":
-        json.dump({"schema": "cudaperf.lint/1", "files": linted,
-                   "findings": [f.to_json() for f in findings]}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    elif ns.format == "sarif":
-        from .lint.sarif import sarif
-
-        json.dump(sarif(findings, rules), sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    elif ns.format == "text":
-        sys.stdout.write(formats.summary(findings))
-    if missing or errors or not linted:
-        return EXIT_USAGE
-    if ns.exit_zero:
-        return EXIT_OK
-    return EXIT_FINDINGS if any(f.severity != "note" for f in findings) else EXIT_OK
 
 
 def cmd_roofline(ns: argparse.Namespace) -> int:
@@ -483,7 +337,9 @@ def cmd_roofline(ns: argparse.Namespace) -> int:
         try:
             doc = import_ncu_csv(ns.from_ncu_csv) if ns.from_ncu_csv else json.loads(Path(ns.measured).read_text())
             measured, not_measured = measured_points(select(doc, ns.kernel))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except OSError as exc:
+            raise UsageError(os_error(exc)) from None
+        except (ValueError, KeyError, TypeError) as exc:
             raise UsageError(f"{ns.measured or ns.from_ncu_csv}: not a profile document or ncu CSV ({exc})") from None
         skipped += not_measured
     if not static and not measured:
@@ -517,7 +373,9 @@ def _measure(ns: argparse.Namespace, options: Options) -> dict:
             raise UsageError("--repeats must be at least 1 and --warmup at least 0")
         requests = {r.name: r for r in map(parse_request, ns.buffer)}
         return profile(ns.path, options, requests, Settings(ns.warmup, ns.repeats, not ns.no_ncu, ns.timeout))
-    except (OSError, ValueError) as exc:  # unreadable files, bad CSV or JSON, buffer specs, launches
+    except OSError as exc:  # an unreadable measurement
+        raise UsageError(os_error(exc)) from None
+    except ValueError as exc:  # bad CSV or JSON, buffer specs, launches
         raise UsageError(str(exc)) from None
     except GpuUnavailable as exc:
         raise NoGpu(str(exc)) from None
@@ -629,23 +487,25 @@ def cmd_refine(ns: argparse.Namespace) -> int:
 def cmd_rank(ns: argparse.Namespace) -> int:
     from .rl import rank_cli
 
-    if ns.train:
+    if ns.train is not None:
         try:
-            rank_cli.train(ns.train, ns.output)
+            rank_cli.train(ns.train or None, ns.output)
         except ImportError as exc:
             raise UsageError(f"--train needs scipy (pip install 'cudaperf[ml]'): {exc}") from None
-        except FileNotFoundError as exc:
-            raise UsageError(f"{ns.train}: {exc.strerror}: {exc.filename}") from None
+        except OSError as exc:
+            raise UsageError(f"--train {ns.train or '(the packaged dataset)'}: {os_error(exc)}") from None
         return EXIT_OK
     if not ns.paths:
         raise UsageError("rank needs FILEs (or --train DATASET)")
     if ns.reference:
         if not Path(ns.reference).is_file():
-            raise UsageError(f"{ns.reference}: no such file")
+            raise UsageError(f"{ns.reference}: no such file")  # candidates that cannot be read rank last, saying so
         try:
-            rank_cli.order_candidates(ns.reference, ns.paths, ns.model, ns.format)
+            ranked = rank_cli.order_candidates(ns.reference, ns.paths, ns.model, ns.format)
         except ValueError as exc:
             raise UsageError(f"{ns.reference}: {exc}") from None
+        if ranked == 0:
+            raise UsageError("no candidate could be ranked (the reasons are above)")
         return EXIT_OK
     try:
         count = rank_cli.order(ns.paths, options_from(ns), ns.model, ns.format)
@@ -673,7 +533,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunFailed as exc:
         print(f"cudaperf: error: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # workers, compilers and builds started for this command go with it
+        from .workers import kill_descendants
+
+        kill_descendants()
+        print("cudaperf: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK

@@ -23,9 +23,9 @@ __global__ void k(float *p) {{
 def _rules(tmp_path, code: str, options: Options | None = None) -> list[str]:
     path = tmp_path / "k.cu"
     path.write_text(code)
-    _, findings, error, _ = lint_one(str(path), options or Options(resources="estimate"), list(REGISTRY))
-    assert error is None
-    return [f.name for f in findings]
+    result = lint_one(str(path), options or Options(resources="estimate"), list(REGISTRY))
+    assert result.error is None
+    return [f.name for f in result.findings]
 
 
 def test_the_header_gives_grid_block_and_their_source():

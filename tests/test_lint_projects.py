@@ -99,10 +99,10 @@ def test_a_kernel_past_its_budget_is_reported_with_a_note(tmp_path):
     body = "".join(f"    a[{i}] = a[{i + 1}] * 2.f;\n" for i in range(200))
     path = tmp_path / "big.cu"
     path.write_text(f"__global__ void big(float* a) {{\n{body}}}\n")
-    _, _, error, notes = lint_one(str(path), Options(resources="estimate", budget=0.0), list(REGISTRY))
-    assert error is None and len(notes) == 1 and "budget" in notes[0] and "big" in notes[0]
-    _, _, _, unbounded = lint_one(str(path), Options(resources="estimate", budget=None), list(REGISTRY))
-    assert unbounded == []
+    bounded = lint_one(str(path), Options(resources="estimate", budget=0.0), list(REGISTRY))
+    assert bounded.error is None and len(bounded.notes) == 1
+    assert "budget" in bounded.notes[0].text() and "big" in bounded.notes[0].text()
+    assert lint_one(str(path), Options(resources="estimate", budget=None), list(REGISTRY)).notes == []
 
 
 def test_the_race_joins_stop_at_the_budget():
@@ -314,8 +314,8 @@ def test_a_launching_cpp_included_by_main_takes_the_block_size_main_defines(tmp_
         (folder / "Moves.cpp").write_text('#include "kernels.cu"\nvoid go(int* p) { k<<<8, BLOCK_SIZE>>>(p); }\n')
         (folder / "main.cu").write_text(f'#define BLOCK_SIZE {block_size}\n#include "Moves.cpp"\n'
                                         "int main() { go(0); }\n")
-        _, findings, _, _ = lint_one(str(folder / "kernels.cu"), Options(resources="estimate"), ["CP404"])
-        return [f.message for f in findings]
+        linted = lint_one(str(folder / "kernels.cu"), Options(resources="estimate"), ["CP404"])
+        return [f.message for f in linted.findings]
 
     assert shared_races(32) == []
     fired = shared_races(64)

@@ -95,15 +95,18 @@ def _holds_kernels(path: Path) -> bool:
         return False
 
 
-def find_sources(paths: Iterable[str | Path]) -> Iterator[Path]:
+def find_sources(paths: Iterable[str | Path], skip: Callable[[Path], bool] | None = None) -> Iterator[Path]:
     """Files as given; directories searched recursively (sorted, hidden dirs skipped) for .cu/.cuh
-    files, and C++ sources and headers (.h, .hpp, .cpp ...) that define kernels."""
+    files, and C++ sources and headers (.h, .hpp, .cpp ...) that define kernels.  `skip` leaves out
+    directories and files found in them (lint's `exclude`)."""
     for p in map(Path, paths):
         if p.is_dir():
             for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (skip and skip(Path(root) / d)))
                 for f in sorted(files):
                     path = Path(root) / f
+                    if skip is not None and skip(path):
+                        continue
                     if f.endswith(CUDA_SUFFIXES) or (path.suffix in SOURCE_SUFFIXES and _holds_kernels(path)):
                         yield path
         else:
@@ -152,7 +155,7 @@ class FileAnalysis:
             line, column = parse.position(node)
             what = f"missing {node.type}" if node.is_missing else "syntax error"
             diagnostics.append(Diagnostic(line, column, "warning",
-                                          f"{what}; analysis of the enclosing code is partial"))
+                                          f"{what}; analysis of the enclosing code is partial", "syntax"))
         kernels = []
         definitions = self._kernel_nodes()
         if definitions:  # what the included headers and the including units define (a file of host code skips it)
@@ -197,7 +200,8 @@ class FileAnalysis:
                 if found:
                     line, column = parse.position(found[0])
                     self.lost_bodies.append(Diagnostic(line, column, "warning",
-                                                       "kernel body could not be parsed; reported without accesses"))
+                                                       "kernel body could not be parsed; reported without accesses",
+                                                       "syntax"))
             kernels += found
         return sorted(kernels, key=lambda n: n.start_byte)
 

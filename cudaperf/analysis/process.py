@@ -41,6 +41,9 @@ def bounded(proc: subprocess.Popen, timeout: float, input: str | None = None) ->
         kill_group(proc.pid)
         out, err = proc.communicate()
         return Finished(None, out, err)
+    except BaseException:  # Ctrl-C: the child is in a session of its own, which the terminal's SIGINT misses
+        kill_group(proc.pid)
+        raise
     kill_group(proc.pid)
     return Finished(proc.returncode, out, err)
 
@@ -160,7 +163,16 @@ def communicate_capped(proc: subprocess.Popen, timeout: float | None, input: byt
     """Like `bounded` for a binary-pipe child that is a subreaper (`become_subreaper`): feed `input`,
     keep at most `cap` bytes of each of stdout and stderr (head and tail; the rest is read and
     dropped, so memory stays bounded whatever the child prints), and at the time limit kill its
-    whole tree (`kill_tree`).  returncode None: killed at the limit."""
+    whole tree (`kill_tree`).  returncode None: killed at the limit.  Interrupted (Ctrl-C), it kills
+    the tree before passing the interrupt on."""
+    try:
+        return _communicate_capped(proc, timeout, input, cap)
+    except BaseException:
+        kill_tree(proc.pid)
+        raise
+
+
+def _communicate_capped(proc: subprocess.Popen, timeout: float | None, input: bytes | None, cap: int) -> Finished:
     deadline = None if timeout is None else time.monotonic() + timeout
     kept: dict[int, _Capped] = {}
     in_fd, out_fd, err_fd = (s.fileno() if s is not None else -1 for s in (proc.stdin, proc.stdout, proc.stderr))

@@ -29,6 +29,7 @@ class Diagnostic:
     column: int
     severity: str  # "error" | "warning" | "note"
     message: str
+    kind: str = ""  # "syntax": text the parser could not read (lint's syntax-error rule reports those)
 
     def to_json(self) -> dict:
         return {"line": self.line, "column": self.column, "severity": self.severity, "message": self.message}
@@ -237,7 +238,8 @@ def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> Source
     opened, closed = cleaned.count(b"/*"), cleaned.count(b"*/")
     if opened > closed:
         last = cleaned.rfind(b"/*")
-        source.diagnostics.append(Diagnostic(source.line_of(last), 1, "warning", "unterminated comment"))
+        source.diagnostics.append(Diagnostic(source.line_of(last), 1, "warning", "unterminated comment",
+                                             "syntax"))
     return source
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import performance, sync  # noqa: F401  (registers the rules)
+from . import meta, performance, sync  # noqa: F401  (registers the rules)
 from .rules import REGISTRY, Rule
 
 
@@ -17,12 +17,17 @@ def page(r: Rule) -> str:
 
 
 def index() -> str:
-    rows = "".join(f"| {r.code} | [`{r.name}`]({r.name}.md) | {r.severity} | {r.summary} |\n"
+    rows = "".join(f"| {r.code} | [`{r.name}`]({r.name}.md) | {r.severity} | "
+                   f"{'off' if r.severity == 'note' else 'on'} | {r.summary} |\n"
                    for r in sorted(REGISTRY.values(), key=lambda r: r.code))
     return ("# Rules\n\nGenerated from `cudaperf/lint/` by `python -m cudaperf.lint.catalogue docs/rules`; "
-            "a test keeps them equal.  Select or ignore by code, code prefix or name; suppress one line with "
-            "`// cudaperf: ignore[CODE or name]`, a whole file with `// cudaperf: ignore-file[...]`.\n\n"
-            "| code | name | severity | what it finds |\n| --- | --- | --- | --- |\n" + rows)
+            "a test keeps them equal (`cudaperf rule CODE` prints a page, `cudaperf lint --list-rules` this "
+            "table).  Every rule but the notes runs by default; select or ignore by code, code prefix or name "
+            "(`--select`, `--extend-select`, `--ignore`, or `[tool.cudaperf]`: [lint.md](../lint.md#configuration)).  "
+            "Suppress a line with `// cudaperf: ignore[CODE or name]`, the next line with `ignore-next-line[...]`, "
+            "a block with `ignore-begin[...]` ... `ignore-end`, a whole file with `ignore-file[...]`; a suppression "
+            "that is misspelt or suppresses nothing is itself reported (CP002, CP003).\n\n"
+            "| code | name | severity | default | what it finds |\n| --- | --- | --- | --- | --- |\n" + rows)
 
 
 def pages() -> dict[str, str]:

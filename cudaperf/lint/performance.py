@@ -41,6 +41,10 @@ class UncoalescedAccess(Rule):
     fix = ("Make consecutive threads touch consecutive elements (swap loop order, transpose through shared "
            "memory, use structure-of-arrays).")
 
+    def unchecked(self, report):
+        return [(a.access.line, a.access.column) for a in report.accesses
+                if (a.merged or a.coalescing) is not None and _warps_unknown(report, a.access)]
+
     def check(self, report):
         for a in report.accesses:
             c = a.merged or a.coalescing  # fields of one element issued together are judged together
@@ -64,6 +68,10 @@ class BankConflict(Rule):
            "takes 32 times as long as a row read.")
     example = "tile[threadIdx.x][k]   // __shared__ float tile[32][32]: every lane in bank k"
     fix = "Pad the inner dimension by one element (`tile[32][33]`), or swizzle the index."
+
+    def unchecked(self, report):
+        return [(a.access.line, a.access.column) for a in report.accesses
+                if a.banks is not None and _warps_unknown(report, a.access)]
 
     def check(self, report):
         for a in report.accesses:

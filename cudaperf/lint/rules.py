@@ -60,10 +60,15 @@ class Rule:
     fix: str  # what to do
     measured: str = ""  # precision judged on public code, and on what (rendered on the rule's page)
     needs: tuple[str, ...] = ()  # analyses `check` reads (analyzer.ANALYSES): lint runs those the rules need
+    scope = "kernel"  # "file": about the file itself (syntax, suppressions); lint.run reports those
 
     def check(self, report: KernelReport) -> Iterator[tuple[int, int, str]]:
         """(line, column, message) for every occurrence in one kernel."""
         raise NotImplementedError
+
+    def unchecked(self, report: KernelReport) -> list[tuple[int, int]]:
+        """Places in one kernel this rule could not judge (lint names them in a note, never as clean)."""
+        return []
 
     def findings(self, path: str, report: KernelReport) -> Iterator[Finding]:
         """One finding per source location: inlined helpers, macros and recursion put one line at
@@ -91,10 +96,16 @@ def guessed_launch(report: KernelReport, parts: tuple[str, ...]) -> str:
     guessed = [part for part in parts if part in launch.guessed]
     if not guessed:
         return ""
-    spelled = " and ".join(f"{part} {'x'.join(map(str, getattr(launch, part)))}" for part in guessed)
+    return f" (under a guessed launch: {guess(report, guessed)})"
+
+
+def guess(report: KernelReport, parts: list[str]) -> str:
+    """`block 256x1x1 is a default, no launch of `k` gave it; give --block`."""
+    launch = report.launch
+    spelled = " and ".join(f"{part} {'x'.join(map(str, getattr(launch, part)))}" for part in parts)
     why = f"the launch at {launch.host_site} sizes it at run time" if launch.host_site else \
         f"no launch of `{report.kernel.name}` gave it"
-    return f" (under a guessed launch: {spelled} is a default, {why}; give {'/'.join('--' + part for part in guessed)})"
+    return f"{spelled} is a default, {why}; give {'/'.join('--' + part for part in parts)}"
 
 
 REGISTRY: dict[str, Rule] = {}

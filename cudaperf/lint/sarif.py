@@ -26,7 +26,15 @@ def artifact(path: str, root: Path) -> dict:
         return {"uri": absolute.as_uri()}
 
 
-def sarif(findings: list[Finding], rules: list[Rule], root: Path | None = None) -> dict:
+def _location(path: str, line: int, column: int, root: Path, end: tuple[int, int] | None = None) -> dict:
+    region = {"startLine": line, "startColumn": column}
+    if end is not None:
+        region.update(endLine=end[0], endColumn=end[1])
+    return {"physicalLocation": {"artifactLocation": artifact(path, root), "region": region}}
+
+
+def sarif(findings: list[Finding], rules: list[Rule], root: Path | None = None, notes=()) -> dict:
+    """`notes` (lint.run.Note): what was not checked, as the invocation's tool notifications."""
     root = (root or Path.cwd()).resolve()
     ordered = sorted(rules, key=lambda r: r.code)
     index = {r.code: i for i, r in enumerate(ordered)}
@@ -46,14 +54,17 @@ def sarif(findings: list[Finding], rules: list[Rule], root: Path | None = None) 
                 } for r in ordered],
             }},
             "originalUriBaseIds": {SOURCE_ROOT: {"uri": root.as_uri() + "/"}},
+            "invocations": [{
+                "executionSuccessful": not any(n.severity == "error" for n in notes),
+                "toolExecutionNotifications": [{
+                    "level": LEVEL[n.severity], "message": {"text": n.message},
+                    "locations": [_location(n.path, n.line, n.column, root)],
+                } for n in notes],
+            }],
             "results": [{
                 "ruleId": f.code, "ruleIndex": index[f.code], "level": LEVEL[f.severity],
-                "message": {"text": f"{f.message} (kernel {f.kernel})"},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": artifact(f.path, root),
-                    "region": {"startLine": f.line, "startColumn": f.column,
-                               "endLine": f.end_line, "endColumn": f.end_column},
-                }}],
+                "message": {"text": f"{f.message} (kernel {f.kernel})" if f.kernel else f.message},
+                "locations": [_location(f.path, f.line, f.column, root, (f.end_line, f.end_column))],
             } for f in findings],
         }],
     }

@@ -7,6 +7,7 @@ logged through TRL's `log_metric` and `log_extra` when given.  Nothing here impo
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -44,6 +45,17 @@ def summary(breakdowns: Sequence[RewardBreakdown]) -> dict[str, float]:
     return out
 
 
+def unmeasured(name: str, breakdowns: Sequence[RewardBreakdown]) -> str:
+    """Why a whole batch got None: a trainer then sees no reward at all (TRL trains with loss 0)."""
+    statuses = Counter(b.status for b in breakdowns)
+    reasons = list(dict.fromkeys(b.reason for b in breakdowns if b.reason))[:2]
+    counted = ", ".join(f"{s} {n}" for s, n in statuses.items())
+    return (f"cudaperf {name}: every completion of the batch got None ({counted}"
+            + (f": {'; '.join(reasons)}" if reasons else "") + "), so the trainer learns nothing from it (TRL trains "
+            "with loss 0).  Execution rewards need an NVIDIA GPU the engine can use; on a machine without one, "
+            "train with structural_reward (cudaperf train --reward structural).  Said once per reward function.")
+
+
 def _log(name: str, breakdowns: Sequence[RewardBreakdown], kwargs: dict[str, Any]) -> None:
     log_metric, log_extra = kwargs.get("log_metric"), kwargs.get("log_extra")
     if callable(log_metric):
@@ -61,12 +73,17 @@ def make_reward(mode: str, config: RewardConfig | None = None, evaluator: Evalua
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     scorer = Scorer(config, evaluator, options)
     name = f"{mode}_reward"
+    warned = False
 
     def reward(prompts: Sequence[Any], completions: Sequence[Any], completion_ids: Sequence[Any] | None = None,
                **kwargs: Any) -> list[float | None]:
+        nonlocal warned
         tasks = None if mode == "structural" else _tasks(kwargs, len(completions))
         breakdowns = scorer.score_batch(completions, tasks, mode)
         _log(name, breakdowns, kwargs)
+        if not warned and breakdowns and all(b.reward is None for b in breakdowns):
+            warned = True
+            warnings.warn(unmeasured(name, breakdowns), RuntimeWarning, stacklevel=2)
         return [b.reward for b in breakdowns]
 
     reward.__name__ = reward.__qualname__ = name  # TRL names the logged reward column after it

@@ -23,7 +23,28 @@ def _needs_rl() -> None:
                          f"(install torch first, see README)")
 
 
+def _device(ns: argparse.Namespace) -> None:
+    """Without a GPU, `train` needs --cpu (transformers would stop on a CUDA setting, or TRL would train
+    on nothing); on the CPU, rewards that run kernels are None, which the reward function warns about."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        return  # _needs_rl says what to install
+    import torch
+
+    if torch.cuda.is_available():
+        return
+    if not ns.cpu:
+        raise ValueError("no CUDA GPU is visible to torch: add --cpu to train on the CPU (small models; "
+                         "with --reward structural, since execution rewards need a GPU)")
+    if ns.reward != "structural":
+        print(f"cudaperf: warning: --reward {ns.reward} runs the candidates on a GPU, and there is none here: "
+              "every reward will be None; use --reward structural to train on the CPU", file=sys.stderr)
+
+
 def train(ns: argparse.Namespace) -> int:
+    preset(ns.preset)  # a misspelt preset is said before anything about the machine
+    _device(ns)
     _needs_rl()
     from .train import TrainConfig
     from .train import train as run

@@ -23,6 +23,8 @@ def order(paths: list[str], options, model: str | None, fmt: str, stream: TextIO
         for kernel in analyze_file(path, options).kernels:
             kernels.append(kernel.to_json())
             labels.append(f"{path}:{kernels[-1]['name']}")
+    if not kernels:
+        return 0
     ranked = ranker.order(kernels)
     rows = []
     for place, i in enumerate(ranked, 1):
@@ -45,21 +47,26 @@ def order(paths: list[str], options, model: str | None, fmt: str, stream: TextIO
 def order_candidates(reference: str, paths: list[str], model: str | None, fmt: str,
                      stream: TextIO | None = None) -> int:
     """Rank whole KernelBench candidate files at the reference's input shapes (fastest first;
-    unreadable ones last, with the reason) and print them."""
+    unreadable ones last, with the reason) and print them; the number ranked."""
     stream = stream or sys.stdout
     ranker = Ranker.load(model) if model else Ranker.default()
-    codes = []
+    codes, unreadable = [], {}
     for path in paths:
         try:
             codes.append(Path(path).read_text())
         except (OSError, UnicodeDecodeError) as exc:
-            codes.append(f"# unreadable: {exc.strerror if isinstance(exc, OSError) else exc.reason}\n")
+            why = (exc.strerror or str(exc)).lower() if isinstance(exc, OSError) else exc.reason
+            unreadable[path] = f"unreadable: {why}"
+            codes.append(f"# {unreadable[path]}\n")
     rows = ranker.rank_candidates(Path(reference), codes, labels=paths)
+    for r in rows:
+        if r["score"] is None and r["label"] in unreadable:
+            r["reason"] = unreadable[r["label"]]
     if fmt == "json":
         json.dump({"schema": "cudaperf.rank-candidates/1", "reference": reference, "candidates": rows}, stream,
                   indent=2)
         stream.write("\n")
-        return len(rows)
+        return sum(r["score"] is not None for r in rows)
     for r in rows:
         if r["score"] is None:
             stream.write(f"{r['rank']:>3}. {r['label']}  not ranked: {r['reason']}\n")
@@ -70,18 +77,20 @@ def order_candidates(reference: str, paths: list[str], model: str | None, fmt: s
         tail = f" + torch {', '.join(r['torch_ops'])}" if r["torch_ops"] else ""
         stream.write(f"{r['rank']:>3}. {r['label']}  score {r['score']:+.3f}  est. {1e3 * r['seconds']:.3f} ms{p}\n"
                      f"       {launches}{tail}\n")
-    return len(rows)
+    return sum(r["score"] is not None for r in rows)
 
 
 def _dims(d: list[int]) -> str:
     return ",".join(str(v) for v in (d[:2] if d[2] == 1 else d) if v) if d[1:] != [1, 1] else str(d[0])
 
 
-def train(dataset: str, output: str | None, stream: TextIO | None = None) -> None:
-    """Fit on every sample of `dataset` (needs scipy, the `ml` extra), print the held-out-family table."""
+def train(dataset: str | None, output: str | None, stream: TextIO | None = None) -> None:
+    """Fit on every sample of `dataset` (default: the dataset the package ships; needs scipy, the `ml`
+    extra), print the held-out-family table."""
     from . import rank_train
-    from .dataset.load import samples
+    from .dataset.load import DEFAULT, samples
 
+    dataset = dataset or str(DEFAULT)
     stream = stream or sys.stdout
     stream.write(rank_train.markdown(rank_train.held_out(samples(Path(dataset)))))
     if output:

@@ -188,6 +188,11 @@ TRACE_ADDRESS_SPACE = 8 << 30
 def run(reference: str, candidates: list[str], sizes: dict | None = None, timeout: float = 120.0) -> dict:
     """`trace_request` in a child process (the candidates are executed there, on meta tensors), in its
     own process group, killed with its children at the time limit, its address space capped."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        raise RuntimeError("tracing a KernelBench reference needs torch (the CPU build will do: pip install torch "
+                           "--index-url https://download.pytorch.org/whl/cpu)")
     with tempfile.TemporaryDirectory(prefix="cudaperf-trace-") as tmp:
         req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
         req.write_text(json.dumps({"reference": reference, "sizes": sizes, "candidates": candidates}))

@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MEASUREMENTS, FEATURES, DEVICE = "measurements.jsonl.gz", "features.jsonl.gz", "device.json"
-DEFAULT = Path(__file__).resolve().parents[3] / "tests" / "data" / "h200" / "dataset"
+
+
+def measured() -> Path:
+    """The committed H200 measurements: tests/data/h200 in a checkout, the `cudaperf.rl.measured` data
+    package (the same files, pyproject's package-dir) where cudaperf is installed."""
+    installed = Path(__file__).resolve().parents[1] / "measured"
+    return installed if installed.is_dir() else Path(__file__).resolve().parents[3] / "tests" / "data" / "h200"
+
+
+DEFAULT = measured() / "dataset"
 
 
 def read_jsonl(path: str | Path) -> Iterator[dict]:
