@@ -95,3 +95,12 @@ def test_the_sarif_log_carries_what_was_not_checked(tmp_path):
     assert invocation["executionSuccessful"] is True
     (notification,) = invocation["toolExecutionNotifications"]
     assert notification["level"] == "note" and "give --block" in notification["message"]["text"]
+
+
+def test_a_cuda_header_of_device_helpers_warns_and_exits_0(tmp_path):
+    """What pre-commit passes when a commit touches only a header: no kernel to check is not a failure."""
+    (tmp_path / "helpers.cuh").write_text("__device__ float twice(float x) { return 2.0f * x; }\n")
+    proc = run("lint", "helpers.cuh", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert "cudaperf: warning: no kernels in the files linted: nothing checked" in proc.stderr
+    assert proc.stdout.startswith("Nothing checked")

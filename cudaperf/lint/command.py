@@ -201,6 +201,8 @@ def _finish(ns: argparse.Namespace, todo: list[Job], results: list[Linted], miss
     nothing = _nothing_checked(ns, todo, results, kernels)
     if nothing:
         print(f"cudaperf: error: {nothing}", file=sys.stderr)
+    elif not kernels and any(r.error is None for r in results):   # headers of device helpers: nothing to lint
+        print("cudaperf: warning: no kernels in the files linted: nothing checked", file=sys.stderr)
     _write(ns, findings, notes, linted, kernels, {c for job in todo for c in job.codes})
     if missing or errors or nothing or any(n.severity == "error" for n in notes):
         return EXIT_USAGE
@@ -219,11 +221,11 @@ def _nothing_checked(ns: argparse.Namespace, todo: list[Job], results: list[Lint
     defined = list(dict.fromkeys(name for r in results for name in r.defined))
     if ns.kernel and defined:
         return f"nothing checked: no kernel named {ns.kernel}; available: {', '.join(defined)}"
-    readable = [r for r in results if r.error is None]
-    if not readable:
-        return None  # each file's error said why
-    return (f"nothing checked: no kernels in {readable[0].path}" if len(readable) == 1 else
-            f"nothing checked: no kernels in the {len(readable)} files linted")
+    others = [r.path for r in results if r.error is None and not str(r.path).endswith((".cu", ".cuh"))]
+    if others:   # a .c, .cpp or text file named: not CUDA, so not clean either
+        return f"nothing checked: no kernels in {others[0]}" if len(others) == 1 else \
+            f"nothing checked: no kernels in the {len(others)} files linted"
+    return None   # .cu/.cuh files without kernels (device helpers, as pre-commit passes them): a warning, exit 0
 
 
 def _write(ns: argparse.Namespace, findings, notes, linted: list[str], kernels: int, ran: set[str]) -> None:
