@@ -21,6 +21,7 @@ intermediate's exit status, which only it can collect.  `Zygote` is the engine's
 from __future__ import annotations
 
 import ctypes
+import gc
 import itertools
 import json
 import os
@@ -161,6 +162,7 @@ def serve(control: socket.socket) -> None:
     from . import worker
 
     worker.preload()
+    gc.freeze()   # what was imported stays out of every fork's collections: no copy-on-write of its pages
     if _cuda_initialised():
         print("zygote: the CUDA driver was initialised while preloading: workers start fresh instead", flush=True)
         sys.exit(CUDA_INITIALISED)
