@@ -1,15 +1,17 @@
 """Speed of `cudaperf analyze`: per kernel, whole process, the structural reward, and how cost grows.
 
     python benchmarks/bench_analyze.py [--json OUT.json] [--sample N] [CORPUS_DIR ...]
-    python benchmarks/bench_analyze.py --fetch ~/corpora            # HeCBench src/*-cuda + cuda-samples
-    python benchmarks/bench_analyze.py --json tests/data/cpu/bench_analyze.json --write DIRS  # docs/performance.md
+    python benchmarks/bench_analyze.py --fetch                      # pinned HeCBench src/*-cuda + cuda-samples
+    python benchmarks/bench_analyze.py --fetch DIR --from HeCBench=GIT_MIRROR   # another cache, a local mirror
+    python benchmarks/bench_analyze.py --fetch --json tests/data/cpu/bench_analyze.json --write  # docs/performance.md
 
 Prints a markdown table (docs/performance.md records the figures and the machine).  Defaults
-to the project's own kernel corpora; pass directories to measure those (the issue-28 corpus is
-HeCBench's `src/*-cuda` and cuda-samples).  `--fetch DIR` shallow-clones those two repositories
-into DIR with git when they are not there yet and measures them; nothing is fetched otherwise, and
-nothing fetched belongs in this repository.  `--sample N` measures N files spread evenly over the
-sorted list (each still analysed inside its own directory, so launches in sibling files count).
+to the project's own kernel corpora (no network); pass directories to measure those.  The issue-28
+corpus is HeCBench's `src/*-cuda` and cuda-samples: `--fetch [DIR]` takes them at the commits
+pinned in benchmarks/corpora.py, fetched into the cache DIR (default ~/.cache/cudaperf/corpora)
+when missing and checksummed before every run; nothing fetched belongs in this repository.
+`--sample N` measures N files spread evenly over the sorted list (each still analysed inside its own
+directory, so launches in sibling files count).
 
 Times are CPU seconds (process time; for the whole process, the child's user + system time),
 which the load of a shared machine does not inflate the way it inflates wall time.  Kernels
@@ -31,13 +33,14 @@ import sys
 import time
 from pathlib import Path
 
+import corpora
+
 from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source, find_sources
 from cudaperf.analysis.source import SourceError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPORA = [ROOT / "tests" / "corpus" / "kernels", ROOT / "tests" / "validation" / "kernels",
-                   ROOT / "benchmarks" / "corpus" / "src"]
-REPOSITORIES = {"HeCBench": "https://github.com/zjin-lcf/HeCBench", "cuda-samples": "https://github.com/NVIDIA/cuda-samples"}
+                   ROOT / "tests" / "recall_fixtures" / "src"]
 
 ESTIMATE = Options(resources="estimate")  # the analyzer alone; ptxas time is measured separately
 KERNEL = """
@@ -52,22 +55,20 @@ __global__ void stencil_{i}(const float* __restrict__ in, float* __restrict__ ou
 """
 
 
-def fetched(directory: Path) -> list[Path]:
-    """HeCBench's CUDA programs and cuda-samples under `directory`, shallow-cloned with git first
-    where missing (the benchmark's only network use, and only when asked)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, url in REPOSITORIES.items():
-        if not (directory / name).exists():
-            subprocess.run(["git", "clone", "--depth", "1", "--quiet", url, str(directory / name)], check=True)
-    return sorted((directory / "HeCBench" / "src").glob("*-cuda")) + [directory / "cuda-samples"]
-
-
 def sources(corpora: list[Path], sample: int | None) -> list[Path]:
     """The files the analyzer picks in `corpora`; `sample` of them spread evenly when given."""
     files = list(find_sources(p for p in corpora if p.exists()))
     if sample and sample < len(files):
         files = [files[i * len(files) // sample] for i in range(sample)]
     return files
+
+
+def labels(directories: list[Path]) -> list[str]:
+    """How the results name the directories given."""
+    found = [p for p in directories if p.exists()]
+    if len(found) > 4:
+        return [f"{len(found)} directories"]
+    return [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in found]
 
 
 def per_kernel_ms(files: list[Path], repeats: int) -> tuple[list[float], int, int]:
@@ -141,17 +142,20 @@ def scaling_by_depth(depths=(25, 50, 100, 200)) -> list[tuple[int, float]]:
     return out
 
 
-def parse_throughput(corpus: Path = ROOT / "benchmarks" / "corpus" / "src") -> dict:
-    """tree-sitter-cuda alone over the recall corpus concatenated into one source, best of 3."""
+RETIRED_PARSE_SOURCE = "the retired stand-in recall corpus (benchmarks/corpus)"  # what runs before issue 31 parsed
+
+
+def parse_throughput(files: list[Path], label: str) -> dict:
+    """tree-sitter-cuda alone over the measured files concatenated into one source, best of 3."""
     from cudaperf.analysis import parse
 
-    data = b"\n".join(p.read_bytes() for p in find_sources([corpus]))
+    data = b"\n".join(p.read_bytes() for p in files)
     best = float("inf")
     for _ in range(3):
         start = time.process_time()
         parse.parse(data)
         best = min(best, time.process_time() - start)
-    return {"bytes": len(data), "seconds": best, "mb_per_s": len(data) / 1e6 / best}
+    return {"bytes": len(data), "seconds": best, "mb_per_s": len(data) / 1e6 / best, "source": label}
 
 
 DOC = ROOT / "docs" / "performance.md"
@@ -180,7 +184,8 @@ def markdown(results: dict) -> str:
              f"| structural reward, ms per completion, median / p90 / max ({reward['completions']} completions of "
              f"tests/reward_families, {reward['calls']} calls, wall) | **{reward['median_ms']:.2f}** / "
              f"{reward['p90_ms']:.2f} / {reward['max_ms']:.2f} |",
-             f"| tree-sitter-cuda alone, the recall corpus as one {parsing['bytes'] / 1e6:.1f} MB source | "
+             f"| tree-sitter-cuda alone, {parsing.get('source', RETIRED_PARSE_SOURCE)} as one "
+             f"{parsing['bytes'] / 1e6:.1f} MB source | "
              f"{parsing['mb_per_s']:.1f} MB/s |",
              f"| one kernel (median) against one Nsight Compute measurement ({NCU_ANCHOR_S} s) | about "
              f"{round(NCU_ANCHOR_S / (pk['median'] / 1000), -2):,.0f}x cheaper, with no GPU |", "",
@@ -204,31 +209,34 @@ def write(text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpora", nargs="*", type=Path)
-    parser.add_argument("--fetch", type=Path, metavar="DIR", help="clone HeCBench and cuda-samples into DIR "
-                        "(when missing) and measure their CUDA programs")
+    parser.add_argument("--fetch", type=Path, nargs="?", const=corpora.default_cache(), metavar="DIR",
+                        help="measure HeCBench and cuda-samples at their pinned commits, fetched into the cache "
+                        f"DIR when missing (default {corpora.default_cache()})")
+    parser.add_argument("--from", dest="sources", action="append", default=[], metavar="NAME=GIT",
+                        help="with --fetch: fetch corpus NAME from this git directory or URL (a local mirror)")
     parser.add_argument("--sample", type=int, metavar="N", help="only N files, spread evenly")
     parser.add_argument("--repeats", type=int, default=1, help="per-kernel times: best of this many (default 1)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--write", action="store_true", help=f"replace the figures in {DOC.relative_to(ROOT)}")
     ns = parser.parse_args()
-    corpora = ns.corpora + (fetched(ns.fetch) if ns.fetch else []) or DEFAULT_CORPORA
+    pinned = corpora.directories(ns.fetch, corpora.parse_sources(ns.sources)) if ns.fetch else []
+    measured = ns.corpora + pinned or DEFAULT_CORPORA
 
-    files = sources(corpora, ns.sample)
-    process_kernels, process_s, process_wall = whole_process(files, corpora)
+    files = sources(measured, ns.sample)
+    process_kernels, process_s, process_wall = whole_process(files, measured)
     jobs = os.cpu_count() or 1
-    parallel_kernels, parallel_s, parallel_wall = whole_process(files, corpora, jobs)
+    parallel_kernels, parallel_s, parallel_wall = whole_process(files, measured, jobs)
     samples, reported, defined = per_kernel_ms(files, ns.repeats)
     reward = structural_ms()
     sizes = scaling_by_size()
     depths = scaling_by_depth()
-    parsing = parse_throughput()
+    parsing = parse_throughput(files, "the measured files")
     cuts = statistics.quantiles(samples, n=100, method="inclusive")
     results = {
         "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
                     "cpus": os.cpu_count(), "python": platform.python_version(),
                     "load_average_1_5_15": list(os.getloadavg())},
-        "corpora": [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in corpora if p.exists()]
-        if len(corpora) <= 4 else [f"{len(corpora)} directories"],
+        "corpora": labels(ns.corpora or ([] if pinned else DEFAULT_CORPORA)) + (corpora.labels() if pinned else []),
         "files": len(files), "kernels": defined,
         "per_kernel_ms": {"repeats": ns.repeats, "kernels": reported, "median": statistics.median(samples),
                           "p90": cuts[89], "p99": cuts[98], "max": max(samples)},

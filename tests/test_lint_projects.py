@@ -202,7 +202,6 @@ def test_low_occupancy_is_never_blamed_on_estimated_registers():
 # Constructs of the test corpora the lowering does not handle yet (file: construct); strict mode
 # must raise on exactly these and lower everything else.
 KNOWN_UNHANDLED = {
-    "dl_ops/native/cuda/ForeachOps.cu": "parameter_pack_expansion",
     "samples/language/modern_cpp_kernels.cu": "parameter_pack_expansion",
     "samples/cooperative_groups/cg_reductions.cu": "type_descriptor",  # a type where a value is read
     "samples/language/textures_and_managed.cu": "type_descriptor",
@@ -211,7 +210,7 @@ KNOWN_UNHANDLED = {
     "planted/divergent_branch.cu": "type_descriptor",
     "samples/language/device_lambdas.cu": "lambda_expression",
 }
-CORPORA = ["tests/corpus/kernels", "tests/validation/kernels", "benchmarks/corpus/src", "tests/sync_suite",
+CORPORA = ["tests/corpus/kernels", "tests/validation/kernels", "tests/recall_fixtures/src", "tests/sync_suite",
            "tests/planted", "tests/kernels"]
 
 
