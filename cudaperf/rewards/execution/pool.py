@@ -1,13 +1,15 @@
-"""The engine's processes, one slot per GPU: a checker and the candidates' sandboxed workers.
+"""The engine's processes, slots per GPU (three by default): a checker and the candidates' sandboxed
+workers.  Slots on one GPU share its `GpuLock`: their candidates load and run trials side by side, and
+each takes the GPU alone for its kernel record and timing.
 
-A slot holds two kinds of child, each `python -m` in its own session, pinned to the slot's GPU, and
-talking JSON lines over private pipes:
+A slot holds two kinds of child, each in its own session, pinned to the slot's GPU, and talking JSON
+lines over private pipes:
 
 - the checker (`checker.py`): the reference, the inputs and the verdict; it never loads candidate
   code, so it lives as long as the slot;
-- candidate workers (`worker.py`): each sandboxes itself before its first request, runs one
-  candidate's code and is replaced after any Python candidate or failure; spares warm up (import
-  torch, create a context) while earlier candidates run.
+- candidate workers (`worker.py`): forked by the zygote (zygote.py; `python -m` where it cannot run),
+  each sandboxes itself before its first request, runs one candidate's code and is replaced after any
+  Python candidate or failure; spares warm up (create a context) while earlier candidates run.
 
 The slot relays the checker's requests to the worker, and holds the deadlines: a compile deadline
 while the worker loads the candidate, a run deadline from then on, the worker's resident memory
