@@ -85,6 +85,14 @@ def describe(kernel: Any) -> dict[str, float]:
     }
 
 
+def serial_requests(d: dict[str, float]) -> float:
+    """Global requests one thread issues in sequence.  The analyzer's `global_requests_per_thread` is
+    warp requests x 32 / threads, which counts a block narrower than a warp (a single-thread tail
+    kernel looping over partial sums) 32 / block_threads times over; per warp is what one thread waits for."""
+    block = d.get("block_threads") or 32.0
+    return d["global_requests_per_thread"] * block / (32.0 * math.ceil(block / 32.0))
+
+
 def time_terms(d: dict[str, float]) -> dict[str, float]:
     """Seconds each resource would take on its own, and their maximum plus a launch: DRAM bytes;
     32-byte sectors of global loads and of stores (partial-sector stores cost more); shared-memory
@@ -103,7 +111,7 @@ def time_terms(d: dict[str, float]) -> dict[str, float]:
         "flops": d["flops"] / ARCH["fp32_flops"],
         "global_atomics": d["gatomic_sectors"] / (ARCH["atomic_sectors_per_clock"] * clock),
         "shared_atomics": 4.0 * d["satomic_requests"] / (sm * clock),
-        "latency": waves * d["global_requests_per_thread"] * ARCH["latency_s"] / 4.0,
+        "latency": waves * serial_requests(d) * ARCH["latency_s"] / 4.0,
     }
     terms["total"] = max(terms.values()) + ARCH["launch_s"]
     return terms
