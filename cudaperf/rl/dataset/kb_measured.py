@@ -137,10 +137,16 @@ def table(items: list[Sample], ranker=None) -> dict[str, dict]:
     return {name: group_metrics(np.array(values, dtype=float), items) for name, values in scores(items, ranker).items()}
 
 
-def run_pairs(a: str, b: str, ratio: float = 1.25) -> tuple[int, int]:
-    """The hardware's own noise floor: pairs of one task's candidates >= `ratio` apart in run `a`
-    (relative times), and how many run `b` orders the same way."""
+def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True) -> tuple[int, int]:
+    """The hardware's own noise floor: pairs of one task's candidates >= `ratio` apart in run `a` (their
+    times relative to the reference's, or with `relative=False` their own), and how many of them run `b`
+    orders the same way."""
     measured = runs()
+
+    def time(run: str, path: str) -> float:
+        cand, ref = measured[run][path]
+        return cand / ref if relative else cand
+
     pairs = agree = 0
     by_task: dict[str, list[str]] = defaultdict(list)
     for path in measured[a]:
@@ -149,8 +155,7 @@ def run_pairs(a: str, b: str, ratio: float = 1.25) -> tuple[int, int]:
     for paths in by_task.values():
         for i, p in enumerate(paths):
             for q in paths[i + 1:]:
-                ra = (measured[a][p][0] / measured[a][p][1]) / (measured[a][q][0] / measured[a][q][1])
-                rb = (measured[b][p][0] / measured[b][p][1]) / (measured[b][q][0] / measured[b][q][1])
+                ra, rb = time(a, p) / time(a, q), time(b, p) / time(b, q)
                 if max(ra, 1 / ra) >= ratio:
                     pairs += 1
                     agree += (ra > 1) == (rb > 1)
