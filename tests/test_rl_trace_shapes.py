@@ -144,3 +144,49 @@ std::vector<torch::Tensor> f(torch::Tensor input, int64_t stream) {
     bound = bind(text, wrappers(text)["f"], [[64, 128], 0])
     assert bound.outputs == [[64, 128], [64, 2]]                 # a std::vector return: both shapes
     assert bound.unknown == ["n = 1 (changed later)", "k: argument n"]   # grid, block and cols are known
+
+
+SHIM_PROBES = """
+import torch
+from cudaperf.rl.cudashim import install, on_meta_mode
+install()
+probes = {
+    "generator": lambda: torch.Generator(device="cuda"),
+    "autocast": lambda: torch.autocast(device_type="cuda", dtype=torch.float16).__enter__(),
+    "tensor": lambda: torch.tensor([1.0], device="cuda"),
+    "arange": lambda: torch.arange(10, device=torch.device("cuda", 0)),
+    "new_empty": lambda: torch.randn(3).new_empty((4,), device="cuda"),
+    "legacy": lambda: torch.cuda.FloatTensor(3),
+    "type": lambda: torch.randn(3).type(torch.cuda.HalfTensor),
+    "to_kw": lambda: torch.randn(3).to(device="cuda", dtype=torch.float16),
+    "module_to": lambda: torch.nn.Linear(3, 4).to("cuda").weight,
+    "module_cuda": lambda: torch.nn.Linear(3, 4).cuda().weight,
+    "zeros_like": lambda: torch.zeros_like(torch.randn(3), device="cuda"),
+    "sm_count": lambda: torch.cuda.get_device_properties(0).multi_processor_count,
+    "event": lambda: torch.cuda.Event(enable_timing=True).elapsed_time(torch.cuda.Event()),
+    "annotation": lambda: (torch.Generator | None) is not None,
+}
+with on_meta_mode():
+    for name, probe in probes.items():
+        value = probe()
+        where = value.device.type if isinstance(value, torch.Tensor) else value
+        print(name, where)
+"""
+
+
+@pytest.mark.torch
+def test_the_cuda_stand_ins_in_a_child(tmp_path):
+    """The shim patches torch for good, so it is exercised in a child process: each probe answers."""
+    pytest.importorskip("torch")
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "PYTHONPATH": str(SHAPES.parents[1])}
+    out = subprocess.run([sys.executable, "-c", SHIM_PROBES], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    answers = dict(line.split(" ", 1) for line in out.stdout.splitlines())
+    assert answers["sm_count"] == "132" and answers["event"] == "0.0" and answers["annotation"] == "True"
+    for name in ("tensor", "arange", "new_empty", "legacy", "type", "to_kw", "module_to", "module_cuda",
+                 "zeros_like"):
+        assert answers[name] == "meta", name

@@ -10,7 +10,9 @@ CUDA while its shapes are traced, answered without a driver.
   compute capability 9.0); `synchronize`, `set_device`, `empty_cache`, seeding and memory statistics do
   nothing; `Stream`, `Event`, `current_stream`/`default_stream` (handle 0), `torch.cuda.stream(...)`,
   `torch.cuda.device(...)`, `torch.cuda.graph(...)` and `CUDAGraph` are stand-ins whose operations
-  do nothing; a graph's captured work is recorded again at each `replay()`.
+  do nothing; a graph's captured work is recorded again at each `replay()`; `torch.Generator(device=
+  'cuda')` is a CPU generator; `torch.cuda.FloatTensor(...)` and kin (and `.type()` to them) give meta
+  tensors of that type.
 - `torch.backends.*` flags are plain settings torch keeps on any build: left as they are.
 - Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `scalar_answer`
   says what the tracer gives back (0 while the model is built, so sanity checks on initial weights
@@ -163,6 +165,18 @@ class _Nothing(contextlib.AbstractContextManager):
         return None
 
 
+def _legacy(dtype: Any) -> Any:
+    """torch.cuda.FloatTensor(...) and its kin: a meta tensor of that type (sizes, or data for its shape)."""
+    def make(*args: Any, **kwargs: Any) -> Any:
+        import torch
+
+        if len(args) == 1 and isinstance(args[0], (list, tuple)):
+            return torch.empty(torch.tensor(args[0]).shape, dtype=dtype, device="meta")
+        return torch.empty(*args, dtype=dtype, device="meta")
+    make.legacy_dtype = dtype
+    return make
+
+
 def _properties(*args: Any, **kwargs: Any) -> SimpleNamespace:
     return SimpleNamespace(**DEVICE)
 
@@ -181,13 +195,19 @@ def on_meta_mode():
     from torch.overrides import TorchFunctionMode
 
     moves = {torch.Tensor.cuda, torch.Tensor.cpu, torch.Tensor.pin_memory}
-    to = torch.Tensor.to
+    to, retype = torch.Tensor.to, torch.Tensor.type
 
     class OnMeta(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = dict(kwargs or {})
             if func in moves:
                 return args[0].to("meta")
+            if func is retype and len(args) > 1:     # x.type(torch.cuda.FloatTensor) or "torch.cuda.FloatTensor"
+                target = args[1]
+                if isinstance(target, str) and target.startswith("torch.cuda."):
+                    target = getattr(torch.cuda, target.rsplit(".", 1)[1], target)
+                if hasattr(target, "legacy_dtype"):
+                    return args[0].to("meta", target.legacy_dtype)
             if kwargs.get("device") is not None:
                 kwargs["device"] = "meta"
             if func is to:
@@ -233,6 +253,19 @@ def install() -> None:
         for name in ("range_push", "range_pop", "mark"):
             setattr(nvtx, name, lambda *a, **k: None)
         nvtx.range = _Nothing
+    for name, dtype in (("FloatTensor", torch.float32), ("DoubleTensor", torch.float64), ("HalfTensor", torch.float16),
+                        ("BFloat16Tensor", torch.bfloat16), ("LongTensor", torch.int64), ("IntTensor", torch.int32),
+                        ("ShortTensor", torch.int16), ("ByteTensor", torch.uint8), ("BoolTensor", torch.bool)):
+        setattr(cuda, name, _legacy(dtype))
+    base = torch.Generator
+
+    class Generator(base):     # torch.Generator(device="cuda"): a CPU one (nothing is drawn on meta tensors)
+        def __new__(cls, device: Any = "cpu") -> Any:
+            return base.__new__(cls, "cpu")
+
+        def __init__(self, device: Any = "cpu"):
+            pass
+    torch.Generator = Generator
     torch.Tensor.is_cuda = property(lambda self: self.device.type in ("cuda", "meta"))
     torch.Tensor.record_stream = lambda self, *a, **k: None
     if not getattr(cpp_extension, "CUDA_HOME", None):

@@ -127,7 +127,10 @@ def _guess_arguments(params, pool: list, scalars: list) -> list:
     args = []
     for _, ctype in params:
         if ctype == "tensor":
-            args.append(next(tensors))
+            tensor = next(tensors, None)
+            if tensor is None:
+                raise ValueError("more tensor parameters than inputs and parameters to guess them from")
+            args.append(tensor)
         elif ctype == "list":
             args.append(list(tensors))
         elif ctype in ("float", "double"):
@@ -303,7 +306,10 @@ def _guess(record: dict, loaded: list, model, reference_inputs, init, recorder, 
                 for fn in (ext._functions if translation is not None else []):
                     if fn not in translation.functions:
                         continue
-                    args = _guess_arguments(translation.functions[fn].params, pool, ints)
+                    try:
+                        args = _guess_arguments(translation.functions[fn].params, pool, ints)
+                    except ValueError:
+                        continue
                     before = len(record["calls"])
                     try:
                         ext._call(fn, args, {}, guessed=True)
