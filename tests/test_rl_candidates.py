@@ -132,7 +132,7 @@ def test_rank_candidates_at_the_task_shapes(ranked):
     top = ranked[0]
     assert top["sizes_inferred"]["relu_cuda"] == {"rows": 4096, "cols": 8192}
     launch = top["launches"][0]
-    assert launch["grid"] == [256, 512, 1] and launch["block"] == [32, 8, 1] and launch["launch"] == "inferred"
+    assert launch["grid"] == [256, 512, 1] and launch["block"] == [32, 8, 1] and launch["launch"] == "traced"
     assert ranked[0]["seconds"] < ranked[1]["seconds"] and 0.5 < ranked[0]["p_faster_than_next"] <= 1.0
 
 

@@ -7,7 +7,7 @@ input shapes (`Ranker.rank_candidates`, no GPU), so that
   correctness only (`execution.api.Options.time_top_k`).  The GPU seconds saved are reported by
   `benchmarks/bench_triage.py`.
 
-Candidates the ranker cannot read are always timed (nothing is known about them)."""
+Candidates the ranker cannot read, or could not trace and only guessed, are always timed."""
 
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ def timed(reference: str, codes: Sequence[str], top_k: int, uncertain_p: float =
     if not rows:
         return set(range(len(codes)))
     scores: list[float | None] = [None] * len(codes)
-    for r in rows:
-        scores[r["index"]] = r["score"]
+    for r in rows:     # one that was not traced (a guessed call, a partial trace) is always timed
+        scores[r["index"]] = None if r.get("note") else r["score"]
     return select(scores, top_k, uncertain_p)
 
 

@@ -68,6 +68,9 @@ def order_candidates(reference: str, paths: list[str], model: str | None, fmt: s
         stream.write("\n")
         return sum(r["score"] is not None for r in rows)
     for r in rows:
+        if r["placed"]:
+            stream.write(f"{r['rank']:>3}. {r['label']}  placed at the middle, not estimated: {r['reason']}\n")
+            continue
         if r["score"] is None:
             stream.write(f"{r['rank']:>3}. {r['label']}  not ranked: {r['reason']}\n")
             continue
@@ -75,9 +78,13 @@ def order_candidates(reference: str, paths: list[str], model: str | None, fmt: s
         launches = ", ".join(f"{k['kernel']}<<<{_dims(k['grid'])}, {_dims(k['block'])}>>>" +
                              (f" x{k['count']}" if k["count"] > 1 else "") for k in r["launches"])
         tail = f" + torch {', '.join(r['torch_ops'])}" if r["torch_ops"] else ""
-        stream.write(f"{r['rank']:>3}. {r['label']}  score {r['score']:+.3f}  est. {1e3 * r['seconds']:.3f} ms{p}\n"
+        guess = " (a guess)" if r["guess"] else ""
+        stream.write(f"{r['rank']:>3}. {r['label']}  score {r['score']:+.3f}  est. {1e3 * r['seconds']:.3f} ms"
+                     f"{guess}{p}\n"
                      f"       {launches}{tail}\n")
-    return sum(r["score"] is not None for r in rows)
+        for line in ([r["note"]] if r["note"] else []) + [f"unknown: {u}" for u in r["unknown"]]:
+            stream.write(f"       {line}\n")
+    return sum(r["score"] is not None or bool(r["placed"]) for r in rows)
 
 
 def _dims(d: list[int]) -> str:

@@ -262,23 +262,33 @@ def boosted_scores(train: list[Sample], x_train: np.ndarray, x_test: np.ndarray,
     return scores
 
 
-def candidate_tables(items: list[Sample], boost: bool = False) -> tuple[dict[str, dict], dict[str, dict]]:
-    """Leave one family out over the model-style candidates: per held-out family the ranker trained
-    on every other family (the kernel dataset's and the other candidates'); and, pooled over those
-    held-out families, the ranker beside the trivial baselines and the structural reward."""
+def held_out_candidate_scores(items: list[Sample], boost: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Leave one family out over the model-style candidates: each candidate family scored by the ranker
+    trained on every other family (the kernel dataset's and the other candidates'); the indices of the
+    candidates in `items`, their scores and (with `boost`) the boosted trees' scores."""
     names, x = matrix(items)
     fams = np.array([s.family for s in items])
     candidate_fams = sorted({s.family for s in items if "terms" in s.inputs})
-    per_family, scores, boosted = {}, np.zeros(len(items)), np.zeros(len(items))
+    scores, boosted = np.zeros(len(items)), np.zeros(len(items))
     for fam in candidate_fams:
         train, test = np.flatnonzero(fams != fam), np.flatnonzero(fams == fam)
         ranker = fit([items[i] for i in train], names, x[train])
         scores[test] = (x[test] / ranker.scale) @ ranker.weights
-        per_family[fam] = group_metrics(scores[test], [items[i] for i in test])
         if boost:
             boosted[test] = boosted_scores([items[i] for i in train], x[train] / ranker.scale, x[test] / ranker.scale,
                                            [items[i] for i in test])
     held = np.flatnonzero(np.isin(fams, candidate_fams))
+    return held, scores, boosted
+
+
+def candidate_tables(items: list[Sample], boost: bool = False) -> tuple[dict[str, dict], dict[str, dict]]:
+    """Per held-out candidate family its figures (`held_out_candidate_scores`); and, pooled over those
+    held-out families, the ranker beside the trivial baselines and the structural reward."""
+    held, scores, boosted = held_out_candidate_scores(items, boost)
+    per_family = {}
+    for fam in sorted({items[i].family for i in held}):
+        test = [i for i in held if items[i].family == fam]
+        per_family[fam] = group_metrics(scores[test], [items[i] for i in test])
     subset = [items[i] for i in held]
     methods = {"ranker (held-out family)": group_metrics(scores[held], subset)}
     if boost:
@@ -286,6 +296,75 @@ def candidate_tables(items: list[Sample], boost: bool = False) -> tuple[dict[str
     for name, key in BASELINES.items():
         methods[name] = group_metrics(np.array([key(s) for s in subset], dtype=float), subset)
     return per_family, methods
+
+
+def pair_margins(scores: np.ndarray, items: list[Sample]) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of one group with different measured times: the score margin (first minus second)
+    and whether the first is the faster (1.0) or not."""
+    margins, faster = [], []
+    for group in _group_rows(items):
+        for i, j in itertools.combinations(group, 2):
+            if items[i].time_ms != items[j].time_ms:
+                margins.append(scores[i] - scores[j])
+                faster.append(1.0 if items[i].time_ms < items[j].time_ms else 0.0)
+    return np.array(margins), np.array(faster)
+
+
+def calibration(items: list[Sample]) -> dict:
+    """The slope `a` of P(faster) = sigmoid(a * margin) for whole candidates, by maximum likelihood on
+    every pair of the model-style candidates scored by a ranker that never saw their family (pairs
+    at any ratio: near-ties are coin tosses, which is what keeps P away from 1); `guess_slope`, for
+    estimates that rest on a guess, is half of it (a stated prior: no guessed estimate is in the data)."""
+    from scipy.optimize import minimize_scalar
+
+    held, scores, _ = held_out_candidate_scores(items)
+    margins, faster = pair_margins(scores[held], [items[i] for i in held])
+
+    def loss(a: float) -> float:
+        z = a * margins
+        return float(np.mean(np.logaddexp(0.0, -z) * faster + np.logaddexp(0.0, z) * (1.0 - faster)))
+
+    slope = float(minimize_scalar(loss, bounds=(0.01, 10.0), method="bounded").x)
+    return {"slope": round(slope, 4), "guess_slope": round(slope / 2, 4), "pairs": len(margins),
+            "fitted_on": "model-style candidates (tests/data/h200/styles), held-out-family scores, all pairs"}
+
+
+RELIABILITY_BINS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+
+
+def reliability(margins: np.ndarray, faster: np.ndarray, ranker: Ranker) -> list[dict]:
+    """Predicted P(faster) of the side predicted faster, binned, against how often it was the faster
+    (a predicted tie counts half); the mean log-loss of all pairs beside it."""
+    p = np.array([ranker.p_faster(abs(m)) for m in margins])
+    right = np.where(margins == 0, 0.5, np.where(margins > 0, faster, 1.0 - faster))
+    rows = []
+    for lo, hi in itertools.pairwise(RELIABILITY_BINS):
+        k = (p >= lo) & ((p < hi) if hi < 1.0 else (p <= hi))
+        if k.any():
+            rows.append({"bin": f"{lo:.2f}-{hi:.2f}", "pairs": int(k.sum()), "predicted": round(float(p[k].mean()), 3),
+                         "observed": round(float(right[k].mean()), 3)})
+    q = np.clip(np.array([ranker.p_faster(m) for m in margins]), 1e-9, 1 - 1e-9)
+    rows.append({"bin": "all (log-loss)", "pairs": len(margins),
+                 "predicted": round(float(-np.mean(faster * np.log(q) + (1 - faster) * np.log(1 - q))), 3),
+                 "observed": None})
+    return rows
+
+
+def reliability_markdown(tables: dict[str, list[dict]]) -> str:
+    """Reliability tables side by side: one column pair per data set."""
+    names = list(tables)
+    bins = list(dict.fromkeys(r["bin"] for rows in tables.values() for r in rows))
+    head = "| P(faster) | " + " | ".join(f"{n}: pairs | predicted | observed" for n in names) + " |\n"
+    head += "| --- |" + " ---: | ---: | ---: |" * len(names) + "\n"
+    lines = []
+    for b in bins:
+        cells = []
+        for n in names:
+            r = next((r for r in tables[n] if r["bin"] == b), None)
+            cells.append("- | - | -" if r is None else f"{r['pairs']} | {r['predicted']:.3f} | "
+                         + ("-" if r["observed"] is None else f"{r['observed']:.3f}"))
+        lines.append(f"| {b} | " + " | ".join(cells) + " |")
+    return head + "\n".join(lines) + "\n"
 
 
 def candidate_markdown(per_family: dict[str, dict], methods: dict[str, dict]) -> str:
@@ -303,6 +382,28 @@ def candidate_markdown(per_family: dict[str, dict], methods: dict[str, dict]) ->
             + "\n".join(line(m, r) for m, r in methods.items()) + "\n")
 
 
+def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dict[str, list[dict]]:
+    """The calibrated P(faster) of the packaged model (or `ranker`) on the model-style candidates'
+    held-out-family scores (the data the slope was fitted on) and on the KernelBench-style corpora
+    measured on the H200 (`kb_measured`: never used to fit or design anything)."""
+    from .dataset import kb_measured
+
+    ranker = ranker or Ranker.default()
+    held, scores, _ = held_out_candidate_scores(items)
+    kb = kb_measured.samples()
+    kb_scores = np.array(kb_measured.scores(kb, ranker)["ranker"])
+    return {"model-style candidates (fitted on)": reliability(*pair_margins(scores[held], [items[i] for i in held]),
+                                                              ranker),
+            "kb corpora (held out)": reliability(*pair_margins(kb_scores, kb), ranker)}
+
+
+def kb_markdown(ranker: Ranker | None = None) -> str:
+    """The orderings of the KernelBench-style corpora measured on the H200 (held out)."""
+    from .dataset import kb_measured
+
+    return candidate_markdown({}, kb_measured.table(kb_measured.samples(), ranker)).split("\n\n", 1)[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cudaperf.rl.rank_train", description=__doc__.splitlines()[0])
     p.add_argument("--data", default=str(DEFAULT), help="directory with measurements.jsonl.gz and features.jsonl.gz")
@@ -313,9 +414,13 @@ def main(argv: list[str] | None = None) -> int:
     items = all_samples(ns.data)
     if ns.report:
         sys.stdout.write(markdown(held_out(samples(ns.data))) + "\n")
-        sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)))
+        sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
+        sys.stdout.write(kb_markdown() + "\n")
+        sys.stdout.write(reliability_markdown(reliability_tables(items)))
     if ns.output:
-        fit(items).save(ns.output)
+        model = fit(items)
+        model.model["calibration"] = calibration(items)
+        model.save(ns.output)
         print(json.dumps({"model": ns.output, "samples": len(items)}))
     return 0
 

@@ -22,6 +22,13 @@ from typing import Any
 import numpy as np
 
 SCHEMA = "cudaperf.ranker/1"
+
+
+def _has_kernels(code: str, reason: str | None) -> bool:
+    """Whether an unreadable candidate is still a candidate (it defines kernels, its Python parses)."""
+    if reason is None or reason.startswith(("python does not parse", "no CUDA", "no class ModelNew")):
+        return False
+    return "__global__" in code
 # H200 rates the time terms use: DRAM and the launch overhead measured (docs/ranking.md); sector, atomic
 # and shared rates per SM and clock as the hardware issues them.
 ARCH = {"sm_count": 132, "clock_hz": 1.98e9, "dram_bps": 4.0e12, "load_sector_bps": 7e12, "store_sector_bps": 2e12,
@@ -78,6 +85,14 @@ def describe(kernel: Any) -> dict[str, float]:
     }
 
 
+def serial_requests(d: dict[str, float]) -> float:
+    """Global requests one thread issues in sequence.  The analyzer's `global_requests_per_thread` is
+    warp requests x 32 / threads, which counts a block narrower than a warp (a single-thread tail
+    kernel looping over partial sums) 32 / block_threads times over; per warp is what one thread waits for."""
+    block = d.get("block_threads") or 32.0
+    return d["global_requests_per_thread"] * block / (32.0 * math.ceil(block / 32.0))
+
+
 def time_terms(d: dict[str, float]) -> dict[str, float]:
     """Seconds each resource would take on its own, and their maximum plus a launch: DRAM bytes;
     32-byte sectors of global loads and of stores (partial-sector stores cost more); shared-memory
@@ -96,7 +111,7 @@ def time_terms(d: dict[str, float]) -> dict[str, float]:
         "flops": d["flops"] / ARCH["fp32_flops"],
         "global_atomics": d["gatomic_sectors"] / (ARCH["atomic_sectors_per_clock"] * clock),
         "shared_atomics": 4.0 * d["satomic_requests"] / (sm * clock),
-        "latency": waves * d["global_requests_per_thread"] * ARCH["latency_s"] / 4.0,
+        "latency": waves * serial_requests(d) * ARCH["latency_s"] / 4.0,
     }
     terms["total"] = max(terms.values()) + ARCH["launch_s"]
     return terms
@@ -166,9 +181,11 @@ class Ranker:
                         sizes: dict | None = None) -> list[dict]:
         """Whole KernelBench candidates (Python modules with load_inline extensions), fastest
         first, each scored on the summed terms of everything it launches at the task's input shapes
-        (`candidates.estimate`; `task`: a reference path, its source or a Task).  Candidates that
-        cannot be read (no CUDA, Python that does not parse, a wrapper the analyzer cannot follow)
-        come last, each with its reason.  Raises ValueError when the reference cannot be traced."""
+        (`candidates.estimate`; `task`: a reference path, its source or a Task).  A candidate whose
+        kernels exist but whose run could not be followed at all is placed at the middle of the
+        others (`placed`: "median", no score), with its reason; those that are not candidates (no
+        CUDA, Python that does not parse) come last.  `p_faster_than_next` is calibrated
+        (`p_faster`).  Raises ValueError when the reference cannot be traced."""
         from .candidates import estimate, task_reference
 
         labels = list(labels) if labels is not None else [f"candidate {i}" for i in range(len(codes))]
@@ -177,14 +194,29 @@ class Ranker:
         except RuntimeError as exc:
             raise ValueError(str(exc)) from None
         scores = {i: self.score_terms(e.terms) for i, e in enumerate(estimates) if e.rankable}
-        ranked = sorted(scores, key=lambda i: -scores[i]) + [i for i, e in enumerate(estimates) if not e.rankable]
+        ranked = sorted(scores, key=lambda i: -scores[i])
+        placed = [i for i, e in enumerate(estimates) if not e.rankable and _has_kernels(codes[i], e.reason)]
+        middle = (len(ranked) + 1) // 2
+        ranked = ranked[:middle] + placed + ranked[middle:]
+        ranked += [i for i, e in enumerate(estimates) if not e.rankable and i not in placed]
         rows = []
         for place, i in enumerate(ranked):
             nxt = ranked[place + 1] if place + 1 < len(ranked) and ranked[place + 1] in scores else None
-            p_next = 1.0 / (1.0 + math.exp(scores[nxt] - scores[i])) if i in scores and nxt is not None else None
+            p_next = None
+            if i in scores and nxt is not None:
+                p_next = self.p_faster(scores[i] - scores[nxt], estimates[i].guess or estimates[nxt].guess)
             rows.append({"rank": place + 1, "index": i, "label": labels[i], "score": scores.get(i),
-                         "p_faster_than_next": p_next, **estimates[i].to_json()})
+                         "p_faster_than_next": p_next, "placed": "median" if i in placed else None,
+                         **estimates[i].to_json()})
         return rows
+
+    def p_faster(self, margin: float, guess: bool = False) -> float:
+        """P(faster) for a score margin (score(a) - score(b)) between two whole candidates, calibrated:
+        the logistic slope fitted on held-out pairs (`calibration` in the model: `slope`, and
+        `guess_slope` where either estimate rests on a guess); the raw sigmoid without one."""
+        cal = self.model.get("calibration") or {}
+        slope = cal.get("guess_slope" if guess else "slope", 1.0)
+        return 1.0 / (1.0 + math.exp(-slope * margin))
 
     def order(self, kernels: Sequence[Any]) -> list[int]:
         """Indices of `kernels`, predicted fastest first."""

@@ -84,51 +84,146 @@ def _flat(x):
         yield x
 
 
+def _scalar(tensor, phase: str):
+    """What `.item()` of a meta tensor answers (it has no value): 0 while the model is built (sanity
+    checks of initial weights pass), 1 while it runs (a divisor stays non-zero); True for booleans."""
+    import torch
+
+    if tensor.dtype == torch.bool:
+        return True
+    value = 0 if phase == "build" else 1
+    return float(value) if tensor.is_floating_point() or tensor.is_complex() else value
+
+
+class _Launches:
+    """The interpreter's launcher while tracing: each launch recorded (kernel name expression, grid,
+    block, dynamic shared memory and the scalar arguments by parameter name), identical ones counted."""
+
+    def __init__(self, translation):
+        self.translation = translation
+        self.launches: list[dict] = []
+        self._index: dict[str, dict] = {}
+
+    def launch(self, kernel, grid, block, smem, stream, args) -> None:
+        params = self.translation.kernels[kernel.split("<", 1)[0].strip()].params
+        scalars = {p.name: value for p, (code, value) in zip(params, args) if code != "p"}
+        entry = {"kernel": kernel, "grid": list(grid), "block": list(block), "smem": int(smem), "args": scalars}
+        key = json.dumps(entry, sort_keys=True)
+        if key in self._index:
+            self._index[key]["count"] += 1
+        else:
+            self._index[key] = {**entry, "count": 1}
+            self.launches.append(self._index[key])
+
+    def synchronize(self) -> None:
+        pass
+
+
+def _guess_arguments(params, pool: list, scalars: list) -> list:
+    """Arguments for a wrapper nobody called (the candidate could not be traced): its tensor parameters
+    take the reference's inputs, then the model's parameters, in order; its integer parameters the
+    reference's integer init inputs in order, else 1; its floating ones 0."""
+    tensors, ints = iter(pool), iter(scalars)
+    args = []
+    for _, ctype in params:
+        if ctype == "tensor":
+            tensor = next(tensors, None)
+            if tensor is None:
+                raise ValueError("more tensor parameters than inputs and parameters to guess them from")
+            args.append(tensor)
+        elif ctype == "list":
+            args.append(list(tensors))
+        elif ctype in ("float", "double"):
+            args.append(0.0)
+        elif ctype == "bool":
+            args.append(False)
+        else:
+            args.append(next(ints, 1))
+    return args
+
+
 def _trace_one(source: str, reference_inputs, init) -> dict:
     import torch
     from torch.utils import cpp_extension
     from torch.utils._python_dispatch import TorchDispatchMode
 
+    from ..rewards.execution.fastpath.interp import Interpreter
+    from ..rewards.execution.fastpath.plan import translate_or_reason
+    from . import cudashim
+    from .cudashim import on_meta_mode
     from .wrapper import bind, wrappers
 
     record: dict = {"error": None, "extensions": [], "calls": [], "ops": []}
-    state = {"inside": False}
+
+    def add(kind: str, item: dict) -> None:
+        record[kind].append(item)
+        cudashim.captured(kind, item)
+
+    cudashim.on_replay(lambda items: [record[kind].append(item) for kind, item in items])
+    # phase: load (the module runs), build (ModelNew(...)), run (forward); inside: None, "interp" (the
+    # wrapper run by the interpreter: its fills and copies are recorded as its own), "bind" (not recorded)
+    state: dict = {"inside": None, "phase": "load"}
+    loaded: list = []
 
     class Recorder(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             name = func.overloadpacket.__name__.rstrip("_")
-            if name == "_local_scalar_dense":     # .item(): a host synchronisation; meta has no value
-                record["ops"].append({"op": "item", "flops": 0.0, "bytes": 0.0, "strided": False, "sync": True})
-                return 1.0
+            if name == "_local_scalar_dense" and args and args[0].device.type == "meta":
+                if state["phase"] == "run":      # .item(): a host synchronisation; meta has no value
+                    add("ops", {"op": "item", "flops": 0.0, "bytes": 0.0, "strided": False, "sync": True})
+                return _scalar(args[0], state["phase"])
             out = func(*args, **(kwargs or {}))
-            if not state["inside"] and name not in _FREE:
-                record["ops"].append(_op_cost(name, (args, kwargs), out))
+            if state["phase"] == "run" and state["inside"] != "bind" and name not in _FREE:
+                add("ops", {**_op_cost(name, (args, kwargs), out), **({"wrapper": True} if state["inside"] else {})})
             return out
 
     class Extension:
-        def __init__(self, index: int, cuda: str, functions):
+        def __init__(self, index: int, cuda: str, functions, translation):
             self._index, self._cuda, self._wrappers = index, cuda, wrappers(cuda)
-            self._functions = list(functions or self._wrappers)
+            self._translation = translation
+            exported = list(translation.functions) if translation is not None else list(self._wrappers)
+            self._functions = list(functions or exported)
 
         def __getattr__(self, fn: str):
             if fn.startswith("_") or (fn not in self._functions and fn not in self._wrappers):
                 raise AttributeError(fn)
 
-            def call(*args):
-                described = [_describe(a) for a in args]
-                record["calls"].append({"extension": self._index, "function": fn, "args": described})
-                wrapper = self._wrappers.get(fn)
-                plain = [d.get("shape", d.get("value")) for d in described]
-                shape = bind(self._cuda, wrapper, plain).output if wrapper is not None else None
-                if shape is None:
-                    first = next((a for a in args if isinstance(a, torch.Tensor)), None)
-                    shape = list(first.shape) if first is not None else [1]
-                state["inside"] = True
-                try:
-                    return torch.empty(shape, device="meta")
-                finally:
-                    state["inside"] = False
+            def call(*args, **kwargs):
+                return self._call(fn, args, kwargs, guessed=False)
             return call
+
+        def _call(self, fn: str, args, kwargs, guessed: bool):
+            described = [_describe(a) for a in args]
+            entry = {"extension": self._index, "function": fn, "args": described, **({"guessed": True} if guessed
+                                                                                      else {})}
+            add("calls", entry)
+            translation = self._translation
+            if translation is not None and fn in translation.functions:
+                launcher = _Launches(translation)
+                ops_before = len(record["ops"])
+                state["inside"] = "interp"
+                try:
+                    out = Interpreter(translation, launcher, cuda_device="meta").call(fn, *args, **kwargs)
+                    entry["launches"] = launcher.launches
+                    entry["outputs"] = [list(t.shape) for t in _flat(out) if isinstance(t, torch.Tensor)]
+                    return out
+                except Exception as exc:     # outside the interpreter's reach: the regex reading below
+                    del record["ops"][ops_before:]
+                    entry["interpreter"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else ''}"
+                finally:
+                    state["inside"] = None
+            wrapper = self._wrappers.get(fn)
+            plain = [d.get("shape", d.get("value")) for d in described]
+            outputs = bind(self._cuda, wrapper, plain).outputs if wrapper is not None else None
+            if outputs is None:
+                first = next((a for a in args if isinstance(a, torch.Tensor)), None)
+                outputs = [list(first.shape) if first is not None else [1]]
+            state["inside"] = "bind"
+            try:
+                made = [torch.empty(shape, device="meta") for shape in outputs]
+                return made[0] if len(made) == 1 else made
+            finally:
+                state["inside"] = None
 
     def load_inline(*args, **kwargs):
         from ..rewards.execution.torch_ext import normalise
@@ -139,44 +234,107 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
         functions = spec.get("functions")
         functions = list(functions) if isinstance(functions, (list, tuple, dict)) else (
             [functions] if isinstance(functions, str) else None)
-        record["extensions"].append({"cuda": cuda, "functions": functions})
-        return Extension(len(record["extensions"]) - 1, cuda, functions)
+        translation, why = translate_or_reason(spec)
+        record["extensions"].append({"cuda": cuda, "functions": functions,
+                                     **({"translation": why} if translation is None else {})})
+        loaded.append(Extension(len(record["extensions"]) - 1, cuda, functions, translation))
+        return loaded[-1]
 
     def refuse(*args, **kwargs):
         raise RuntimeError("only load_inline extensions can be read statically")
 
     saved = (cpp_extension.load_inline, cpp_extension.load)
     cpp_extension.load_inline, cpp_extension.load = load_inline, refuse
+    model = None
     try:
-        ns: dict = {"__name__": "candidate"}
-        exec(compile(source, "candidate.py", "exec"), ns)
-        if "ModelNew" not in ns:
-            raise RuntimeError("no class ModelNew")
-        with torch.device("meta"):
-            model = ns["ModelNew"](*init)
-            inputs = [x.to("meta") if isinstance(x, torch.Tensor) else x for x in reference_inputs]
-            with torch.no_grad(), Recorder():
-                model(*inputs)
+        with on_meta_mode(), Recorder():
+            ns: dict = {"__name__": "candidate"}
+            exec(compile(source, "candidate.py", "exec"), ns)
+            if "ModelNew" not in ns:
+                raise RuntimeError("no class ModelNew")
+            with torch.device("meta"):
+                state["phase"] = "build"
+                model = ns["ModelNew"](*init)
+                inputs = [x.to("meta") if isinstance(x, torch.Tensor) else x for x in reference_inputs]
+                state["phase"] = "run"
+                with torch.no_grad():
+                    model(*inputs)
+                    # what the timing sees is a warm call: lazy builds, caches and graph captures happened
+                    # in the first; the second one's record replaces it when it runs to the end
+                    first = {k: record[k] for k in ("calls", "ops")}
+                    record["calls"], record["ops"] = [], []
+                    try:
+                        model(*inputs)
+                    except Exception:
+                        record["calls"] = []
+                    if not record["calls"]:
+                        record.update(first)
     except SyntaxError as exc:
         record["error"] = f"python does not parse: line {exc.lineno}: {exc.msg}"
     except Exception as exc:
         record["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
     finally:
+        state["phase"], state["inside"] = "load", None
         cpp_extension.load_inline, cpp_extension.load = saved
+    if record["error"] is not None and record["calls"]:
+        # it stopped after calling its extension: what ran up to there is kept, and said to be partial
+        record["partial"], record["error"] = record["error"], None
+    elif record["error"] is not None and loaded and not record["error"].startswith("python does not parse"):
+        _guess(record, loaded, model, reference_inputs, init, Recorder, state, on_meta_mode)
     if record["error"] is None and not record["extensions"]:
         record["error"] = "no CUDA: the candidate builds no load_inline extension"
     return record
+
+
+def _guess(record: dict, loaded: list, model, reference_inputs, init, recorder, state: dict, on_meta_mode) -> None:
+    """A candidate that could not be traced to its extension calls: each exported function called once
+    with guessed arguments (`_guess_arguments`); what that launches is kept as a guess beside the error."""
+    import torch
+
+    pool = [x.to("meta") for x in reference_inputs if isinstance(x, torch.Tensor)]
+    try:
+        pool += [p for p in model.parameters()] if model is not None else []
+    except Exception:
+        pass
+    ints = [v for v in init if isinstance(v, int) and not isinstance(v, bool)]
+    record["ops"] = []        # the failed forward's torch operators: only the guessed calls' count
+    state["phase"] = "run"
+    try:
+        with on_meta_mode(), recorder(), torch.no_grad():
+            for ext in loaded:
+                translation = ext._translation
+                for fn in (ext._functions if translation is not None else []):
+                    if fn not in translation.functions:
+                        continue
+                    try:
+                        args = _guess_arguments(translation.functions[fn].params, pool, ints)
+                    except ValueError:
+                        continue
+                    before = len(record["calls"])
+                    try:
+                        ext._call(fn, args, {}, guessed=True)
+                    except Exception:
+                        del record["calls"][before:]
+    finally:
+        state["phase"] = "load"
+    record["calls"] = [c for c in record["calls"] if "launches" in c]
+    if record["calls"]:
+        record["guessed"] = record["error"]
 
 
 def trace_request(request: dict) -> dict:
     """Run in the child: the reference's input shapes, then every candidate traced."""
     import torch
 
+    from .cudashim import install, on_meta_mode
+
+    install()
     ref: dict = {"__name__": "reference"}
-    exec(compile(configured(request["reference"], request.get("sizes")), "reference.py", "exec"), ref)
-    with torch.device("meta"):
-        inputs = ref["get_inputs"]()
-    init = ref["get_init_inputs"]() if "get_init_inputs" in ref else []
+    with on_meta_mode():
+        exec(compile(configured(request["reference"], request.get("sizes")), "reference.py", "exec"), ref)
+        with torch.device("meta"):
+            inputs = ref["get_inputs"]()
+        init = ref["get_init_inputs"]() if "get_init_inputs" in ref else []
     return {"inputs": [_describe(x) for x in inputs], "init": [_describe(x) for x in init],
             "candidates": [_trace_one(src, inputs, init) for src in request["candidates"]]}
 

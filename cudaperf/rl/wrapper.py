@@ -24,7 +24,11 @@ _SAME = re.compile(r"^(\w+)\.(?:contiguous|clone)\(\)$")
 _RESHAPE = re.compile(r"^(\w+)\.(?:view|reshape)\(\s*\{([^}]*)\}\s*\)$")
 _FILL = re.compile(r"^(?:torch|at)::(?:zeros|ones|full)")
 _RETURN = re.compile(r"\breturn\s+(\w+)\s*;")
+_RETURN_MANY = re.compile(r"\breturn\s+(?:std::make_tuple\s*\(|(?:std::vector<[^>]*>|std::tuple<[^>]*>)?\s*\{)"
+                          r"([\w\s,]*)[)}]\s*;")
 _LAUNCH = re.compile(r"\b(\w+)\s*(?:<[^<>;]*>)?\s*<<<")
+_ASSIGNED = re.compile(r"(?<![\w.>])(\w+)\s*(?:[+\-*/%&|^]|<<|>>)?=(?!=)")
+_STEPPED = re.compile(r"(?:\+\+|--)\s*(\w+)|(?<![\w.>])(\w+)\s*(?:\+\+|--)")
 _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)[ \t]+([^\n]+?)\s*$", re.M)
 _FOR = re.compile(r"\bfor\s*\(\s*(?:int|int64_t|long|size_t)\s+(\w+)\s*=\s*([^;]+);\s*\1\s*<\s*([^;]+);")
 
@@ -52,6 +56,7 @@ class Bound:
     sizes: dict[str, int] = field(default_factory=dict)
     scalars: dict[str, float] = field(default_factory=dict)
     output: list[int] | None = None
+    outputs: list[list[int]] | None = None    # every returned tensor's shape (a std::vector / tuple return)
     launches: dict[str, int] = field(default_factory=dict)
     unknown: list[str] = field(default_factory=list)
     filled: int = 0           # elements of torch::zeros / ones / full allocations (a fill kernel each)
@@ -185,8 +190,18 @@ def bind(text: str, wrapper: Wrapper, args: list) -> Bound:
     sizes: dict[str, int] = {}
     unknown: list[str] = []
     filled = 0
-    for stmt in _statements(body):
+    statements = _statements(body)
+    changed = {m.group(1) for stmt in statements if not _DECL.match(stmt) and not _ALLOC.match(stmt)
+               for m in _ASSIGNED.finditer(stmt)} | {a or b for a, b in _STEPPED.findall(body)}
+    dims: set[str] = set()     # dim3 locals whose every component is known
+    for stmt in statements:
         stmt = _substitute(stmt, shapes)
+        dim = _DIM3.match(stmt)
+        if dim:
+            parts = _split(next(g for g in dim.groups()[1:] if g is not None))
+            if parts and all(evaluate(p, env) is not None for p in parts):
+                dims.add(dim.group(1))
+            continue
         alloc = _ALLOC.match(stmt)
         if alloc and re.search(r"(?:torch|at)::|\.\w+\(", alloc.group(2)):
             _tensor_local(alloc.group(1), alloc.group(2).strip(), shapes, env)
@@ -201,20 +216,75 @@ def bind(text: str, wrapper: Wrapper, args: list) -> Bound:
                 name = name.strip()
                 if not re.fullmatch(r"\w+", name) or not expr:
                     continue
-                value = evaluate(expr, env)
+                value = evaluate(expr, env) if name not in changed else None
                 if value is None:
-                    unknown.append(f"{name} = {expr.strip()}")
+                    unknown.append(f"{name} = {expr.strip()}" + (" (changed later)" if name in changed else ""))
                 else:
                     env[name] = value
                     sizes[name] = int(value) if float(value).is_integer() else value
     new_body = _substitute(body, shapes)
-    configs = " ".join(" ".join(_split(c)[:2]) for c in re.findall(r"<<<(.*?)>>>", body, re.S))
-    unknown = [u for u in unknown if re.search(rf"\b{re.escape(u.split(' =', 1)[0])}\b", configs)]  # grid/block ones
+    launched = " ".join(" ".join(_split(c)[:2]) for c in re.findall(r"<<<(.*?)>>>", body, re.S))
+    for m in _LAUNCH_CALL.finditer(body):      # and the launches' arguments
+        close = _closing_paren(body, m.end())
+        launched += " " + body[m.end():close if close is not None else m.end()]
+    unknown = [u for u in unknown if re.search(rf"\b{re.escape(u.split(' =', 1)[0])}\b", launched)]
     bound = Bound(text[:wrapper.start] + new_body + text[wrapper.end:], sizes, scalars, unknown=unknown, filled=filled)
     ret = _RETURN.findall(body)
     bound.output = list(shapes[ret[-1]]) if ret and ret[-1] in shapes else None
+    many = _RETURN_MANY.findall(body)
+    names = [n.strip() for n in _split(many[-1])] if many else []
+    if names and all(n in shapes for n in names):
+        bound.outputs = [list(shapes[n]) for n in names]
+    elif bound.output is not None:
+        bound.outputs = [bound.output]
     bound.launches = _launch_counts(new_body, env)
+    bound.unknown += [u for u in _unknown_launch_values(new_body, env, set(shapes) | dims) if u not in bound.unknown]
     return bound
+
+
+_DIM3 = re.compile(r"^\s*(?:const\s+)?dim3\s+(\w+)\s*"
+                   r"(?:\((.*)\)|=\s*dim3\s*\((.*)\)|=\s*\{(.*)\}|\{(.*)\}|=\s*(.+?))\s*;$", re.S)
+_LAUNCH_CALL = re.compile(r"\b(\w+)\s*(?:<[^<>;]*>)?\s*<<<(.*?)>>>\s*\(", re.S)
+_POINTERISH = re.compile(r"data_ptr|nullptr|NULL|\*\s*\)|^\s*\(?\s*\w+\s*\+|reinterpret_cast|static_cast<[^>]*\*>")
+
+
+def _unknown_launch_values(body: str, env: dict[str, float], tensors: set[str]) -> list[str]:
+    """The grid, block and scalar arguments of each launch that the wrapper's known values do not
+    decide: whatever the analyzer assumes for them is a guess."""
+    out = []
+    for m in _LAUNCH_CALL.finditer(body):
+        close = _closing_paren(body, m.end())
+        if close is None:
+            continue
+        config = _split(m.group(2))[:2]
+        for what, expr in zip(("grid", "block"), config):
+            if _names(expr, env, tensors) and evaluate(expr, env) is None:
+                out.append(f"{m.group(1)}: {what} {' '.join(expr.split())}")
+        for expr in _split(body[m.end():close]):
+            if _POINTERISH.search(expr) or expr.strip() in tensors:
+                continue
+            if _names(expr, env, tensors) and evaluate(expr, env) is None:
+                out.append(f"{m.group(1)}: argument {' '.join(expr.split())}")
+    return out
+
+
+def _names(expr: str, env: dict[str, float], tensors: set[str]) -> list[str]:
+    """Identifiers of `expr` that are neither known values, nor tensors, nor C keywords or casts."""
+    words = re.findall(r"(?<![\w.])([A-Za-z_]\w*)(?!\s*\()", _CASTS.sub("", expr))
+    return [w for w in words if w not in env and w not in tensors and w not in _C_WORDS]
+
+
+_C_WORDS = {"sizeof", "float", "double", "int", "long", "unsigned", "size_t", "int64_t", "true", "false", "dim3",
+            "const", "std", "min", "max"}
+
+
+def _closing_paren(text: str, start: int) -> int | None:
+    depth = 1
+    for i in range(start, len(text)):
+        depth += (text[i] == "(") - (text[i] == ")")
+        if depth == 0:
+            return i
+    return None
 
 
 def _tensor_local(name: str, expr: str, shapes: dict[str, list[int]], env: dict[str, float]) -> None:

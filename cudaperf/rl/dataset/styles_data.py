@@ -33,6 +33,16 @@ def cuda_lines(source: str) -> int:
         return 0
 
 
+def estimate_row(est, source: str) -> dict:
+    """What the features files keep of one candidate's estimate (`candidates.Estimate`)."""
+    return {"terms": est.terms, "reason": est.reason, "guess": est.guess, "unknown": est.unknown, "note": est.note,
+            "launches": est.launch_count(), "lines": cuda_lines(source), "inferred": est.sizes,
+            "kernels": [{"kernel": k.kernel, "count": k.count, "grid": k.grid, "block": k.block,
+                         "launch": k.launch_source, "seconds": k.terms["total"],
+                         "features": k.report["features"]} for k in est.launches],
+            "torch_ops": [o["op"] for o in est.torch_ops]}
+
+
 def rows(families: tuple[str, ...] = ()) -> list[dict]:
     """Every (task, configuration, candidate) estimated at the configuration's shapes (of `families`
     only, when given)."""
@@ -46,12 +56,7 @@ def rows(families: tuple[str, ...] = ()) -> list[dict]:
             for cand, est in zip(task.candidates, estimate(task.reference, codes, cfg["sizes"],
                                                           [c.cand_id for c in task.candidates])):
                 out.append({"task_id": task.task_id, "impl_id": cand.cand_id, "config_id": cfg["config_id"],
-                            "terms": est.terms, "reason": est.reason, "launches": est.launch_count(),
-                            "lines": cuda_lines(cand.source), "inferred": est.sizes,
-                            "kernels": [{"kernel": k.kernel, "count": k.count, "grid": k.grid, "block": k.block,
-                                         "launch": k.launch_source, "seconds": k.terms["total"],
-                                         "features": k.report["features"]} for k in est.launches],
-                            "torch_ops": [o["op"] for o in est.torch_ops]})
+                            **estimate_row(est, cand.source)})
                 print(task.task_id, cfg["config_id"], cand.cand_id, est.seconds, est.reason, file=sys.stderr)
     return out
 
@@ -77,15 +82,19 @@ def samples(data: str | Path = STYLES) -> list[Sample]:
     return found
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+def write_features(argv: list[str], prog: str, make_rows) -> int:
+    """`python -m PROG features OUT.jsonl.gz`: the rows `make_rows()` returns, one JSON line each."""
     if len(argv) != 2 or argv[0] != "features":
-        print("usage: python -m cudaperf.rl.dataset.styles_data features OUT.jsonl.gz", file=sys.stderr)
+        print(f"usage: python -m {prog} features OUT.jsonl.gz", file=sys.stderr)
         return 2
     with gzip.open(argv[1], "wt") as f:
-        for row in rows():
+        for row in make_rows():
             f.write(json.dumps(row, sort_keys=True) + "\n")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return write_features(sys.argv[1:] if argv is None else argv, "cudaperf.rl.dataset.styles_data", rows)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,172 @@
+"""The KernelBench-style corpora measured on the H200 (tests/kb_llm, tests/kb_heldout: candidates written
+the way LLMs write them, for the gate, never used to design or fit the ranker), as ranking data.
+
+What a candidate's time is: KernelBench times a candidate and its reference side by side; at these
+sizes (most under 0.2 ms) the machine's state moves both together.  Between two runs of the same corpus
+on the same H200, the order of two candidates' own times at >= 1.25x agrees only 66% of the time,
+while the order of their times relative to the reference timed with them (1 / speedup) agrees 98%.
+So a candidate's measured time here is its time over its reference's, the median over the runs that
+measured it.
+
+    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz   # the CPU estimates (committed)
+
+The features file holds, per correct candidate, the estimate's summed terms and the baselines' counts,
+as `styles_data` does for the model-style candidates."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from .load import DEFAULT, Sample, read_jsonl
+
+ROOT = DEFAULT.parents[3]
+H200 = ROOT / "tests" / "data" / "h200"
+TASK_DIRS = ("tests/kb_llm", "tests/kb_heldout")
+# one entry per run of the whole engine on the H200: the files it wrote
+RUNS = {
+    "kb_llm run 1": ["kb_llm/run1.jsonl"],
+    "kb_llm run 2": ["kb_llm/run2.jsonl", "kb_llm/heldout_layernorm.jsonl"],
+    "heldout": ["heldout/heldout_gelu_scale.jsonl", "heldout/heldout_layernorm.jsonl",
+                "heldout/heldout_matmul.jsonl", "heldout/heldout_softmax.jsonl"],
+}
+FEATURES = H200 / "kb_llm" / "rank_features.jsonl.gz"
+
+
+def _relative(path: str) -> str:
+    """A record's candidate path as tests/... (run 2 evaluated a copy under a temporary directory)."""
+    for d in TASK_DIRS:
+        name = d.rsplit("/", 1)[1]
+        if f"/{name}/" in path or path.startswith(f"{name}/"):
+            return f"{d}/{path.split(f'{name}/', 1)[1]}"
+    return path
+
+
+def runs() -> dict[str, dict[str, tuple[float, float]]]:
+    """Per run, candidate path -> (candidate ms, reference ms) of every `correct` candidate."""
+    out: dict[str, dict[str, tuple[float, float]]] = {}
+    for run, files in RUNS.items():
+        found = out.setdefault(run, {})
+        for f in files:
+            for r in read_jsonl(H200 / f):
+                t = r.get("time_ms") or {}
+                if r.get("status") == "correct" and t.get("candidate") and t.get("reference"):
+                    found[_relative(r["candidate"])] = (t["candidate"], t["reference"])
+    return out
+
+
+def relative_times() -> dict[str, dict[str, float]]:
+    """Task directory -> candidate path -> median over runs of its time over its reference's."""
+    ratios: dict[str, list[float]] = defaultdict(list)
+    for found in runs().values():
+        for path, (cand, ref) in found.items():
+            ratios[path].append(cand / ref)
+    tasks: dict[str, dict[str, float]] = defaultdict(dict)
+    for path, values in sorted(ratios.items()):
+        tasks[str(Path(path).parent)][path] = statistics.median(values)
+    return dict(tasks)
+
+
+def rows() -> list[dict]:
+    """Every measured candidate estimated at its task's shapes (one trace per task)."""
+    from ..candidates import estimate
+    from .styles_data import estimate_row
+
+    out = []
+    for task, cands in relative_times().items():
+        paths = sorted(cands)
+        codes = [(ROOT / p).read_text() for p in paths]
+        for path, code, est in zip(paths, codes, estimate((ROOT / task / "reference.py").read_text(), codes,
+                                                          labels=paths)):
+            out.append({"task_id": task, "impl_id": path, **estimate_row(est, code)})
+            print(task, Path(path).name, est.seconds, est.reason, file=sys.stderr)
+    return out
+
+
+def samples(features: str | Path = FEATURES) -> list[Sample]:
+    """Measured candidates joined with their committed estimates; `time_ms` is the relative time
+    (candidate over reference), `inputs` as `styles_data.samples` gives them."""
+    from ...rewards.config import RewardConfig
+    from ...rewards.structural import score_weighted
+
+    config = RewardConfig()
+    feats = {r["impl_id"]: r for r in read_jsonl(features)}
+    found = []
+    for task, cands in relative_times().items():
+        for path, ratio in cands.items():
+            f = feats.get(path)
+            if f is None:
+                continue
+            found.append(Sample(f"kb/{Path(task).name}", 0, Path(path).name, ratio,
+                                {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
+                                 "guess": f["guess"], "reason": f["reason"],
+                                 "structural": score_weighted([(k["kernel"], k["features"], k["count"] * k["seconds"])
+                                                               for k in f["kernels"]], config).score}))
+    return found
+
+
+def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
+    """Per ordering (higher = predicted faster): the ranker (the packaged model unless given), the
+    untrained time estimate, and the trivial baselines; a candidate without an estimate scores -inf
+    in the first two (it comes last)."""
+    import math
+
+    from ..ranking import Ranker
+
+    ranker = ranker or Ranker.default()
+    out: dict[str, list[float]] = {"ranker": [], "untrained time estimate": [], "more CUDA lines": [],
+                                   "fewer launches": [], "structural reward at the task's shapes": []}
+    for s in items:
+        terms = s.inputs["terms"]
+        out["ranker"].append(ranker.score_terms(terms) if terms else -math.inf)
+        out["untrained time estimate"].append(-terms["total"] if terms else -math.inf)
+        out["more CUDA lines"].append(s.inputs["lines"])
+        out["fewer launches"].append(-s.inputs["launches"] if terms else -math.inf)
+        out["structural reward at the task's shapes"].append(s.inputs["structural"] if terms else -math.inf)
+    return out
+
+
+def table(items: list[Sample], ranker=None) -> dict[str, dict]:
+    """`rank_train.group_metrics` of every ordering of `scores` over the measured groups."""
+    import numpy as np
+
+    from ..rank_train import group_metrics
+
+    return {name: group_metrics(np.array(values, dtype=float), items) for name, values in scores(items, ranker).items()}
+
+
+def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True) -> tuple[int, int]:
+    """The hardware's own noise floor: pairs of one task's candidates >= `ratio` apart in run `a` (their
+    times relative to the reference's, or with `relative=False` their own), and how many of them run `b`
+    orders the same way."""
+    measured = runs()
+
+    def time(run: str, path: str) -> float:
+        cand, ref = measured[run][path]
+        return cand / ref if relative else cand
+
+    pairs = agree = 0
+    by_task: dict[str, list[str]] = defaultdict(list)
+    for path in measured[a]:
+        if path in measured[b]:
+            by_task[str(Path(path).parent)].append(path)
+    for paths in by_task.values():
+        for i, p in enumerate(paths):
+            for q in paths[i + 1:]:
+                ra, rb = time(a, p) / time(a, q), time(b, p) / time(b, q)
+                if max(ra, 1 / ra) >= ratio:
+                    pairs += 1
+                    agree += (ra > 1) == (rb > 1)
+    return pairs, agree
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .styles_data import write_features
+
+    return write_features(sys.argv[1:] if argv is None else argv, "cudaperf.rl.dataset.kb_measured", rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
