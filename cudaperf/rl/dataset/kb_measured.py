@@ -128,15 +128,6 @@ def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
     return out
 
 
-def table(items: list[Sample], ranker=None) -> dict[str, dict]:
-    """`rank_train.group_metrics` of every ordering of `scores` over the measured groups."""
-    import numpy as np
-
-    from ..rank_train import group_metrics
-
-    return {name: group_metrics(np.array(values, dtype=float), items) for name, values in scores(items, ranker).items()}
-
-
 def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True) -> tuple[int, int]:
     """The hardware's own noise floor: pairs of one task's candidates >= `ratio` apart in run `a` (their
     times relative to the reference's, or with `relative=False` their own), and how many of them run `b`
