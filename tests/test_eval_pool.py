@@ -8,6 +8,7 @@ import subprocess
 import threading
 import time
 
+import pytest
 from conftest import descendant_pids
 
 from cudaperf.rewards.execution.pool import GpuLock, Held, Pool
@@ -134,6 +135,7 @@ def test_the_gpu_alone_waits_for_every_share_and_goes_before_new_ones():
 def test_candidates_per_gpu_run_at_once_and_time_alone():
     """Two slots on one (CPU) device share its lock: both candidates get their verdict, and each checker
     logs its wait for the device alone before the kernel record and timing."""
+    pytest.importorskip("torch")
     from cudaperf.rewards.execution.api import Evaluator, Options
     from cudaperf.rewards.execution.formats import candidate_from_source, task_from_source
 

@@ -305,8 +305,12 @@ def preload() -> None:
     """What a worker imports before its first request, without initialising CUDA: the zygote
     (zygote.py) imports it once and forks workers that start with it loaded.  Not
     torch.utils.cpp_extension: importing it initialises CUDA (seen on the H200), after which no forked
-    child can create a context; each worker imports it itself."""
-    import torch
+    child can create a context; each worker imports it itself.  Without torch, nothing: such a
+    worker only says so."""
+    try:
+        import torch
+    except ImportError:
+        return
     import torch._dynamo
     import torch.profiler
     import torch.utils._python_dispatch  # noqa: F401
