@@ -141,6 +141,7 @@ class FileAnalysis:
         """The launch the kernel is analysed under: the first whose block size is known (all of it,
         else in part), else the first."""
         found = [h for h in self.launches() if h.kernel == name]
+        found = [h for h in found if h.reachable] or found  # not one the host's own values rule out
         return next((h for h in found if h.block is not None and None not in h.block),
                     next((h for h in found if h.block is not None), found[0] if found else None))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import parse
 from .ctype import CType
-from .guards import Range, argument_ranges
+from .guards import Range, argument_ranges, unreachable
 from .ir import Branch, Kernel, Loop, walk
 from .parse import Node, text
 from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
@@ -119,6 +119,8 @@ class HostLaunch:
     # per argument written as the launch's own 1-D grid or block size (`k<<<nb, t>>>(x, nb)`):
     # "grid" or "block", so a guessed shape and the argument stay one value
     shapes: list[str | None] = field(default_factory=list)
+    # False when a condition around the launch fails for values the host fixes (guards.unreachable)
+    reachable: bool = True
 
 
 def written_arguments(arguments: Node) -> list[Node]:
@@ -164,7 +166,10 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
         smem = resolve(config[2], launch_node, dim3=False) if len(config) > 2 else [0]
         written = written_arguments(m["arguments"][0])
         args = [resolve(a, launch_node, dim3=False) for a in written]
-        around = argument_ranges(launch_node, lambda node, at=launch_node: (resolve(node, at, dim3=False) or [None])[0])
+        def constant(node, at=launch_node):
+            return (resolve(node, at, dim3=False) or [None])[0]
+
+        around = argument_ranges(launch_node, constant)
         periods = [1 if value else resolve.period(a, launch_node) for a, value in zip(written, args)]
         sizes = {text(node): part for node, part in zip(config[:2], ("grid", "block"))}
         launches.append(HostLaunch(
@@ -172,7 +177,7 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
             tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
             int(smem[0]) if smem else None, template_args,
             [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods,
-            shapes=[sizes.get(text(a)) for a in written]))
+            shapes=[sizes.get(text(a)) for a in written], reachable=not unreachable(launch_node, constant)))
     return launches
 
 

@@ -43,6 +43,47 @@ EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
 
 
+def unseen(expr: Expr) -> bool:
+    """Does the value rest on data or calls the analysis cannot see (the sampler then lets every
+    lane take both sides of a branch on it)?"""
+    return bool(loads_in(expr)) or has_opaque(expr)
+
+
+def _few_values(expr: Expr) -> bool:
+    """A constant, or a choice between constants (`p >= 0.5 ? 1 : -1`, a predicted label)."""
+    if isinstance(expr, Const):
+        return True
+    if isinstance(expr, Op) and expr.name == "?:":
+        return all(_few_values(a) for a in expr.args[1:])
+    return isinstance(expr, Op) and expr.name in ("int", "float") and _few_values(expr.args[0])
+
+
+def few_lanes(condition: Expr, side: bool, any_equality: bool = False) -> bool:
+    """Does taking `side` of `condition` need an equality the sampler cannot decide and that picks
+    out few lanes: a tie of two data values, a rank the lowering cannot model
+    (`g.thread_rank() == 0` of a coalesced group), data naming one thread (`best == threadIdx.x`)?
+    No count of contending lanes can be claimed there.  A flag test of loaded data against a
+    constant or a choice of constants (`label[i] == -1`, `label[i] == (p > 0.5 ? 1 : -1)`) may
+    hold in every lane, so it is not one of them.  With `any_equality`, so is every equality of
+    data with a value that is not a constant (`ridx == currentCol`: a search one element meets)."""
+    if not isinstance(condition, Op):
+        return False
+    if condition.name == "!":
+        return few_lanes(condition.args[0], not side, any_equality)
+    if condition.name == ("&&" if side else "||"):
+        return any(few_lanes(a, side, any_equality) for a in condition.args)
+    if condition.name != ("==" if side else "!=") or not unseen(condition):
+        return False
+    left, right = condition.args
+    if any(loads_in(data) and not has_opaque(data) and _few_values(flag) for data, flag in
+           ((left, right), (right, left))):
+        return False
+    if has_opaque(condition) or (unseen(left) and unseen(right)):
+        return True
+    known = right if unseen(left) else left
+    return any_equality or any(name.startswith("tid.") for name in free_symbols(known))
+
+
 @dataclass(frozen=True)
 class Member:
     """An access in an epoch, with where it stands in the wrap-round epochs of barrier loops:
@@ -179,21 +220,32 @@ class LaneTable:
         self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
         self.cache: dict[tuple, Lanes | None] = {}
 
-    def get(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
-        key = (access.id, tuple(loop.id for loop in loops))
+    def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
+        key = (access.id, tuple(loop.id for loop in loops), in_block)
         if key not in self.cache:
-            self.cache[key] = self._sample(access, loops)
+            self.cache[key] = self._sample(access, loops, in_block)
         return self.cache[key]
 
-    def _sample(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
+    def assumed(self, branch: Branch, side: bool) -> bool:
+        """May a race inside one block take lanes behind this data-dependent branch as present?
+        When the whole block decides it alike (`if (level[v] == iter)` with v the block's vertex),
+        every thread of a block that takes it is there; when threads decide it each on their own
+        data (`if (status[nei] == 0) s_flag = 1;`), any of them may be, except behind an equality
+        that picks out few lanes (a tie of two data values, `best == threadIdx.x`).  Lanes on the
+        two sides of one such branch are never joined when what it tests is the same for the whole
+        block (_exclusive)."""
+        condition = branch.condition
+        return self.dependence.level(condition) <= 1 or not few_lanes(condition, side, any_equality=True)
+
+    def _sample(self, access: Access, loops: tuple[Loop, ...], in_block: bool) -> Lanes | None:
         if access.id not in self.graph:
             return None
         context = self.graph.nodes[access.id]["context"]
         batch = self.sampler.batch(context)
         address = evaluate_on(access.offset, batch)
         active = batch.active & (np.abs(address) < EXACT)  # also drops NaN: an address the lanes cannot know
-        for item in context:  # lanes that only may take a data-dependent branch prove nothing
-            if not isinstance(item, Loop):
+        for item in context:  # lanes that only may take a data-dependent branch prove nothing between blocks
+            if not isinstance(item, Loop) and not (in_block and self.assumed(*item)):
                 active &= ~np.isnan(evaluate_on(item[0].condition, batch))
         extent = self.extents.get(access.array) if access.space == "shared" else None
         if extent:  # lanes past the end of a shared array are another bug (or a wrongly guessed block)
@@ -372,10 +424,14 @@ def _read_back(kind: _Kind, mw: Member, mo: Member, graph: nx.DiGraph, dependenc
     return len(before) <= len(context) and all(a is b for a, b in zip(before, context))
 
 
-def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
+def _pairs(groups: list[list[Member]], atomic_reads: bool = False) -> Iterator[tuple[Member, Member]]:
+    """Every (write, other access) pair of one array within an epoch.  With `atomic_reads`, an
+    atomic counts as a write against plain loads (`atomicAdd(&s_count, c)` by every thread, then
+    thread 0 reads `s_count` before a barrier)."""
     count = 0
+    writes = ("store", "atomic") if atomic_reads else ("store",)
     for group in groups:
-        for w in (m for m in group if m.access.kind == "store"):
+        for w in (m for m in group if m.access.kind in writes):
             for other in group:
                 # a plain store and another thread's atomic on one word race too (`*acc = 0` in one
                 # block, `atomicAdd(acc, v)` in another): atomics order only atomics
@@ -383,15 +439,53 @@ def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
                     continue
                 if other.access.kind == "store" and other.access.id < w.access.id:
                     continue
+                if w.access.kind == "atomic" and other.access.kind != "load":
+                    continue
                 count += 1
                 if count > MAX_PAIRS:
                     return
                 yield w, other
 
 
+def _unseen_parts(expr: Expr) -> Iterator[Expr]:
+    """The loads and lost values a condition rests on (what makes it unknown to the sampler)."""
+    if isinstance(expr, Load | Opaque):
+        yield expr
+    elif isinstance(expr, Op) and (loads_in(expr) or has_opaque(expr)):
+        for a in expr.args:
+            yield from _unseen_parts(a)
+
+
+def _tested_flag(w: Access, other: Access, graph: nx.DiGraph, dependence: Dependence) -> bool:
+    """A store of one value every writer shares (`found = 1`) against a load in the test guarding
+    it (`if (!found && x > 0) found = 1;`): the read only decides whether to store what is, or is
+    about to be, there already."""
+    if other.kind != "load" or w.value is None or dependence.level(w.value) > 0 or w.id not in graph:
+        return False
+    return any(not isinstance(item, Loop) and any(ld.access_id == other.id for ld in loads_in(item[0].condition))
+               for item in graph.nodes[w.id]["context"])
+
+
+def _exclusive(w: Access, other: Access, graph: nx.DiGraph, dependence: Dependence) -> bool:
+    """Do the two accesses sit on the two sides of a branch whose unknown parts are the same for
+    the whole block (`if (s_flag) ... else ...`; `if (p_Np < 12 && n == 0) ... else if (n < 12 &&
+    p_Np >= 12) ...` with p_Np a macro of a header the lowering could not read)?  The sampler lets
+    lanes take both sides of it, but one value of those parts decides every lane's side."""
+    if w.id not in graph or other.id not in graph:
+        return False
+    sides = {item[0].id: item[1] for item in graph.nodes[w.id]["context"] if not isinstance(item, Loop)}
+    return any(not isinstance(item, Loop) and sides.get(item[0].id, item[1]) != item[1] and
+               unseen(item[0].condition) and
+               all(dependence.level(part, unknown=0) <= 1 for part in _unseen_parts(item[0].condition))
+               for item in graph.nodes[other.id]["context"])
+
+
 def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
     """The first clashing partner of every write of `kind` not reported yet (one finding per write)."""
-    for mw, mo in _pairs(groups):
+    # on shared memory a plain read of a word other warps update atomically races with them (a
+    # block's counter read before the barrier); on global memory it is how graph codes poll labels
+    # others lower with atomicMin, values that only ever move one way: not reported there
+    for mw, mo in _pairs(groups, atomic_reads=kind.space == "shared"):
         check()
         w, other = mw.access, mo.access
         shifts = _alignment(mw, mo)
@@ -402,7 +496,11 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
                                     _separating_loops(graph, other, kind.orders)))
-        a, b = table.get(w, loops), table.get(other, loops)
+        in_block = kind.space == "shared"
+        if (in_block and _exclusive(w, other, graph, table.dependence)) or \
+                _tested_flag(w, other, graph, table.dependence):
+            continue
+        a, b = table.get(w, loops, in_block), table.get(other, loops, in_block)
         if a is None or b is None:
             continue
         parts_w, parts_o = dict(mw.parts), dict(mo.parts)
@@ -632,11 +730,14 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
     shared: set[int] = set()
     for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):
         what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"
-        yield SHARED.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no barrier between"
+        how = "updated atomically" if w.kind == "atomic" else "written"
+        yield SHARED.name, w.line, w.column, f"shared `{w.array}` {how} here and {what}, with no barrier between"
     for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared):
         what = "written by several lanes of one warp" if other is w else \
             f"{other.kind} at line {other.line} by another lane of the same warp"
-        yield WARP.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no __syncwarp() between"
+        how = "updated atomically" if w.kind == "atomic" else "written"
+        yield WARP.name, w.line, w.column, \
+            f"shared `{w.array}` {how} here and {what}, with no __syncwarp() between"
     global_: set[int] = set()
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
     for w, scope in _unordered_updates(kernel, graph, table, loops, index_fills or {}):

@@ -18,10 +18,12 @@ from . import graph as access_graph
 from .divergence import BranchUniformity, Dependence, divergence_sampler
 from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
-from .launch import MAX_BLOCK_THREADS, Launch, dimensionality
+from .launch import DEFAULT_ARGUMENT, MAX_BLOCK_THREADS, Launch, dimensionality
+from .races import few_lanes as _few_lanes
 from .races import races
+from .races import unseen as _unseen
 from .sampling import Batch, Sampler
-from .symbolic import Const, Expr, Op, Sym, free_symbols, has_opaque, loads_in, op, substitute
+from .symbolic import Const, Expr, Sym, free_symbols, has_opaque, loads_in, op, substitute
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
 DIVERGENT_SYNCHRONISATION = ("barrier-divergence", "divergent-full-mask")
@@ -169,46 +171,6 @@ def redundant_barriers(kernel: Kernel) -> Iterator[Hazard]:
     yield from (h for h in found.values() if h is not None)
 
 
-def _unseen(expr: Expr) -> bool:
-    """Does the value rest on data or calls the analysis cannot see (the sampler then lets every
-    lane take both sides of a branch on it)?"""
-    return bool(loads_in(expr)) or has_opaque(expr)
-
-
-def _few_values(expr: Expr) -> bool:
-    """A constant, or a choice between constants (`p >= 0.5 ? 1 : -1`, a predicted label)."""
-    if isinstance(expr, Const):
-        return True
-    if isinstance(expr, Op) and expr.name == "?:":
-        return all(_few_values(a) for a in expr.args[1:])
-    return isinstance(expr, Op) and expr.name in ("int", "float") and _few_values(expr.args[0])
-
-
-def _few_lanes(condition: Expr, side: bool) -> bool:
-    """Does taking `side` of `condition` need an equality the sampler cannot decide and that picks
-    out few lanes: a tie of two data values, a rank the lowering cannot model
-    (`g.thread_rank() == 0` of a coalesced group), data naming one thread (`best == threadIdx.x`)?
-    No count of contending lanes can be claimed there.  A flag test of loaded data against a
-    constant or a choice of constants (`label[i] == -1`, `label[i] == (p > 0.5 ? 1 : -1)`) may
-    hold in every lane, so it is not one of them."""
-    if not isinstance(condition, Op):
-        return False
-    if condition.name == "!":
-        return _few_lanes(condition.args[0], not side)
-    if condition.name == ("&&" if side else "||"):
-        return any(_few_lanes(a, side) for a in condition.args)
-    if condition.name != ("==" if side else "!=") or not _unseen(condition):
-        return False
-    left, right = condition.args
-    if any(loads_in(data) and not has_opaque(data) and _few_values(flag) for data, flag in
-           ((left, right), (right, left))):
-        return False
-    if has_opaque(condition) or (_unseen(left) and _unseen(right)):
-        return True
-    known = right if _unseen(left) else left
-    return any(name.startswith("tid.") for name in free_symbols(known))
-
-
 def _may_split_warps(branch: Branch, uniformity: dict[int, BranchUniformity]) -> bool:
     """May lanes of one warp disagree on the branch?  Also when that rests on values the lowering
     lost or calls it does not model (`tile.thread_rank()`), which uniformity takes as no evidence:
@@ -259,21 +221,43 @@ def _guessed_arguments(launch: Launch) -> frozenset[str]:
     return frozenset(f"arg:{name}" for name, source in launch.arg_sources.items() if source == "default")
 
 
+def _loops_run_again(kernel: Kernel, launch: Launch) -> Launch:
+    """The launch with every made-up scalar argument (a default nobody gave) that bounds a loop
+    holding a block barrier raised to a multiple of the default past three times the grid's
+    threads, within the range the host allows: a persistent loop over `nodes` vertices (`for (v =
+    blockIdx.x; v < nodes; v += gridDim.x)`) then runs several iterations in every block, so what
+    one iteration's tail does to the next one's head is seen (a multiple of the default keeps the
+    tests a power of two divides, `n % blockDim.x == 0`, as they were).  Addresses built from such
+    arguments are still left out of races (`_guessed_arguments`)."""
+    bounding = {name[4:] for loop, _ in walk(kernel.body) if isinstance(loop, Loop) and
+                any(isinstance(s, Barrier) and s.scope in ("block", "grid") for s, _ in walk(loop.body))
+                for name in free_symbols(loop.condition) if name.startswith("arg:")}
+    threads = 3 * launch.blocks * launch.threads_per_block
+    raised = {}
+    for name in bounding:
+        if launch.arg_sources.get(name) == "default":
+            lo, hi = launch.ranges.get(name, (-math.inf, math.inf))
+            value = max(launch.args[name], -(-threads // DEFAULT_ARGUMENT) * DEFAULT_ARGUMENT, lo)
+            raised[name] = float(min(value, hi))
+    return replace(launch, args={**launch.args, **raised}) if raised else launch
+
+
 def _races(kernel: Kernel, graph: nx.DiGraph, launch: Launch) -> list[Hazard]:
     """Races under the launch, sampled with the first block's neighbour (what block 0 writes past
     its range, block 1 touches); under a guessed block, `shared-race` and `global-race` only where
     every block of SMALL_BLOCKS races at the same line too (a kernel written for 8-wide blocks
     analysed as 16x16, a word only thread 256 would reach, a y extent the launch may not have)."""
-    found = [Hazard(*race) for race in races(kernel, graph, Sampler(launch, neighbours=True),
+    launch = _loops_run_again(kernel, launch)
+    found = [Hazard(*race) for race in races(kernel, graph, Sampler(launch, all_warps=True, neighbours=True),
                                              _copied_axes(kernel, launch), _guessed_arguments(launch),
                                              launch.index_fills)]
     if "block" not in launch.guessed or not any(h.kind in BLOCK_CHECKED for h in found):
         return found
     for block in SMALL_BLOCKS[dimensionality(kernel)]:
-        small = replace(launch, block=block)
+        small = _loops_run_again(kernel, replace(launch, block=block))
         again = {(kind, line, column) for kind, line, column, _ in races(
-            kernel, graph, Sampler(small, neighbours=True), _copied_axes(kernel, small), _guessed_arguments(small),
-            small.index_fills)}
+            kernel, graph, Sampler(small, all_warps=True, neighbours=True), _copied_axes(kernel, small),
+            _guessed_arguments(small), small.index_fills)}
         found = [h for h in found if h.kind not in BLOCK_CHECKED or (h.kind, h.line, h.column) in again]
     return found
 

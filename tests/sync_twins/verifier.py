@@ -1,0 +1,5 @@
+from .graph import Twin
+
+
+def twins() -> list[Twin]:
+    return []
