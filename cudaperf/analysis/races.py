@@ -666,6 +666,89 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
             yield w, "block"  # two warps between block barriers
         elif _meet([block, *_iterations(graph, w, WARP_OR_BLOCK, batch), address], thread, active):
             yield w, "warp"  # two lanes of one warp between warp barriers (a warp's own slice)
+        elif w.space == "global" and loads_in(w.offset) and not _indexed_by(w.offset, "tid.", loops) and \
+                _meet([*_iterations(graph, w, GRID, batch), address], block, active):
+            # an index loaded from data alone (`label[nlist[i]]`): two blocks may load the same one; not
+            # when a thread index enters it beside the data (`val[start[col] + tid]`: a block's own segment)
+            yield w, "grid"
+
+
+def _index_words(expr: Expr, accesses: dict[int, Access], loops: dict[str, Loop]) -> set[tuple[str, str]]:
+    """The words (array, offset) an address loads its index from, and those the indices of those
+    loads and the loop counters in it (from their first value) load theirs from."""
+    words: set[tuple[str, str]] = set()
+    todo, seen = [expr], set()
+    while todo:
+        e = todo.pop()
+        for ld in loads_in(e):
+            source = accesses.get(ld.access_id)
+            if source is not None and source.id not in seen:
+                seen.add(source.id)
+                words.add((source.array, str(source.offset)))
+                todo.append(source.offset)
+        for name in free_symbols(e):
+            loop = loops.get(name)
+            if loop is not None and name not in seen:
+                seen.add(name)
+                todo.append(loop.init)
+    return words
+
+
+def _elsewhere(read: Access, w: Access, accesses: dict[int, Access], loops: dict[str, Loop]) -> bool:
+    """Does `read` reach the array other than through `w`'s own index: at the thread's own element
+    (`label[v]` beside a store to `label[big]`) or through other index data (`label[sp[e]]` beside
+    `label[nlist[e]]`)?  A read at the same index, or at another element of the same loaded
+    segment (`result[eidx]` beside `result[++eidx]` with `result = extrema + offsets[t]`), is the
+    thread's own element reached through a permutation or its own segment."""
+    if str(read.offset) == str(w.offset):
+        return False
+    own = _index_words(read.offset, accesses, loops)
+    return not own or not own & _index_words(w.offset, accesses, loops)
+
+
+def _scatters(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, index_fills: dict[str, tuple[int, int]],
+              loops: dict[str, Loop], reported: set[int]) -> Iterator[tuple[Access, Access]]:
+    """Plain stores of a value that differs between threads at an index read from the same array
+    (`label[big] = small` with `big` and `small` two labels just read), which
+    the kernel also reads in the same epoch: two threads that load the same index store different
+    values and one is lost, and a thread reading the element sees either.  This is how a hook of
+    union-find or label propagation reads when its atomicMin or atomicCAS was replaced.  An index
+    from other data (a neighbour list, a permutation, a segment's offset) is not judged: whether two
+    threads meet there is the data's business (tree children have one parent, segments are
+    disjoint).  A scatter into an array nothing reads other than
+    through the same index (`out[pos[i]] = x[i]`, a permutation or a compaction; `v = vel[perm[i]];
+    ...; vel[perm[i]] = v`) is not one (_elsewhere), nor a store of one value every writer shares
+    (`next[dst] = 1`, `level[dst] = iter + 1`), nor a scatter through an array the host fills with a
+    permutation (indices.py)."""
+    dependence, accesses = table.dependence, table.accesses
+    for group in epochs(kernel, "global", GRID):
+        for member_ in group:
+            w = member_.access
+            if w.kind != "store" or w.id in reported or w.id not in graph or w.value is None or \
+                    w.array in kernel.spun_on or not loads_in(w.offset) or dependence.level(w.value) == 0 or \
+                    str(w.offset) == str(op("*", w.value, Const(w.size))) or \
+                    _written_back(w, accesses) or table.guessed & free_symbols(w.offset):
+                continue
+            if w.array not in {accesses[ld.access_id].array for ld in loads_in(w.offset) if ld.access_id in accesses} \
+                    or _indexed_by(w.offset, "tid.", loops):
+                # the index is not read from the array itself (`label[big]` with big a label), or a thread
+                # index enters it beside the data (`nlist[beg + popc(...)]`: a place in the thread's own segment)
+                continue
+            read = next((m.access for m in group if m.access.kind == "load" and m.access.array == w.array and
+                         _elsewhere(m.access, w, accesses, loops)), None)
+            if read is None:
+                continue
+            context = graph.nodes[w.id]["context"]
+            batch = table.sampler.batch(context)
+            if _permuted(w, accesses, index_fills, batch):
+                continue
+            # an owner test (`parent[child] == node`: a tree child has one parent) or one thread's ticket
+            if any(few_lanes(item[0].condition, item[1], any_equality=True) or
+                   _single_passer(item[0].condition, batch, dependence) for item in context
+                   if not isinstance(item, Loop)):
+                continue
+            reported.add(w.id)
+            yield w, read
 
 
 def _iterations(graph: nx.DiGraph, access: Access, orders: frozenset[str], batch) -> list[np.ndarray]:
@@ -744,6 +827,13 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
         kind = "global-race" if w.space == "global" else WARP.name if scope == "warp" else SHARED.name
         (shared if w.space == "shared" else global_).add(w.id)
         yield kind, w.line, w.column, f"{w.space} `{w.array}` read and written back here " + _lost(w, table, loops)
+    for w, read in _scatters(kernel, graph, table, index_fills or {}, loops, global_):
+        arrays = " and ".join(dict.fromkeys(f"`{table.accesses[ld.access_id].array}`" for ld in loads_in(w.offset)
+                                            if ld.access_id in table.accesses)) or "data"
+        yield "global-race", w.line, w.column, (
+            f"global `{w.array}` written here at an index loaded from {arrays}, with a value that differs between "
+            f"threads, and read at line {read.line}, without atomics: wherever two threads load the same index "
+            "one store is lost, and readers see either value")
     for kind in (GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS):
         for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_):
             whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"
