@@ -24,6 +24,7 @@ lanes' addresses compared.
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -480,19 +481,27 @@ def _exclusive(w: Access, other: Access, graph: nx.DiGraph, dependence: Dependen
                for item in graph.nodes[other.id]["context"])
 
 
-def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
-    """The first clashing partner of every write of `kind` not reported yet (one finding per write)."""
+def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.DiGraph, reported: set[int],
+           deferred: list | None = None, only: set[tuple[int, int]] | None = None):
+    """The first clashing partner of every write of `kind` not reported yet (one finding per write).
+    A pair whose addresses use a made-up argument is put in `deferred` instead (judged at several
+    values of it, _at_values); `only` restricts the pairs to those (by access ids)."""
     # on shared memory a plain read of a word other warps update atomically races with them (a
     # block's counter read before the barrier); on global memory it is how graph codes poll labels
     # others lower with atomicMin, values that only ever move one way: not reported there
     for mw, mo in _pairs(groups, atomic_reads=kind.space == "shared"):
         check()
         w, other = mw.access, mo.access
+        if only is not None and (w.id, other.id) not in only:
+            continue
         shifts = _alignment(mw, mo)
         if w.id in reported or shifts is None or w.array in table.spun_on or \
                 _same_value(kind, w, other, table.dependence) or _read_back(kind, mw, mo, graph, table.dependence) or \
-                table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)) or \
                 (_written_back(w, table.accesses) and (other.kind == "load" or _written_back(other, table.accesses))):
+            continue
+        if table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
+            if deferred is not None:
+                deferred.append((w.id, other.id))
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
                                     _separating_loops(graph, other, kind.orders)))
@@ -801,26 +810,123 @@ def _lost(w: Access, table: LaneTable, loops: dict[str, Loop]) -> str:
             "wherever two threads load the same index")
 
 
+MAX_DEFERRED = 256  # pairs on made-up arguments judged at several values, per kernel
+# values a made-up argument in an address is judged at (0 leaves `A[i + offset]` on its own element)
+TRIED_VALUES = (1.0, 2.0, 3.0, 17.0, 33.0)
+
+
+def _tried(name: str, ranges: dict, kernel: Kernel) -> tuple[float, ...]:
+    """The values of TRIED_VALUES the host's range for the argument allows, else the range's ends;
+    without those at which the kernel returns at once (`if (k < 1 || k > 8) return;`)."""
+    lo, hi = ranges.get(name, (-math.inf, math.inf))
+    inside = tuple(v for v in TRIED_VALUES if lo <= v <= hi) or \
+        tuple(dict.fromkeys(v for v in (lo, hi) if math.isfinite(v) and v != 0))
+    exits = [s.condition for s in kernel.body if isinstance(s, Branch) and s.returns and
+             free_symbols(s.condition) == {f"arg:{name}"}]
+    return tuple(v for v in inside if not any(evaluate(c, {f"arg:{name}": v}) == 1 for c in exits))
+
+
+def _one_element_apart_per_unit(w: Access, other: Access, names: frozenset[str]) -> bool:
+    """Does each unit of the argument move the two accesses one element further apart (`A[i]` and
+    `A[i + offset]`)?  A made-up size that carves an array into parts (`x = s + 4 * (n + 1)` beside
+    `b = s + (n + 1)`) moves them by several: it is a length, and a small one only makes the parts
+    overlap."""
+    used = sorted((free_symbols(w.offset) | free_symbols(other.offset)) - names)
+    steps = set()
+    for seed in (3.0, 11.0):
+        env = {name: seed + 2.0 * k for k, name in enumerate(used)}
+        apart = [float(evaluate(w.offset, {**env, **{n: value for n in names}}) -
+                       evaluate(other.offset, {**env, **{n: value for n in names}})) for value in (0.0, 1.0)]
+        steps.add(apart[1] - apart[0])
+    return len(steps) == 1 and abs(steps.pop()) == min(w.size, other.size)
+
+
+def _shifts_only(access: Access, names: frozenset[str]) -> bool:
+    """Do the arguments `names` only shift the access's address by the same amount for every
+    thread (`A[i + offset]`), rather than scale a thread's index (`y * pitch + x`: a pitch below the
+    row's width is a wrong input, not a race)?  Judged by evaluating the address at two points of
+    every other name it reads, with the arguments at 0 and at 1."""
+    used = free_symbols(access.offset)
+    if not used & names:
+        return True
+    if loads_in(access.offset) or has_opaque(access.offset):
+        return False
+    others = sorted(used - names)
+    steps = set()
+    for seed in (3.0, 11.0):
+        env = {name: seed + 2.0 * k for k, name in enumerate(others)}
+        low, high = (evaluate(access.offset, {**env, **{n: value for n in names}}) for value in (0.0, 1.0))
+        step = float(high - low)
+        if not math.isfinite(step):
+            return False
+        steps.add(step)
+    return len(steps) == 1
+
+
+def _at_values(kernel: Kernel, graph: nx.DiGraph, deferred: dict[_Kind, list], resample, ranges: dict,
+               copies: tuple[str, ...], guessed: frozenset[str],
+               reported: dict[str, set[int]]) -> Iterator[tuple[_Kind, Access, Access, str]]:
+    """Pairs set aside because their addresses use a made-up argument (`A[i] = A[i + offset]` with
+    nobody giving offset), judged again with the argument at each of a few values, small ones
+    included, where one argument only shifts the addresses (_shifts_only) of an update's read and
+    write (one statement): a race that shows at every one of them is reported, naming the values."""
+    accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
+    wanted: dict[frozenset[str], set[tuple[int, int]]] = {}
+    for pairs in deferred.values():
+        for pair in pairs:
+            names = frozenset(n for a in pair for n in free_symbols(accesses[a].offset) if n in guessed)
+            # one argument, shifting an in-place update's read or its write, not both, against the other
+            # (`A[i] = A[i + offset]`); two statements a made-up stride apart are fields of one array
+            # (`NU[id]`, `NU[id + offset]`), and a size both addresses hold carves one into parts (`x[i] =
+            # d[i]` with x = s + 4 * (n + 1), d = s + 3 * (n + 1)): a small one only makes them overlap
+            if len(names) == 1 and accesses[pair[0]].line == accesses[pair[1]].line and \
+                    sum(bool(free_symbols(accesses[a].offset) & names) for a in set(pair)) == 1 and \
+                    all(_shifts_only(accesses[a], names) for a in pair) and \
+                    _one_element_apart_per_unit(accesses[pair[0]], accesses[pair[1]], names):
+                wanted.setdefault(names, set()).add(pair)
+    if sum(len(pairs) for pairs in wanted.values()) > MAX_DEFERRED:
+        return  # machine-generated code: thousands of pairs on made-up strides
+    for names, pairs in wanted.items():
+        values = sorted(set.intersection(*(set(_tried(n[4:], ranges, kernel)) for n in names)))
+        if not values:
+            continue
+        racing: dict[tuple[_Kind, int, int], int] = {}
+        for value in values:
+            table = LaneTable(kernel, graph, resample({n[4:]: value for n in names}), copies, guessed - names)
+            for kind, kind_pairs in deferred.items():
+                mine = pairs & set(kind_pairs)
+                if not mine:
+                    continue
+                seen: set[int] = set()
+                for w, other in _found(kind, epochs(kernel, kind.space, kind.orders), table, graph, seen, only=mine):
+                    racing[(kind, w.id, other.id)] = racing.get((kind, w.id, other.id), 0) + 1
+        spelled = ", ".join(f"{v:g}" for v in values)
+        arguments = " and ".join(f"`{n[4:]}`" for n in sorted(names))
+        for (kind, w_id, other_id), count in racing.items():
+            if count == len(values) and w_id not in reported[kind.space]:
+                reported[kind.space].add(w_id)
+                yield kind, accesses[w_id], accesses[other_id], \
+                    f" (at every value of {arguments} tried: {spelled}; no launch gives it)"
+
+
 def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = (),
           guessed: frozenset[str] = frozenset(),
-          index_fills: dict[str, tuple[int, int]] | None = None) -> Iterator[tuple[str, int, int, str]]:
+          index_fills: dict[str, tuple[int, int]] | None = None, resample=None,
+          ranges: dict | None = None) -> Iterator[tuple[str, int, int, str]]:
     """(kind, line, column, message) for every write that races.  Lanes whose index along one of
     `copies` (``tid.y``, ``bid.z``, ...) is not 0 are left out: under a guessed launch, threads or
     blocks along an axis the kernel never reads only repeat index 0's work.  Pairs whose addresses
     use an argument in `guessed` (a made-up value: a pitch, a stride) are left out.  `index_fills`
-    are the index arrays the host fills with a permutation (Launch.index_fills)."""
+    are the index arrays the host fills with a permutation (Launch.index_fills).  `resample(values)`
+    gives the sampler with made-up arguments at those values, to judge the pairs they left out at
+    several values (_at_values; `ranges`: what the host allows)."""
     table = LaneTable(kernel, graph, sampler, copies, guessed)
+    deferred: dict[_Kind, list] = {kind: [] for kind in (SHARED, WARP, GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS)}
     shared: set[int] = set()
-    for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):
-        what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"
-        how = "updated atomically" if w.kind == "atomic" else "written"
-        yield SHARED.name, w.line, w.column, f"shared `{w.array}` {how} here and {what}, with no barrier between"
-    for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared):
-        what = "written by several lanes of one warp" if other is w else \
-            f"{other.kind} at line {other.line} by another lane of the same warp"
-        how = "updated atomically" if w.kind == "atomic" else "written"
-        yield WARP.name, w.line, w.column, \
-            f"shared `{w.array}` {how} here and {what}, with no __syncwarp() between"
+    for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared, deferred[SHARED]):
+        yield SHARED.name, w.line, w.column, _shared_message(SHARED, w, other)
+    for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared, deferred[WARP]):
+        yield WARP.name, w.line, w.column, _shared_message(WARP, w, other)
     global_: set[int] = set()
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
     for w, scope in _unordered_updates(kernel, graph, table, loops, index_fills or {}):
@@ -835,7 +941,27 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
             f"threads, and read at line {read.line}, without atomics: wherever two threads load the same index "
             "one store is lost, and readers see either value")
     for kind in (GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS):
-        for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_):
-            whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"
-            what = f"also written by {whom}" if other is w else f"{other.kind} at line {other.line} by {whom}"
-            yield kind.name, w.line, w.column, f"global `{w.array}` written here and {what}, without atomics"
+        for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_, deferred[kind]):
+            yield kind.name, w.line, w.column, _global_message(kind, w, other)
+    if resample is not None and any(deferred.values()):
+        reported = {"shared": shared, "global": global_}
+        for kind, w, other, note in _at_values(kernel, graph, {k: v for k, v in deferred.items() if v}, resample,
+                                               ranges or {}, copies, guessed, reported):
+            message = _shared_message(kind, w, other) if kind.space == "shared" else _global_message(kind, w, other)
+            yield kind.name, w.line, w.column, message + note
+
+
+def _shared_message(kind: _Kind, w: Access, other: Access) -> str:
+    how = "updated atomically" if w.kind == "atomic" else "written"
+    if kind is SHARED:
+        what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"
+        return f"shared `{w.array}` {how} here and {what}, with no barrier between"
+    what = "written by several lanes of one warp" if other is w else \
+        f"{other.kind} at line {other.line} by another lane of the same warp"
+    return f"shared `{w.array}` {how} here and {what}, with no __syncwarp() between"
+
+
+def _global_message(kind: _Kind, w: Access, other: Access) -> str:
+    whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"
+    what = f"also written by {whom}" if other is w else f"{other.kind} at line {other.line} by {whom}"
+    return f"global `{w.array}` written here and {what}, without atomics"
