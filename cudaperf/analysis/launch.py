@@ -223,6 +223,42 @@ def _bound_candidates(kernel: Kernel) -> dict[str, list[Expr]]:
     return found
 
 
+def block_width_hint(kernel: Kernel) -> int | None:
+    """The block width a 1-D kernel that never reads blockDim.x writes into its indexing as a
+    constant: `threadIdx.x + blockIdx.x * ThreadsPerBlock`, `gridDim.x * 512` as a grid stride, or a
+    loop from threadIdx.x stepping by it.  The most frequent such constant, a multiple of 32 up to
+    1024; None when there is none (or blockDim.x is read: the kernel follows the launch)."""
+    if {"bdim.x", "tid.y", "tid.z", "tid.linear"} & kernel.uses:
+        return None
+    counts: dict[float, int] = {}
+
+    def visit(expr: Expr) -> None:
+        stack = [expr]
+        while stack:
+            e = stack.pop()
+            if not isinstance(e, Op):
+                continue
+            if e.name == "*" and len(e.args) == 2:
+                for index, size in (e.args, e.args[::-1]):
+                    if isinstance(index, Sym) and index.name in ("bid.x", "gdim.x") and isinstance(size, Const):
+                        counts[size.value] = counts.get(size.value, 0) + 1
+            stack.extend(e.args)
+
+    for stmt, _ in walk(kernel.body):
+        if isinstance(stmt, Loop):
+            for part in (stmt.init, stmt.condition, stmt.update):
+                visit(part)
+            if isinstance(stmt.step, Const) and "tid.x" in free_symbols(stmt.init) and \
+                    not free_symbols(stmt.init) - {"tid.x"}:
+                counts[stmt.step.value] = counts.get(stmt.step.value, 0) + 1
+        elif isinstance(stmt, Branch):
+            visit(stmt.condition)
+        elif hasattr(stmt, "offset"):
+            visit(stmt.offset)
+    widths = [w for w in sorted(counts, key=lambda w: -counts[w]) if w.is_integer() and 32 <= w <= 1024 and w % 32 == 0]
+    return int(widths[0]) if widths else None
+
+
 def infer_arguments(kernel: Kernel, launch: Launch) -> None:
     """Fill missing scalar arguments: from bounds checks (n = largest index + 1), else a default,
     moved into the range the host code allows."""

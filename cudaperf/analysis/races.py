@@ -929,6 +929,13 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
         yield WARP.name, w.line, w.column, _shared_message(WARP, w, other)
     global_: set[int] = set()
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
+    for w, read in _data_reads(kernel, graph, table, loops, shared):
+        arrays = " and ".join(dict.fromkeys(f"`{table.accesses[ld.access_id].array}`" for ld in loads_in(read.offset)
+                                            if ld.access_id in table.accesses)) or "data"
+        yield SHARED.name, w.line, w.column, (
+            f"shared `{w.array}` written here by several warps and read at line {read.line} at an index loaded "
+            f"from {arrays}, with no barrier between: wherever the index names another warp's element, the read "
+            "races with its write")
     for w, scope in _unordered_updates(kernel, graph, table, loops, index_fills or {}):
         kind = "global-race" if w.space == "global" else WARP.name if scope == "warp" else SHARED.name
         (shared if w.space == "shared" else global_).add(w.id)
@@ -949,6 +956,37 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
                                                ranges or {}, copies, guessed, reported):
             message = _shared_message(kind, w, other) if kind.space == "shared" else _global_message(kind, w, other)
             yield kind.name, w.line, w.column, message + note
+
+
+def _data_reads(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loops: dict[str, Loop],
+                reported: set[int]) -> Iterator[tuple[Access, Access]]:
+    """A plain store to a shared array by several warps, and a plain load of it in the same barrier
+    interval at an index loaded from data alone (`s_contrib[u - base]` with `u = nlist[i]`): the
+    sampled lanes cannot place the load, but whatever element the data name, one written by another
+    warp races with the read wherever it is one of those.  A thread index beside the data (`s[warp *
+    32 + k]`) may keep the read in the reader's own part, and writers chosen by a test of the data the
+    index comes from (`if (threadIdx.x != sbest) fsm[i] = ...` beside `next[sbest * 8 + i]`) may
+    leave that part alone: neither is judged."""
+    for group in epochs(kernel, "shared", SHARED.orders):
+        reads = [m for m in group if m.access.kind == "load" and loads_in(m.access.offset) and
+                 not _indexed_by(m.access.offset, "tid.", loops) and m.access.array not in kernel.spun_on]
+        for mr in reads:
+            for mw in group:
+                w = mw.access
+                if w.kind != "store" or w.array != mr.access.array or w.id in reported or \
+                        _alignment(mw, mr) is None or table.guessed & free_symbols(w.offset) or w.id not in graph:
+                    continue
+                named = _index_words(mr.access.offset, table.accesses, loops)
+                if any(_index_words(item[0].condition, table.accesses, loops) & named
+                       for item in graph.nodes[w.id]["context"] if not isinstance(item, Loop)):
+                    continue  # the writers are picked by the data the read's index comes from (`t != sbest`)
+                lanes = table.get(w, (), True)
+                if lanes is None or not lanes.block.size:
+                    continue
+                first = lanes.block == lanes.block[0]
+                if np.unique(lanes.warp[first]).size >= 2:
+                    reported.add(w.id)
+                    yield w, mr.access
 
 
 def _shared_message(kind: _Kind, w: Access, other: Access) -> str:

@@ -19,7 +19,7 @@ from . import graph as access_graph
 from .divergence import BranchUniformity, Dependence, divergence_sampler
 from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, walk
-from .launch import DEFAULT_ARGUMENT, MAX_BLOCK_THREADS, Launch, dimensionality
+from .launch import DEFAULT_ARGUMENT, MAX_BLOCK_THREADS, Launch, block_width_hint, dimensionality
 from .races import few_lanes as _few_lanes
 from .races import races
 from .races import unseen as _unseen
@@ -379,6 +379,12 @@ def _loops_run_again(kernel: Kernel, launch: Launch) -> Launch:
     return replace(launch, args={**launch.args, **raised}) if raised else launch
 
 
+def _race_sampler(launch: Launch) -> Sampler:
+    """Every warp of the first blocks and their neighbours; a loop on unseen values runs twice (its
+    tail meets its head)."""
+    return Sampler(launch, all_warps=True, neighbours=True, assumed_trips=2)
+
+
 def _resampler(launch: Launch) -> Callable[[dict[str, float]], Sampler]:
     """Race samplers of the launch with some scalar arguments at other values (one per values)."""
     made: dict[tuple, Sampler] = {}
@@ -386,7 +392,7 @@ def _resampler(launch: Launch) -> Callable[[dict[str, float]], Sampler]:
     def at(values: dict[str, float]) -> Sampler:
         key = tuple(sorted(values.items()))
         if key not in made:
-            made[key] = Sampler(replace(launch, args={**launch.args, **values}), all_warps=True, neighbours=True)
+            made[key] = _race_sampler(replace(launch, args={**launch.args, **values}))
         return made[key]
 
     return at
@@ -398,15 +404,17 @@ def _races(kernel: Kernel, graph: nx.DiGraph, launch: Launch) -> list[Hazard]:
     every block of SMALL_BLOCKS races at the same line too (a kernel written for 8-wide blocks
     analysed as 16x16, a word only thread 256 would reach, a y extent the launch may not have)."""
     launch = _loops_run_again(kernel, launch)
-    found = [Hazard(*race) for race in races(kernel, graph, Sampler(launch, all_warps=True, neighbours=True),
+    found = [Hazard(*race) for race in races(kernel, graph, _race_sampler(launch),
                                              _copied_axes(kernel, launch), _guessed_arguments(launch),
                                              launch.index_fills, _resampler(launch), launch.ranges)]
     if "block" not in launch.guessed or not any(h.kind in BLOCK_CHECKED for h in found):
         return found
+    if dimensionality(kernel) == 1 and block_width_hint(kernel) == launch.block[0]:
+        return found  # a width the kernel's own indexing states (`blockIdx.x * 512 + threadIdx.x`), not a guess
     for block in SMALL_BLOCKS[dimensionality(kernel)]:
         small = _loops_run_again(kernel, replace(launch, block=block))
         again = {(kind, line, column) for kind, line, column, _ in races(
-            kernel, graph, Sampler(small, all_warps=True, neighbours=True), _copied_axes(kernel, small),
+            kernel, graph, _race_sampler(small), _copied_axes(kernel, small),
             _guessed_arguments(small), small.index_fills, _resampler(small), small.ranges)}
         found = [h for h in found if h.kind not in BLOCK_CHECKED or (h.kind, h.line, h.column) in again]
     return found

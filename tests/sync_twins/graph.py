@@ -445,6 +445,154 @@ def sssp_block_tile_cache(bug: str | None):
                                         }.get(bug, "")
 
 
+def pr_block_two_level(bug: str | None):
+    """PageRank pull, a block per vertex (persistent), partial sums reduced with warp shuffles and
+    a per-warp slot in shared memory that warp 0 reads and reduces again."""
+    params = [("int", "nodes"), ("const int*", "nindex"), ("const int*", "nlist"), ("const float*", "outgoing"),
+              ("float*", "rank")]
+    body = f"""{{
+  __shared__ float s_part[WS];
+  const int lane = threadIdx.x % WS;
+  const int warp = threadIdx.x / WS;
+  for (int v = blockIdx.x; v < nodes; v += gridDim.x) {{
+    float sum = 0;
+    for (int i = nindex[v] + threadIdx.x; i < nindex[v + 1]; i += ThreadsPerBlock) sum += outgoing[nlist[i]];
+    for (int d = WS / 2; d > 0; d /= 2) sum += __shfl_down_sync(~0, sum, d);
+    if (lane == 0) s_part[warp] = sum;
+    {_pick(bug == "slots", MARK, "__syncthreads();")}
+    if (warp == 0) {{
+      sum = (lane < ThreadsPerBlock / WS) ? s_part[lane] : 0;
+      for (int d = WS / 2; d > 0; d /= 2) sum += __shfl_down_sync(~0, sum, d);
+      if (lane == 0) rank[v] = 0.15f / nodes + 0.85f * sum;
+    }}
+    {_pick(bug == "end", MARK, "__syncthreads();")}
+  }}
+}}"""
+    return params, body, "persistent", {"slots": "no barrier between the per-warp slots' store and warp 0's read",
+                                        "end": "no barrier before the next vertex's slots overwrite the ones warp 0 "
+                                               "reads"}.get(bug, "")
+
+
+def tc_warp_cached_list(bug: str | None):
+    """Triangle counting, a warp per vertex, the vertex's adjacency list cached in a per-warp slice
+    of shared memory that every lane then searches."""
+    params = [("int", "nodes"), ("const int*", "nindex"), ("const int*", "nlist"), ("unsigned long long*", "count")]
+    body = f"""{{
+  __shared__ int s_adj[ThreadsPerBlock / WS][WS];
+  const int lane = threadIdx.x % WS;
+  const int warp = threadIdx.x / WS;
+  const int v = (threadIdx.x + blockIdx.x * ThreadsPerBlock) / WS;
+  unsigned long long c = 0;
+  if (v < nodes) {{
+    const int beg = nindex[v];
+    const int deg = min(nindex[v + 1] - beg, WS);
+    if (lane < deg) s_adj[warp][lane] = nlist[beg + lane];
+    {_pick(bug == "fill", MARK, "__syncwarp();")}
+    if (lane < deg) {{
+      const int u = s_adj[warp][lane];
+      for (int i = nindex[u]; i < nindex[u + 1]; i++) {{
+        const int w = nlist[i];
+        for (int k = 0; k < deg; k++) c += (s_adj[warp][k] == w);
+      }}
+    }}
+  }}
+  atomicAdd(count, c);
+}}"""
+    return params, body, "warp", "no __syncwarp() between the cached list's fill and the lanes' reads" if bug else ""
+
+
+def cc_block_local_rounds(bug: str | None):
+    """Connected components, one block iterating label propagation over its own range of vertices
+    until a shared flag says nothing changed (a do-while with barriers around the flag)."""
+    params = [("int", "nodes"), ("const int*", "nindex"), ("const int*", "nlist"), ("int*", "label")]
+    body = f"""{{
+  __shared__ int s_again;
+  const int base = blockIdx.x * ThreadsPerBlock;
+  do {{
+    {_pick(bug == "top", MARK, "__syncthreads();")}
+    if (threadIdx.x == 0) s_again = 0;
+    {_pick(bug == "reset", MARK, "__syncthreads();")}
+    const int v = base + threadIdx.x;
+    if (v < nodes) {{
+      int d = label[v];
+      for (int i = nindex[v]; i < nindex[v + 1]; i++) {{
+        const int u = nlist[i];
+        if (u >= base && u < base + ThreadsPerBlock) d = min(d, label[u]);
+      }}
+      if (d < label[v]) {{
+        atomicMin(&label[v], d);
+        s_again = 1;
+      }}
+    }}
+    {_pick(bug == "test", MARK, "__syncthreads();")}
+  }} while (s_again);
+}}"""
+    return params, body, "thread", {"top": "no barrier between the flag's test and the next round's reset",
+                                    "reset": "no barrier between the flag's reset and its setters",
+                                    "test": "no barrier between the setters and every thread's test"}.get(bug, "")
+
+
+def bfs_block_scan_queue(bug: str | None):
+    """BFS, a thread per vertex, the block's new frontier compacted with a Hillis-Steele scan in
+    shared memory before one thread reserves room in the global queue."""
+    params = [("int", "nodes"), ("const int*", "nindex"), ("const int*", "nlist"), ("int*", "level"),
+              ("int", "iter"), ("int*", "queue"), ("int*", "qsize")]
+    body = f"""{{
+  __shared__ int s_scan[ThreadsPerBlock];
+  __shared__ int s_base;
+  const int v = threadIdx.x + blockIdx.x * ThreadsPerBlock;
+  int mine = 0;
+  if (v < nodes && level[v] == iter) {{
+    for (int i = nindex[v]; i < nindex[v + 1]; i++) {{
+      if (atomicMin(&level[nlist[i]], iter + 1) > iter + 1) mine++;
+    }}
+  }}
+  s_scan[threadIdx.x] = mine;
+  {_pick(bug == "init", MARK, "__syncthreads();")}
+  for (int d = 1; d < ThreadsPerBlock; d *= 2) {{
+    int t = 0;
+    if (threadIdx.x >= d) t = s_scan[threadIdx.x - d];
+    {_pick(bug == "read", MARK, "__syncthreads();")}
+    if (threadIdx.x >= d) s_scan[threadIdx.x] += t;
+    {_pick(bug == "write", MARK, "__syncthreads();")}
+  }}
+  if (threadIdx.x == ThreadsPerBlock - 1) s_base = atomicAdd(qsize, s_scan[threadIdx.x]);
+  {_pick(bug == "base", MARK, "__syncthreads();")}
+  const int pos = s_base + s_scan[threadIdx.x] - mine;
+  for (int k = 0; k < mine; k++) queue[pos + k] = v;
+}}"""
+    return params, body, "thread", {"init": "no barrier between the counts' store and the scan",
+                                    "read": "no barrier between the scan's reads and its writes",
+                                    "write": "no barrier between one scan step's writes and the next one's reads",
+                                    "base": "no barrier between the base's store and its readers"}.get(bug, "")
+
+
+def pr_block_local_push(bug: str | None):
+    """PageRank push restricted to the block: each thread publishes its contribution in shared
+    memory and reads the contributions of its neighbours that belong to the same block."""
+    params = [("int", "nodes"), ("const int*", "nindex"), ("const int*", "nlist"), ("const float*", "rank"),
+              ("float*", "next")]
+    body = f"""{{
+  __shared__ float s_contrib[ThreadsPerBlock];
+  const int base = blockIdx.x * ThreadsPerBlock;
+  const int v = base + threadIdx.x;
+  float c = 0;
+  if (v < nodes) c = rank[v] / max(1, nindex[v + 1] - nindex[v]);
+  s_contrib[threadIdx.x] = c;
+  {_pick(bug == "publish", MARK, "__syncthreads();")}
+  if (v < nodes) {{
+    float sum = 0;
+    for (int i = nindex[v]; i < nindex[v + 1]; i++) {{
+      const int u = nlist[i];
+      sum += (u >= base && u < base + ThreadsPerBlock) ? s_contrib[u - base] : 0.0f;
+    }}
+    next[v] = 0.15f / nodes + 0.85f * sum;
+  }}
+}}"""
+    return params, body, "thread", "no barrier between the contributions' store and the neighbours' reads" \
+        if bug else ""
+
+
 BARRIER_BUILDERS = {
     pr_block_pull: ("store", "loop", "end"),
     tc_thread_block_reduce: ("store", "loop"),
@@ -457,6 +605,11 @@ BARRIER_BUILDERS = {
     pr_thread_changed_flag: ("init", "read"),
     cc_warp_slot: ("init", "read"),
     sssp_block_tile_cache: ("fill", "refill"),
+    pr_block_two_level: ("slots", "end"),
+    tc_warp_cached_list: ("fill",),
+    cc_block_local_rounds: ("top", "reset", "test"),
+    bfs_block_scan_queue: ("init", "read", "write", "base"),
+    pr_block_local_push: ("publish",),
 }
 
 
