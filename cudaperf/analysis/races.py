@@ -219,6 +219,8 @@ class LaneTable:
         self.spun_on = kernel.spun_on  # volatile words a loop waits on: a hand-off the lanes do not model
         self.dependence = Dependence(kernel)
         self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
+        self.carried = {name: parts for s, _ in walk(kernel.body) if isinstance(s, Loop)
+                        for name, parts in s.carried.items()}  # loop-carried values: what they come from
         self.cache: dict[tuple, Lanes | None] = {}
 
     def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
@@ -772,6 +774,38 @@ def _meet(key: list[np.ndarray], who: np.ndarray, active: np.ndarray) -> bool:
     return len(rows) > 1 and np.unique(rows[:, :-1], axis=0, return_counts=True)[1].max() > 1
 
 
+def _from_data(expr: Expr, carried: dict[str, tuple[Expr, ...]], seen: frozenset[str] = frozenset()) -> bool:
+    """Is a value the lowering lost computed from loaded data (a root found by following `parent[a]`
+    in a loop: `a after a loop`), following what it and the loop-carried values in it come from?
+    Tests do not count, nor data that only chooses between values (`k += inc` when a child is
+    ready: `posMassd[k].w >= 0 ? k + inc : k`): a value stepped without data is no index read from
+    memory."""
+    if isinstance(expr, Load):
+        return True
+    if isinstance(expr, Opaque):
+        return any(_from_data(part, carried, seen) for part in expr.follows)
+    if isinstance(expr, Sym):
+        return expr.name in carried and expr.name not in seen and \
+            any(_from_data(part, carried, seen | {expr.name}) for part in carried[expr.name])
+    if not isinstance(expr, Op) or expr.name in _TESTS or \
+            not (loads_in(expr) or has_opaque(expr) or free_symbols(expr) & carried.keys()):
+        return False
+    return any(_from_data(a, carried, seen) for a in (expr.args[1:] if expr.name == "?:" else expr.args))
+
+
+_TESTS = ("<", "<=", ">", ">=", "==", "!=", "&&", "||", "!")
+
+
+def _without_data_values(expr: Expr, carried: dict[str, tuple[Expr, ...]]) -> Expr:
+    """`expr` with the lost values computed from data (_from_data) set to 0, as loaded indices are:
+    lanes that reach the same root meet."""
+    if isinstance(expr, Opaque):
+        return Const(0.0) if _from_data(expr, carried) else expr
+    if isinstance(expr, Op) and has_opaque(expr):
+        return op(expr.name, *(_without_data_values(a, carried) for a in expr.args), is_int=expr.is_int)
+    return expr
+
+
 def _shared_words(w: Access, batch, table: LaneTable, loops: dict[str, Loop]) -> tuple[np.ndarray, np.ndarray] | None:
     """(address, active lanes) of a read-modify-write whose thread indices may still leave lanes on
     one word (`h[warp][bin] += 1`: every lane of a warp on its warp's row; `a[tid / 2] += v`), with
@@ -782,8 +816,8 @@ def _shared_words(w: Access, batch, table: LaneTable, loops: dict[str, Loop]) ->
     if not _indexed_by(w.offset, "tid.", loops):
         return np.zeros(active.shape), active
     loaded = loads_in(w.offset)
-    address = evaluate_on(_with_loads(w.offset, {ld.access_id: Const(0.0) for ld in loaded}) if loaded else w.offset,
-                          batch)
+    offset = _with_loads(w.offset, {ld.access_id: Const(0.0) for ld in loaded}) if loaded else w.offset
+    address = evaluate_on(_without_data_values(offset, table.carried), batch)
     address = np.broadcast_to(address, active.shape)
     words = address[active]
     if not np.isfinite(words).all():

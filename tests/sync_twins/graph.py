@@ -751,7 +751,72 @@ def _edge_cc(bug: bool, style: str):
     return params, body
 
 
-SPECIAL = {"tc_count": _tc_count, "wl_push": _wl_push, "cc_hook": _cc_hook, "pr_pull_block_sum": _pr_pull_block_sum,
+def _cc_union_find(bug: bool, style: str):
+    head, start, stride, tail = _vertex_loop(style)
+    first = "beg" if start == "0" else f"beg + {start}"
+    params = [*GRAPH, ("int*", "parent")]
+    hook = _pick(bug, "if (parent[big] == big) parent[big] = small;" + MARK,
+                 "atomicCAS(&parent[big], big, small);")
+    body = ("{\n" + head + "    const int beg = nindex[v];\n    const int end = nindex[v + 1];\n"
+            f"    for (int i = {first}; i < end; i += {stride}) {{\n"
+            "      const int u = nlist[i];\n      if (u > v) {\n"
+            "        int a = v, b = u;\n"
+            "        while (parent[a] != a) a = parent[a];\n"
+            "        while (parent[b] != b) b = parent[b];\n"
+            "        if (a != b) {\n"
+            "          const int small = min(a, b), big = max(a, b);\n"
+            f"          {hook}\n"
+            "        }\n      }\n    }\n" + tail + "}")
+    return params, body
+
+
+def _pr_push_scaled(bug: bool, style: str):
+    head, start, stride, tail = _vertex_loop(style)
+    first = "beg" if start == "0" else f"beg + {start}"
+    params = [*GRAPH, ("const float*", "rank"), ("float*", "next")]
+    update = _pick(bug, "next[u] = next[u] + 0.85f * share;" + MARK, "atomicAdd(&next[u], 0.85f * share);")
+    body = ("{\n" + head + "    const int beg = nindex[v];\n    const int end = nindex[v + 1];\n"
+            "    const float share = rank[v] / (float)max(1, end - beg);\n"
+            f"    for (int i = {first}; i < end; i += {stride}) {{\n"
+            "      const int u = nlist[i];\n"
+            f"      {update}\n    }}\n" + tail + "}")
+    return params, body
+
+
+def _max_degree(bug: bool, style: str):
+    head, _, _, tail = _vertex_loop(style)
+    params = [*GRAPH, ("int*", "maxdeg")]
+    update = _pick(bug, "if (deg > *maxdeg) *maxdeg = deg;" + MARK, "atomicMax(maxdeg, deg);")
+    body = ("{\n" + head + "    const int deg = nindex[v + 1] - nindex[v];\n"
+            f"    {update}\n" + tail + "}")
+    return params, body
+
+
+def _shared_frontier_count(bug: bool, style: str):
+    head, start, stride, tail = _vertex_loop(style)
+    first = "beg" if start == "0" else f"beg + {start}"
+    params = [*GRAPH, ("int*", "level"), ("int", "iter"), ("int*", "total")]
+    count = _pick(bug, "s_cnt++;" + MARK, "atomicAdd(&s_cnt, 1);")
+    body = ("{\n  __shared__ int s_cnt;\n  if (threadIdx.x == 0) s_cnt = 0;\n  __syncthreads();\n" + head +
+            "    const int beg = nindex[v];\n    const int end = nindex[v + 1];\n"
+            f"    for (int i = {first}; i < end; i += {stride}) {{\n"
+            "      if (atomicMin(&level[nlist[i]], iter + 1) > iter + 1) {\n"
+            f"        {count}\n      }}\n    }}\n" + tail +
+            "  __syncthreads();\n  if (threadIdx.x == 0) atomicAdd(total, s_cnt);\n}")
+    return params, body
+
+
+ATOMIC_BUILDERS.update({
+    "cc_union_find": (None, "a union-find hook tests and sets `parent[big]` instead of atomicCAS"),
+    "pr_push_scaled": (None, "`next[u] = next[u] + x` replaces atomicAdd"),
+    "max_degree": (None, "`if (deg > *maxdeg) *maxdeg = deg` replaces atomicMax"),
+    "shared_frontier_count": (None, "a block's shared counter bumped with `s_cnt++` instead of atomicAdd"),
+})
+
+
+SPECIAL = {"cc_union_find": _cc_union_find, "pr_push_scaled": _pr_push_scaled, "max_degree": _max_degree,
+           "shared_frontier_count": _shared_frontier_count, "tc_count": _tc_count,
+           "wl_push": _wl_push, "cc_hook": _cc_hook, "pr_pull_block_sum": _pr_pull_block_sum,
            "edge_cc": _edge_cc}
 ATOMIC_STYLES = ("thread", "warp", "block", "persistent")
 

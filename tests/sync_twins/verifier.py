@@ -5,7 +5,8 @@ the opening comment (`//--blockDim=64 --gridDim=4`), for the classes issue 26 li
   or through a pointer held in a struct argument;
 - ``unknown-offset``: a neighbour read or write at `i + offset` with `offset` an argument nobody
   gives (or one a test bounds), while other threads write `i`;
-- ``cg-barrier``: a cooperative-groups barrier in code only some threads reach (`synchronize(g)`,
+- ``divergent-barrier``: a barrier in code only some threads reach, among them the cooperative-groups
+  spellings (`synchronize(g)`,
   `cg::sync(g)`, `g.sync()`, a tile's `sync()`);
 - ``shared-accumulator``: one thread initialises a `__shared__` scalar, or every thread adds to it
   atomically, and another thread reads it with no barrier between (helpers in between may or may
@@ -209,7 +210,7 @@ __global__ void foo(float *x, float *y, int d) {
 """)
 
 # ------------------------------------------------------------------ cooperative-groups barriers
-case("cg_free_sync_divergent", "cg-barrier", f"""
+case("cg_free_sync_divergent", "divergent-barrier", f"""
 //--blockDim=64 --gridDim=1
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -231,7 +232,7 @@ __global__ void foo(int *p) {
 }
 """)
 
-case("cg_synchronize_divergent", "cg-barrier", f"""
+case("cg_synchronize_divergent", "divergent-barrier", f"""
 //--blockDim=64 --gridDim=1
 #include <cooperative_groups.h>
 using namespace cooperative_groups;
@@ -253,7 +254,7 @@ __global__ void foo(int *p) {
 }
 """)
 
-case("cg_using_sync_divergent", "cg-barrier", f"""
+case("cg_using_sync_divergent", "divergent-barrier", f"""
 //--blockDim=128 --gridDim=1
 #include <cooperative_groups.h>
 using namespace cooperative_groups;
@@ -275,7 +276,7 @@ __global__ void foo(int *p) {
 }
 """)
 
-case("cg_method_sync_rank", "cg-barrier", f"""
+case("cg_method_sync_rank", "divergent-barrier", f"""
 //--blockDim=64 --gridDim=2
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -297,7 +298,7 @@ __global__ void foo(float *p) {
 }
 """)
 
-case("cg_tile_sync_divergent", "cg-barrier", f"""
+case("cg_tile_sync_divergent", "divergent-barrier", f"""
 //--blockDim=64 --gridDim=1
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -321,7 +322,7 @@ __global__ void foo(int *p) {
 }
 """)
 
-case("cg_group_through_helper", "cg-barrier", f"""
+case("cg_group_through_helper", "divergent-barrier", f"""
 //--blockDim=128 --gridDim=1
 #include <cooperative_groups.h>
 using namespace cooperative_groups;
@@ -487,3 +488,156 @@ def twins() -> list[Twin]:
         out.append(_finish(f"v_{name}_bug", category, True, buggy, name))
         out.append(_finish(f"v_{name}", category, False, clean, "clean"))
     return out
+
+
+# ------------------------------------------------------------------ round 3, written after the rounds above
+case("pointer_alias_shift", "unknown-offset", f"""
+//--blockDim=128 --gridDim=2
+__global__ void foo(float *p) {{
+  float *q = p + 1;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  q[i] = p[i] * 2.0f; {MARK}
+}}
+""", """
+//--blockDim=128 --gridDim=2
+__global__ void foo(float *p, float *r) {
+  float *q = r + 1;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  q[i] = p[i] * 2.0f;
+}
+""")
+
+case("extern_shared_neighbour", "shared-accumulator", f"""
+//--blockDim=256 --gridDim=1
+__global__ void foo(int *out) {{
+  extern __shared__ int buf[];
+  buf[threadIdx.x] = threadIdx.x * 3;
+  {MARK}
+  out[threadIdx.x] = buf[(threadIdx.x + 32) % blockDim.x];
+}}
+""", """
+//--blockDim=256 --gridDim=1
+__global__ void foo(int *out) {
+  extern __shared__ int buf[];
+  buf[threadIdx.x] = threadIdx.x * 3;
+  __syncthreads();
+  out[threadIdx.x] = buf[(threadIdx.x + 32) % blockDim.x];
+}
+""")
+
+case("barrier_in_thread_loop", "divergent-barrier", f"""
+//--blockDim=64 --gridDim=1
+__global__ void foo(int *A) {{
+  for (int i = 0; i < threadIdx.x; i++) {{
+    A[threadIdx.x] += i;
+    __syncthreads(); {MARK}
+  }}
+}}
+""", """
+//--blockDim=64 --gridDim=1
+__global__ void foo(int *A) {
+  for (int i = 0; i < blockDim.x; i++) {
+    if (i < threadIdx.x) A[threadIdx.x] += i;
+    __syncthreads();
+  }
+}
+""")
+
+case("block_index_to_shared_word", "write-write", f"""
+//--blockDim=64 --gridDim=8
+__global__ void foo(int *out) {{
+  __shared__ int who;
+  who = threadIdx.x * blockIdx.x; {MARK}
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = who;
+}}
+""", """
+//--blockDim=64 --gridDim=8
+__global__ void foo(int *out) {
+  __shared__ int who;
+  who = blockIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = who;
+}
+""")
+
+case("atomic_counter_then_reset", "shared-accumulator", f"""
+//--blockDim=128 --gridDim=4
+__global__ void foo(int *out, const int *flags) {{
+  __shared__ int n;
+  if (threadIdx.x == 0) n = 0;
+  __syncthreads();
+  if (flags[blockIdx.x * blockDim.x + threadIdx.x]) atomicAdd(&n, 1);
+  __syncthreads();
+  out[blockIdx.x] = n;
+  if (threadIdx.x == 0) n = 0; {MARK}
+}}
+""", """
+//--blockDim=128 --gridDim=4
+__global__ void foo(int *out, const int *flags) {
+  __shared__ int n;
+  if (threadIdx.x == 0) n = 0;
+  __syncthreads();
+  if (flags[blockIdx.x * blockDim.x + threadIdx.x]) atomicAdd(&n, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) { out[blockIdx.x] = n; n = 0; }
+}
+""")
+
+case("helper_barrier_only_some", "divergent-barrier", f"""
+//--blockDim=128 --gridDim=1
+__device__ void stage(float *s) {{
+  s[threadIdx.x] *= 0.5f;
+  __syncthreads(); {MARK}
+}}
+__global__ void foo(float *in) {{
+  __shared__ float s[128];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (in[0] > 0.0f && threadIdx.x < 64) stage(s);
+  in[threadIdx.x] = s[threadIdx.x];
+}}
+""", """
+//--blockDim=128 --gridDim=1
+__device__ void stage(float *s) {
+  s[threadIdx.x] *= 0.5f;
+  __syncthreads();
+}
+__global__ void foo(float *in) {
+  __shared__ float s[128];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (in[0] > 0.0f) stage(s);
+  in[threadIdx.x] = s[threadIdx.x];
+}
+""")
+
+case("struct_of_arrays_member", "write-write", f"""
+//--blockDim=32 --gridDim=16
+struct Particles {{ float *x; float *v; int n; }};
+__global__ void foo(Particles ps) {{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  ps.v[i % 8] = ps.x[i]; {MARK}
+}}
+""", """
+//--blockDim=32 --gridDim=16
+struct Particles { float *x; float *v; int n; };
+__global__ void foo(Particles ps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  ps.v[i] = ps.x[i];
+}
+""")
+
+case("inter_block_read_neighbour", "unknown-offset", f"""
+//--blockDim=64 --gridDim=16
+__global__ void foo(int *a, int stride) {{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i + stride < 1024) a[i] += a[i + stride]; {MARK}
+}}
+""", """
+//--blockDim=64 --gridDim=16
+__global__ void foo(int *a, const int *b, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i + stride < 1024) a[i] += b[i + stride];
+}
+""")
