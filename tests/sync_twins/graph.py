@@ -20,6 +20,7 @@ kernel alone (launch guessed) and with a host program that launches it the way s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 MARK = "/*@*/"  # marks the planted line in a buggy source (removed from the text)
 
@@ -856,4 +857,14 @@ def twins(host: bool | None = None) -> list[Twin]:
                     text = _program(kernel, params, body, style, tpb, with_host)
                     out.append(_finish(f"{kernel}{'_bug' if bug else ''}{suffix}", "atomic", bug, text,
                                        what if bug else "clean"))
-    return out
+    return out + (clean_extras() if host is None else [])
+
+
+
+def clean_extras() -> list[Twin]:
+    """Correct graph kernels with the forms that tempt a race rule (relaxed cuda::atomic loads and
+    stores, double buffering, bitmaps claimed with atomicOr, claims by atomicCAS, a two-level block
+    reduction, a shared counter behind its barriers, pointer jumping on one's own element): all
+    must stay silent (clean_graph_kernels.cu)."""
+    text = (Path(__file__).parent / "clean_graph_kernels.cu").read_text()
+    return [_finish("clean_graph_kernels", "clean-only", False, text, "clean")]
