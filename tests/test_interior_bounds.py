@@ -23,12 +23,14 @@ def rules(code: str, names: list[str], options: Options = LAUNCH) -> list[tuple[
 
 
 def ballot(bound: str) -> str:
+    """The lanes past the bound go on to the last line (lanes that exit would not count: issue 26)."""
     return ("__global__ void count(const int* x, int* counts) {\n"
             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
             f"  if (i < {bound}) {{\n"
             "    unsigned b = __ballot_sync(0xffffffffu, x[i] != 0);\n"
             "    if ((threadIdx.x & 31) == 0) atomicAdd(counts, __popc(b));\n"
             "  }\n"
+            "  atomicAdd(counts + 1, 1);\n"
             "}\n")
 
 

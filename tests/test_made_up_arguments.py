@@ -123,6 +123,7 @@ __global__ void butterfly(float* data, int n) {
         data[i] += x[base + (lane ^ 16)];
         __syncwarp();
     }
+    x[threadIdx.x] = 0.f;  // lanes that leave the loop stay (lanes that exit would not count: issue 26)
 }
 int main() { butterfly<<<4, 128>>>(0, N); }
 """

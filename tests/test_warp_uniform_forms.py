@@ -56,6 +56,7 @@ __global__ void k(const int* q, int* out, int start, int end) {
         out[q[i]] = i;
         __syncwarp();
     }
+    out[end + threadIdx.x] = warp;  // lanes that leave the loop stay (lanes that exit would not count)
 }""", "/ 32;", "/ 2;"),
     ("a length read through an index that was loaded itself", """
 __global__ void k(const int* queue, const int* index, int* out) {
@@ -63,6 +64,7 @@ __global__ void k(const int* queue, const int* index, int* out) {
     int node = queue[warp];
     int len = index[node + 1] - index[node];
     if (len <= 32) out[warp] = __ballot_sync(0xffffffff, threadIdx.x % 32 < len);
+    out[4096 + warp] = len;  // lanes that skip the ballot stay (lanes that exit would not count)
 }""", "/ 32;", "/ 2;"),
     ("a constant condition that is false inside a divergent branch", """
 constexpr int CLUSTER = 8;
@@ -174,3 +176,39 @@ def test_a_host_value_assigned_under_a_condition_is_unknown_at_the_launch():
     dim3 block(lanes, rows, 1);""")
     report = analyze_source(source, "k.cu", Options(resources="estimate"))
     assert report.kernels[0].launch.block == (8, 32, 1)
+
+
+EXITED = """
+__global__ void k(const float* x, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float v = x[i];
+    bool any = __any_sync(0xffffffff, v > 0.f);
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+    if (threadIdx.x % 32 == 0) out[i / 32] = any ? v : 0.f;
+}
+"""
+
+
+def test_lanes_that_exited_do_not_make_a_full_mask_wrong_but_are_no_source():
+    """Issue 26: the CUDA model asks the mask's non-exited lanes to arrive, so a vote after `if (i >=
+    n) return;` is defined; a shuffle that reads a lane which returned is not (lane 0 adds lane 16's
+    value), and is named for that.  The same in a grid-stride loop the kernel ends with."""
+    found = {f.line: f.message for f in lint_file(analyze_source(EXITED, "k.cu", LAUNCH), select(["CP407"]), EXITED)}
+    assert 6 not in found and "read" in found[7] and "exit" in found[7]
+    votes_only = EXITED.replace("    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);\n", "")
+    assert not lint_file(analyze_source(votes_only, "k.cu", LAUNCH), select(["CP407"]), votes_only)
+    stays = votes_only.replace("if (i >= n) return;", "if (i >= n) { out[i] = 0.f; } else {").replace(
+        "out[i / 32] = any ? v : 0.f;\n}", "out[i / 32] = any ? v : 0.f;\n    }\n    out[n + i] = 1.f;\n}")
+    assert lint_file(analyze_source(stays, "k.cu", LAUNCH), select(["CP407"]), stays)
+    grid_stride = """
+__global__ void k(const float* x, float* out, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        __syncwarp();
+        out[i] = x[i];
+    }
+}
+"""
+    assert not lint_file(analyze_source(grid_stride, "k.cu", LAUNCH), select(["CP407"]), grid_stride)
+    assert lint_file(analyze_source(grid_stride.replace("    }\n}", "    }\n    out[0] = 1.f;\n}"), "k.cu", LAUNCH),
+                     select(["CP407"]), grid_stride)

@@ -30,6 +30,7 @@ from .launch import (
     Launch,
     LaunchError,
     argument_range,
+    block_width_hint,
     common_periods,
     complete_block,
     dimensionality,
@@ -144,6 +145,7 @@ class FileAnalysis:
         """The launch the kernel is analysed under: the first whose block size is known (all of it,
         else in part), else the first."""
         found = [h for h in self.launches() if h.kernel == name]
+        found = [h for h in found if h.reachable] or found  # not one the host's own values rule out
         return next((h for h in found if h.block is not None and None not in h.block),
                     next((h for h in found if h.block is not None), found[0] if found else None))
 
@@ -299,7 +301,9 @@ class FileAnalysis:
         guessed = tuple(part for part, value in (("grid", grid), ("block", None if partial else block))
                         if value is None)  # a block known in part is still a guess
         if block is None:
-            block = (kernel.launch_bounds[0], 1, 1) if kernel.launch_bounds and dims == 1 else DEFAULT_BLOCKS[dims]
+            hint = block_width_hint(kernel) if dims == 1 else None  # `blockIdx.x * ThreadsPerBlock + threadIdx.x`
+            block = (kernel.launch_bounds[0], 1, 1) if kernel.launch_bounds and dims == 1 else \
+                (hint, 1, 1) if hint else DEFAULT_BLOCKS[dims]
         if grid is None:
             grid = DEFAULT_GRIDS[dims]
         validate(grid, block)

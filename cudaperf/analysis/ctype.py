@@ -20,6 +20,7 @@ class CType:
     fields: tuple[tuple[str, int, CType], ...] = ()
     element: CType | None = None  # for arrays: the element type
     length: int | None = None  # for arrays: the number of elements (None = unknown/extern)
+    pointee: CType | None = None  # for a pointer member of a struct (`int *result;`): what it points to
 
     def field(self, name: str) -> tuple[int, CType] | None:
         for fname, offset, ftype in self.fields:

@@ -26,7 +26,8 @@ def argument_ranges(launch: Node, constant: Callable[[Node], float | None]) -> d
     expression, or None."""
     ranges: dict[str, Range] = {}
     for condition, holds in _facts(launch):
-        for name, relation, value in _relations(condition, holds, constant):
+        for variable, relation, value in _relations(condition, holds, constant):
+            name = text(variable)
             if _assigned(name, condition, launch):
                 continue
             lo, hi = ranges.get(name, (-math.inf, math.inf))
@@ -36,6 +37,23 @@ def argument_ranges(launch: Node, constant: Callable[[Node], float | None]) -> d
                 hi = min(hi, math.ceil(value) - 1 if relation == "<" else math.floor(value))
             ranges[name] = (lo, hi)
     return ranges
+
+
+_HOLDS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+          ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def unreachable(launch: Node, constant: Callable[[Node], float | None]) -> bool:
+    """Does a condition around the launch fail for a value the host code fixes (`if (block_size ==
+    16) k<16><<<grid, threads>>>(...)` where block_size is 32 everywhere)?  Then the launch never
+    runs, and its template arguments and block must not be paired."""
+    for condition, holds in _facts(launch):
+        for variable, relation, value in _relations(condition, holds, constant):
+            known = constant(variable)
+            if known is not None and not _assigned(text(variable), condition, launch) and \
+                    not _HOLDS[relation](known, value):
+                return True
+    return False
 
 
 def _facts(launch: Node) -> Iterator[tuple[Node, bool]]:
@@ -66,7 +84,7 @@ def _leaves(statement: Node | None) -> bool:
     return statement is not None and statement.type in _LEAVES
 
 
-def _relations(condition: Node, holds: bool, constant) -> Iterator[tuple[str, str, float]]:
+def _relations(condition: Node, holds: bool, constant) -> Iterator[tuple[Node, str, float]]:
     """(variable, relation, value) facts of a condition known to hold or to fail."""
     while condition.type in ("condition_clause", "parenthesized_expression") and condition.named_children:
         condition = condition.child_by_field_name("value") or condition.named_children[0]
@@ -86,7 +104,7 @@ def _relations(condition: Node, holds: bool, constant) -> Iterator[tuple[str, st
         if relation in _FLIPPED and variable.type == "identifier":
             value = constant(bound)
             if value is not None:
-                yield text(variable), relation if as_written else _FLIPPED[relation], value
+                yield variable, relation if as_written else _FLIPPED[relation], value
                 return
 
 

@@ -73,6 +73,9 @@ class Collective:
     column: int
     name: str
     full_mask: bool | None  # the mask is the constant 0xffffffff (None: not a constant)
+    # a shuffle's lane operand (source lane, delta or xor mask) and width (None: the default 32)
+    lane: Expr | None = None
+    width: Expr | None = None
 
 
 CARRIED = "carry"  # prefix of the symbols that stand for loop-carried values (Loop.carried)
@@ -108,6 +111,7 @@ class Branch:
     then: list[Stmt] = field(default_factory=list)
     orelse: list[Stmt] = field(default_factory=list)
     exits: bool = False  # the `then` side leaves the block (early return/continue/break)
+    returns: bool = False  # ... by the kernel's own `return` (not an inlined helper's): its threads exit
     kind: str = "if"  # if | select (a `?:` whose sides read memory) | case
 
 

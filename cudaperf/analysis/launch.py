@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import parse
 from .ctype import CType
-from .guards import Range, argument_ranges
+from .guards import Range, argument_ranges, unreachable
 from .ir import Branch, Kernel, Loop, walk
 from .parse import Node, text
 from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
@@ -119,6 +119,8 @@ class HostLaunch:
     # per argument written as the launch's own 1-D grid or block size (`k<<<nb, t>>>(x, nb)`):
     # "grid" or "block", so a guessed shape and the argument stay one value
     shapes: list[str | None] = field(default_factory=list)
+    # False when a condition around the launch fails for values the host fixes (guards.unreachable)
+    reachable: bool = True
 
 
 def written_arguments(arguments: Node) -> list[Node]:
@@ -164,7 +166,10 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
         smem = resolve(config[2], launch_node, dim3=False) if len(config) > 2 else [0]
         written = written_arguments(m["arguments"][0])
         args = [resolve(a, launch_node, dim3=False) for a in written]
-        around = argument_ranges(launch_node, lambda node, at=launch_node: (resolve(node, at, dim3=False) or [None])[0])
+        def constant(node, at=launch_node):
+            return (resolve(node, at, dim3=False) or [None])[0]
+
+        around = argument_ranges(launch_node, constant)
         periods = [1 if value else resolve.period(a, launch_node) for a, value in zip(written, args)]
         sizes = {text(node): part for node, part in zip(config[:2], ("grid", "block"))}
         launches.append(HostLaunch(
@@ -172,7 +177,7 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
             tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
             int(smem[0]) if smem else None, template_args,
             [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods,
-            shapes=[sizes.get(text(a)) for a in written]))
+            shapes=[sizes.get(text(a)) for a in written], reachable=not unreachable(launch_node, constant)))
     return launches
 
 
@@ -216,6 +221,42 @@ def _bound_candidates(kernel: Kernel) -> dict[str, list[Expr]]:
                     if syms and all(s.split(".")[0] in ("tid", "bid", "bdim", "gdim") for s in syms):
                         found.setdefault(bound.name[4:], []).append(index)
     return found
+
+
+def block_width_hint(kernel: Kernel) -> int | None:
+    """The block width a 1-D kernel that never reads blockDim.x writes into its indexing as a
+    constant: `threadIdx.x + blockIdx.x * ThreadsPerBlock`, `gridDim.x * 512` as a grid stride, or a
+    loop from threadIdx.x stepping by it.  The most frequent such constant, a multiple of 32 up to
+    1024; None when there is none (or blockDim.x is read: the kernel follows the launch)."""
+    if {"bdim.x", "tid.y", "tid.z", "tid.linear"} & kernel.uses:
+        return None
+    counts: dict[float, int] = {}
+
+    def visit(expr: Expr) -> None:
+        stack = [expr]
+        while stack:
+            e = stack.pop()
+            if not isinstance(e, Op):
+                continue
+            if e.name == "*" and len(e.args) == 2:
+                for index, size in (e.args, e.args[::-1]):
+                    if isinstance(index, Sym) and index.name in ("bid.x", "gdim.x") and isinstance(size, Const):
+                        counts[size.value] = counts.get(size.value, 0) + 1
+            stack.extend(e.args)
+
+    for stmt, _ in walk(kernel.body):
+        if isinstance(stmt, Loop):
+            for part in (stmt.init, stmt.condition, stmt.update):
+                visit(part)
+            if isinstance(stmt.step, Const) and "tid.x" in free_symbols(stmt.init) and \
+                    not free_symbols(stmt.init) - {"tid.x"}:
+                counts[stmt.step.value] = counts.get(stmt.step.value, 0) + 1
+        elif isinstance(stmt, Branch):
+            visit(stmt.condition)
+        elif hasattr(stmt, "offset"):
+            visit(stmt.offset)
+    widths = [w for w in sorted(counts, key=lambda w: -counts[w]) if w.is_integer() and 32 <= w <= 1024 and w % 32 == 0]
+    return int(widths[0]) if widths else None
 
 
 def infer_arguments(kernel: Kernel, launch: Launch) -> None:

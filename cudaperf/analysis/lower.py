@@ -45,7 +45,8 @@ _BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", 
 _BLOCK_VOTES = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}  # same result in every thread
 _WARP_VOTES = re.compile(r"^__(ballot|all|any|uni|match_all|reduce_\w+)_sync$")  # same result in every lane
 _TEXTURE_FETCHES = ("tex1D", "tex2D", "tex3D", "texCubemap", "surf1D", "surf2D", "surf3D", "surfCubemap")
-_GROUP_SYNCS = {"sync", "wait", "wait_prior"}  # cg::sync(g); cg::wait(g) syncs g after its memcpy_async
+# cg::sync(g) (also `synchronize(g)`, the older spelling); cg::wait(g) syncs g after its memcpy_async
+_GROUP_SYNCS = {"sync", "synchronize", "wait", "wait_prior"}
 # inline PTX: block barriers (`bar.sync 1, 64` names a thread count), warp barriers, memory it touches
 _PTX_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.(?:sync|red|arrive)(?:\.aligned)?\s+([^;\"]*)")
 _UNSEEN_SYNC = re.compile(r"sync|barrier", re.IGNORECASE)
@@ -363,7 +364,9 @@ class Lowerer:
         if isinstance(cond, Const) and math.isfinite(cond.value):  # the exit always or never happens
             self.statements_of([if_node.child_by_field_name("consequence")] if cond.value else rest, env)
             return
-        branch = Branch(self._id(), line, column, _condition_text(cond_node), cond, exits=True)
+        returns = not self.inline_stack and _exit_statement(if_node.child_by_field_name("consequence")) == \
+            "return_statement"
+        branch = Branch(self._id(), line, column, _condition_text(cond_node), cond, exits=True, returns=returns)
         self._sides(branch, lambda: self.statement(if_node.child_by_field_name("consequence"), env.copy()),
                     lambda: self.statements_of(rest, env))
 
@@ -428,6 +431,10 @@ class Lowerer:
         if callee is None or callee.type != "identifier":
             return False
         name = text(callee)
+        arguments = node.child_by_field_name("arguments") if node.type == "call_expression" else None
+        first = next((a for a in arguments.named_children if a.type != "comment"), None) if arguments else None
+        if name in _GROUP_SYNCS and first is not None and isinstance(self.expr(first, env, record=False), Group):
+            return False  # `sync(g)` under `using namespace cooperative_groups`: the group's own barrier
         return bool(_UNSEEN_SYNC.search(name)) and not name.startswith("__") and env.lookup(name) is None and \
             name not in self.scope.source.macros and name not in self.scope.device_functions
 
@@ -984,10 +991,16 @@ class Lowerer:
             if found is None:
                 return _opaque(f"field {field_name}")
             offset, ftype = found
+            if ftype.pointee is not None and base.space == "global" and base_node.type == "identifier" and \
+                    isinstance(base.offset, Const):
+                # `s->data` of a struct argument passed by pointer: one pointer per launch, its own array
+                return Ptr("global", f"{text(base_node)}->{field_name}", ZERO, ftype.pointee)
             return Loc(base.space, base.array, op("+", base.offset, lift(offset)), ftype)
         if isinstance(base, Scalar) and isinstance(base.expr, Sym) and base.expr.name.startswith("arg:"):
             found = base.type.field(field_name) if base.type.fields else None
             ftype = found[1] if found else UNKNOWN  # `p.n` of a struct passed by value: one value per launch
+            if ftype.pointee is not None:  # `p.result`: a pointer the launch passes, its own array
+                return Ptr("global", f"{base.expr.name[4:]}.{field_name}", ZERO, ftype.pointee)
             return Scalar(Opaque(f"member {field_name}", not ftype.is_float, uniform=True), ftype)
         if isinstance(base, Scalar) and base.type.fields:
             found = base.type.field(field_name)
@@ -1309,7 +1322,11 @@ class Lowerer:
 
     def _group_sync(self, group: Group, node: Node, name: str) -> Val:
         warp_level = isinstance(group.size, Const) and group.size.value <= 32
-        self._barrier(node, "grid" if group.grid else "warp" if warp_level else "block", name)
+        # a tile of a whole warp waits for all 32 of its lanes, as __syncwarp() does; a smaller tile's
+        # lanes are a part of the warp the analysis does not judge
+        whole_warp = warp_level and group.size.value == 32
+        self._barrier(node, "grid" if group.grid else "warp" if warp_level else "block", name,
+                      full_mask=True if whole_warp else None)
         return Scalar(ZERO)
 
     def _barrier(self, node: Node, scope: str, name: str, full_mask: bool | None = None, removable: bool = True,
@@ -1401,7 +1418,10 @@ class Lowerer:
             return Scalar(ZERO)
         values = [self.rvalue(a, env, record) for a in arg_nodes]
         if record and values and _WARP_COLLECTIVES.match(name):
-            self.emit(Collective(self._id(), *self._pos(node), name, _full_mask(values[0])))
+            lane = values[2].expr if name.startswith("__shfl") and len(values) > 2 and \
+                isinstance(values[2], Scalar) else None
+            width = values[3].expr if lane is not None and len(values) > 3 and isinstance(values[3], Scalar) else None
+            self.emit(Collective(self._id(), *self._pos(node), name, _full_mask(values[0]), lane, width))
         if _WARP_VOTES.match(name) and len(values) >= 2 and isinstance(values[1], Scalar):
             return Scalar(op("warp_uniform", values[1].expr), INT if name != "__ballot_sync" else UNKNOWN)
         if name == "reduce" and len(values) >= 2 and isinstance(values[0], Group) and not values[0].grid and \
@@ -1519,6 +1539,14 @@ def _shared_helpers(data: bytes) -> dict[str, str]:
         if found:
             helpers.setdefault(head.group(1).decode(), found.group(1).decode())
     return helpers
+
+
+def _exit_statement(node: Node | None) -> str | None:
+    """The kind of statement an exiting block ends in (`return_statement`, ...)."""
+    while node is not None and node.type == "compound_statement":
+        named = [c for c in node.named_children if c.type != "comment"]
+        node = named[-1] if named else None
+    return node.type if node is not None else None
 
 
 _PREPROC_CONDITIONALS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif")

@@ -24,6 +24,7 @@ lanes' addresses compared.
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -41,6 +42,47 @@ from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
+
+
+def unseen(expr: Expr) -> bool:
+    """Does the value rest on data or calls the analysis cannot see (the sampler then lets every
+    lane take both sides of a branch on it)?"""
+    return bool(loads_in(expr)) or has_opaque(expr)
+
+
+def _few_values(expr: Expr) -> bool:
+    """A constant, or a choice between constants (`p >= 0.5 ? 1 : -1`, a predicted label)."""
+    if isinstance(expr, Const):
+        return True
+    if isinstance(expr, Op) and expr.name == "?:":
+        return all(_few_values(a) for a in expr.args[1:])
+    return isinstance(expr, Op) and expr.name in ("int", "float") and _few_values(expr.args[0])
+
+
+def few_lanes(condition: Expr, side: bool, any_equality: bool = False) -> bool:
+    """Does taking `side` of `condition` need an equality the sampler cannot decide and that picks
+    out few lanes: a tie of two data values, a rank the lowering cannot model
+    (`g.thread_rank() == 0` of a coalesced group), data naming one thread (`best == threadIdx.x`)?
+    No count of contending lanes can be claimed there.  A flag test of loaded data against a
+    constant or a choice of constants (`label[i] == -1`, `label[i] == (p > 0.5 ? 1 : -1)`) may
+    hold in every lane, so it is not one of them.  With `any_equality`, so is every equality of
+    data with a value that is not a constant (`ridx == currentCol`: a search one element meets)."""
+    if not isinstance(condition, Op):
+        return False
+    if condition.name == "!":
+        return few_lanes(condition.args[0], not side, any_equality)
+    if condition.name == ("&&" if side else "||"):
+        return any(few_lanes(a, side, any_equality) for a in condition.args)
+    if condition.name != ("==" if side else "!=") or not unseen(condition):
+        return False
+    left, right = condition.args
+    if any(loads_in(data) and not has_opaque(data) and _few_values(flag) for data, flag in
+           ((left, right), (right, left))):
+        return False
+    if has_opaque(condition) or (unseen(left) and unseen(right)):
+        return True
+    known = right if unseen(left) else left
+    return any_equality or any(name.startswith("tid.") for name in free_symbols(known))
 
 
 @dataclass(frozen=True)
@@ -177,23 +219,36 @@ class LaneTable:
         self.spun_on = kernel.spun_on  # volatile words a loop waits on: a hand-off the lanes do not model
         self.dependence = Dependence(kernel)
         self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
+        self.carried = {name: parts for s, _ in walk(kernel.body) if isinstance(s, Loop)
+                        for name, parts in s.carried.items()}  # loop-carried values: what they come from
         self.cache: dict[tuple, Lanes | None] = {}
 
-    def get(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
-        key = (access.id, tuple(loop.id for loop in loops))
+    def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
+        key = (access.id, tuple(loop.id for loop in loops), in_block)
         if key not in self.cache:
-            self.cache[key] = self._sample(access, loops)
+            self.cache[key] = self._sample(access, loops, in_block)
         return self.cache[key]
 
-    def _sample(self, access: Access, loops: tuple[Loop, ...]) -> Lanes | None:
+    def assumed(self, branch: Branch, side: bool) -> bool:
+        """May a race inside one block take lanes behind this data-dependent branch as present?
+        When the whole block decides it alike (`if (level[v] == iter)` with v the block's vertex),
+        every thread of a block that takes it is there; when threads decide it each on their own
+        data (`if (status[nei] == 0) s_flag = 1;`), any of them may be, except behind an equality
+        that picks out few lanes (a tie of two data values, `best == threadIdx.x`).  Lanes on the
+        two sides of one such branch are never joined when what it tests is the same for the whole
+        block (_exclusive)."""
+        condition = branch.condition
+        return self.dependence.level(condition) <= 1 or not few_lanes(condition, side, any_equality=True)
+
+    def _sample(self, access: Access, loops: tuple[Loop, ...], in_block: bool) -> Lanes | None:
         if access.id not in self.graph:
             return None
         context = self.graph.nodes[access.id]["context"]
         batch = self.sampler.batch(context)
         address = evaluate_on(access.offset, batch)
         active = batch.active & (np.abs(address) < EXACT)  # also drops NaN: an address the lanes cannot know
-        for item in context:  # lanes that only may take a data-dependent branch prove nothing
-            if not isinstance(item, Loop):
+        for item in context:  # lanes that only may take a data-dependent branch prove nothing between blocks
+            if not isinstance(item, Loop) and not (in_block and self.assumed(*item)):
                 active &= ~np.isnan(evaluate_on(item[0].condition, batch))
         extent = self.extents.get(access.array) if access.space == "shared" else None
         if extent:  # lanes past the end of a shared array are another bug (or a wrongly guessed block)
@@ -372,10 +427,14 @@ def _read_back(kind: _Kind, mw: Member, mo: Member, graph: nx.DiGraph, dependenc
     return len(before) <= len(context) and all(a is b for a, b in zip(before, context))
 
 
-def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
+def _pairs(groups: list[list[Member]], atomic_reads: bool = False) -> Iterator[tuple[Member, Member]]:
+    """Every (write, other access) pair of one array within an epoch.  With `atomic_reads`, an
+    atomic counts as a write against plain loads (`atomicAdd(&s_count, c)` by every thread, then
+    thread 0 reads `s_count` before a barrier)."""
     count = 0
+    writes = ("store", "atomic") if atomic_reads else ("store",)
     for group in groups:
-        for w in (m for m in group if m.access.kind == "store"):
+        for w in (m for m in group if m.access.kind in writes):
             for other in group:
                 # a plain store and another thread's atomic on one word race too (`*acc = 0` in one
                 # block, `atomicAdd(acc, v)` in another): atomics order only atomics
@@ -383,26 +442,76 @@ def _pairs(groups: list[list[Member]]) -> Iterator[tuple[Member, Member]]:
                     continue
                 if other.access.kind == "store" and other.access.id < w.access.id:
                     continue
+                if w.access.kind == "atomic" and other.access.kind != "load":
+                    continue
                 count += 1
                 if count > MAX_PAIRS:
                     return
                 yield w, other
 
 
-def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.DiGraph, reported: set[int]):
-    """The first clashing partner of every write of `kind` not reported yet (one finding per write)."""
-    for mw, mo in _pairs(groups):
+def _unseen_parts(expr: Expr) -> Iterator[Expr]:
+    """The loads and lost values a condition rests on (what makes it unknown to the sampler)."""
+    if isinstance(expr, Load | Opaque):
+        yield expr
+    elif isinstance(expr, Op) and (loads_in(expr) or has_opaque(expr)):
+        for a in expr.args:
+            yield from _unseen_parts(a)
+
+
+def _tested_flag(w: Access, other: Access, graph: nx.DiGraph, dependence: Dependence) -> bool:
+    """A store of one value every writer shares (`found = 1`) against a load in the test guarding
+    it (`if (!found && x > 0) found = 1;`): the read only decides whether to store what is, or is
+    about to be, there already."""
+    if other.kind != "load" or w.value is None or dependence.level(w.value) > 0 or w.id not in graph:
+        return False
+    return any(not isinstance(item, Loop) and any(ld.access_id == other.id for ld in loads_in(item[0].condition))
+               for item in graph.nodes[w.id]["context"])
+
+
+def _exclusive(w: Access, other: Access, graph: nx.DiGraph, dependence: Dependence) -> bool:
+    """Do the two accesses sit on the two sides of a branch whose unknown parts are the same for
+    the whole block (`if (s_flag) ... else ...`; `if (p_Np < 12 && n == 0) ... else if (n < 12 &&
+    p_Np >= 12) ...` with p_Np a macro of a header the lowering could not read)?  The sampler lets
+    lanes take both sides of it, but one value of those parts decides every lane's side."""
+    if w.id not in graph or other.id not in graph:
+        return False
+    sides = {item[0].id: item[1] for item in graph.nodes[w.id]["context"] if not isinstance(item, Loop)}
+    return any(not isinstance(item, Loop) and sides.get(item[0].id, item[1]) != item[1] and
+               unseen(item[0].condition) and
+               all(dependence.level(part, unknown=0) <= 1 for part in _unseen_parts(item[0].condition))
+               for item in graph.nodes[other.id]["context"])
+
+
+def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.DiGraph, reported: set[int],
+           deferred: list | None = None, only: set[tuple[int, int]] | None = None):
+    """The first clashing partner of every write of `kind` not reported yet (one finding per write).
+    A pair whose addresses use a made-up argument is put in `deferred` instead (judged at several
+    values of it, _at_values); `only` restricts the pairs to those (by access ids)."""
+    # on shared memory a plain read of a word other warps update atomically races with them (a
+    # block's counter read before the barrier); on global memory it is how graph codes poll labels
+    # others lower with atomicMin, values that only ever move one way: not reported there
+    for mw, mo in _pairs(groups, atomic_reads=kind.space == "shared"):
         check()
         w, other = mw.access, mo.access
+        if only is not None and (w.id, other.id) not in only:
+            continue
         shifts = _alignment(mw, mo)
         if w.id in reported or shifts is None or w.array in table.spun_on or \
                 _same_value(kind, w, other, table.dependence) or _read_back(kind, mw, mo, graph, table.dependence) or \
-                table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)) or \
                 (_written_back(w, table.accesses) and (other.kind == "load" or _written_back(other, table.accesses))):
+            continue
+        if table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
+            if deferred is not None:
+                deferred.append((w.id, other.id))
             continue
         loops = tuple(dict.fromkeys(_separating_loops(graph, w, kind.orders) +
                                     _separating_loops(graph, other, kind.orders)))
-        a, b = table.get(w, loops), table.get(other, loops)
+        in_block = kind.space == "shared"
+        if (in_block and _exclusive(w, other, graph, table.dependence)) or \
+                _tested_flag(w, other, graph, table.dependence):
+            continue
+        a, b = table.get(w, loops, in_block), table.get(other, loops, in_block)
         if a is None or b is None:
             continue
         parts_w, parts_o = dict(mw.parts), dict(mo.parts)
@@ -568,6 +677,89 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
             yield w, "block"  # two warps between block barriers
         elif _meet([block, *_iterations(graph, w, WARP_OR_BLOCK, batch), address], thread, active):
             yield w, "warp"  # two lanes of one warp between warp barriers (a warp's own slice)
+        elif w.space == "global" and loads_in(w.offset) and not _indexed_by(w.offset, "tid.", loops) and \
+                _meet([*_iterations(graph, w, GRID, batch), address], block, active):
+            # an index loaded from data alone (`label[nlist[i]]`): two blocks may load the same one; not
+            # when a thread index enters it beside the data (`val[start[col] + tid]`: a block's own segment)
+            yield w, "grid"
+
+
+def _index_words(expr: Expr, accesses: dict[int, Access], loops: dict[str, Loop]) -> set[tuple[str, str]]:
+    """The words (array, offset) an address loads its index from, and those the indices of those
+    loads and the loop counters in it (from their first value) load theirs from."""
+    words: set[tuple[str, str]] = set()
+    todo, seen = [expr], set()
+    while todo:
+        e = todo.pop()
+        for ld in loads_in(e):
+            source = accesses.get(ld.access_id)
+            if source is not None and source.id not in seen:
+                seen.add(source.id)
+                words.add((source.array, str(source.offset)))
+                todo.append(source.offset)
+        for name in free_symbols(e):
+            loop = loops.get(name)
+            if loop is not None and name not in seen:
+                seen.add(name)
+                todo.append(loop.init)
+    return words
+
+
+def _elsewhere(read: Access, w: Access, accesses: dict[int, Access], loops: dict[str, Loop]) -> bool:
+    """Does `read` reach the array other than through `w`'s own index: at the thread's own element
+    (`label[v]` beside a store to `label[big]`) or through other index data (`label[sp[e]]` beside
+    `label[nlist[e]]`)?  A read at the same index, or at another element of the same loaded
+    segment (`result[eidx]` beside `result[++eidx]` with `result = extrema + offsets[t]`), is the
+    thread's own element reached through a permutation or its own segment."""
+    if str(read.offset) == str(w.offset):
+        return False
+    own = _index_words(read.offset, accesses, loops)
+    return not own or not own & _index_words(w.offset, accesses, loops)
+
+
+def _scatters(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, index_fills: dict[str, tuple[int, int]],
+              loops: dict[str, Loop], reported: set[int]) -> Iterator[tuple[Access, Access]]:
+    """Plain stores of a value that differs between threads at an index read from the same array
+    (`label[big] = small` with `big` and `small` two labels just read), which
+    the kernel also reads in the same epoch: two threads that load the same index store different
+    values and one is lost, and a thread reading the element sees either.  This is how a hook of
+    union-find or label propagation reads when its atomicMin or atomicCAS was replaced.  An index
+    from other data (a neighbour list, a permutation, a segment's offset) is not judged: whether two
+    threads meet there is the data's business (tree children have one parent, segments are
+    disjoint).  A scatter into an array nothing reads other than
+    through the same index (`out[pos[i]] = x[i]`, a permutation or a compaction; `v = vel[perm[i]];
+    ...; vel[perm[i]] = v`) is not one (_elsewhere), nor a store of one value every writer shares
+    (`next[dst] = 1`, `level[dst] = iter + 1`), nor a scatter through an array the host fills with a
+    permutation (indices.py)."""
+    dependence, accesses = table.dependence, table.accesses
+    for group in epochs(kernel, "global", GRID):
+        for member_ in group:
+            w = member_.access
+            if w.kind != "store" or w.id in reported or w.id not in graph or w.value is None or \
+                    w.array in kernel.spun_on or not loads_in(w.offset) or dependence.level(w.value) == 0 or \
+                    str(w.offset) == str(op("*", w.value, Const(w.size))) or \
+                    _written_back(w, accesses) or table.guessed & free_symbols(w.offset):
+                continue
+            if w.array not in {accesses[ld.access_id].array for ld in loads_in(w.offset) if ld.access_id in accesses} \
+                    or _indexed_by(w.offset, "tid.", loops):
+                # the index is not read from the array itself (`label[big]` with big a label), or a thread
+                # index enters it beside the data (`nlist[beg + popc(...)]`: a place in the thread's own segment)
+                continue
+            read = next((m.access for m in group if m.access.kind == "load" and m.access.array == w.array and
+                         _elsewhere(m.access, w, accesses, loops)), None)
+            if read is None:
+                continue
+            context = graph.nodes[w.id]["context"]
+            batch = table.sampler.batch(context)
+            if _permuted(w, accesses, index_fills, batch):
+                continue
+            # an owner test (`parent[child] == node`: a tree child has one parent) or one thread's ticket
+            if any(few_lanes(item[0].condition, item[1], any_equality=True) or
+                   _single_passer(item[0].condition, batch, dependence) for item in context
+                   if not isinstance(item, Loop)):
+                continue
+            reported.add(w.id)
+            yield w, read
 
 
 def _iterations(graph: nx.DiGraph, access: Access, orders: frozenset[str], batch) -> list[np.ndarray]:
@@ -582,6 +774,38 @@ def _meet(key: list[np.ndarray], who: np.ndarray, active: np.ndarray) -> bool:
     return len(rows) > 1 and np.unique(rows[:, :-1], axis=0, return_counts=True)[1].max() > 1
 
 
+def _from_data(expr: Expr, carried: dict[str, tuple[Expr, ...]], seen: frozenset[str] = frozenset()) -> bool:
+    """Is a value the lowering lost computed from loaded data (a root found by following `parent[a]`
+    in a loop: `a after a loop`), following what it and the loop-carried values in it come from?
+    Tests do not count, nor data that only chooses between values (`k += inc` when a child is
+    ready: `posMassd[k].w >= 0 ? k + inc : k`): a value stepped without data is no index read from
+    memory."""
+    if isinstance(expr, Load):
+        return True
+    if isinstance(expr, Opaque):
+        return any(_from_data(part, carried, seen) for part in expr.follows)
+    if isinstance(expr, Sym):
+        return expr.name in carried and expr.name not in seen and \
+            any(_from_data(part, carried, seen | {expr.name}) for part in carried[expr.name])
+    if not isinstance(expr, Op) or expr.name in _TESTS or \
+            not (loads_in(expr) or has_opaque(expr) or free_symbols(expr) & carried.keys()):
+        return False
+    return any(_from_data(a, carried, seen) for a in (expr.args[1:] if expr.name == "?:" else expr.args))
+
+
+_TESTS = ("<", "<=", ">", ">=", "==", "!=", "&&", "||", "!")
+
+
+def _without_data_values(expr: Expr, carried: dict[str, tuple[Expr, ...]]) -> Expr:
+    """`expr` with the lost values computed from data (_from_data) set to 0, as loaded indices are:
+    lanes that reach the same root meet."""
+    if isinstance(expr, Opaque):
+        return Const(0.0) if _from_data(expr, carried) else expr
+    if isinstance(expr, Op) and has_opaque(expr):
+        return op(expr.name, *(_without_data_values(a, carried) for a in expr.args), is_int=expr.is_int)
+    return expr
+
+
 def _shared_words(w: Access, batch, table: LaneTable, loops: dict[str, Loop]) -> tuple[np.ndarray, np.ndarray] | None:
     """(address, active lanes) of a read-modify-write whose thread indices may still leave lanes on
     one word (`h[warp][bin] += 1`: every lane of a warp on its warp's row; `a[tid / 2] += v`), with
@@ -592,8 +816,8 @@ def _shared_words(w: Access, batch, table: LaneTable, loops: dict[str, Loop]) ->
     if not _indexed_by(w.offset, "tid.", loops):
         return np.zeros(active.shape), active
     loaded = loads_in(w.offset)
-    address = evaluate_on(_with_loads(w.offset, {ld.access_id: Const(0.0) for ld in loaded}) if loaded else w.offset,
-                          batch)
+    offset = _with_loads(w.offset, {ld.access_id: Const(0.0) for ld in loaded}) if loaded else w.offset
+    address = evaluate_on(_without_data_values(offset, table.carried), batch)
     address = np.broadcast_to(address, active.shape)
     words = address[active]
     if not np.isfinite(words).all():
@@ -620,31 +844,196 @@ def _lost(w: Access, table: LaneTable, loops: dict[str, Loop]) -> str:
             "wherever two threads load the same index")
 
 
+MAX_DEFERRED = 256  # pairs on made-up arguments judged at several values, per kernel
+# values a made-up argument in an address is judged at (0 leaves `A[i + offset]` on its own element)
+TRIED_VALUES = (1.0, 2.0, 3.0, 17.0, 33.0)
+
+
+def _tried(name: str, ranges: dict, kernel: Kernel) -> tuple[float, ...]:
+    """The values of TRIED_VALUES the host's range for the argument allows, else the range's ends;
+    without those at which the kernel returns at once (`if (k < 1 || k > 8) return;`)."""
+    lo, hi = ranges.get(name, (-math.inf, math.inf))
+    inside = tuple(v for v in TRIED_VALUES if lo <= v <= hi) or \
+        tuple(dict.fromkeys(v for v in (lo, hi) if math.isfinite(v) and v != 0))
+    exits = [s.condition for s in kernel.body if isinstance(s, Branch) and s.returns and
+             free_symbols(s.condition) == {f"arg:{name}"}]
+    return tuple(v for v in inside if not any(evaluate(c, {f"arg:{name}": v}) == 1 for c in exits))
+
+
+def _one_element_apart_per_unit(w: Access, other: Access, names: frozenset[str]) -> bool:
+    """Does each unit of the argument move the two accesses one element further apart (`A[i]` and
+    `A[i + offset]`)?  A made-up size that carves an array into parts (`x = s + 4 * (n + 1)` beside
+    `b = s + (n + 1)`) moves them by several: it is a length, and a small one only makes the parts
+    overlap."""
+    used = sorted((free_symbols(w.offset) | free_symbols(other.offset)) - names)
+    steps = set()
+    for seed in (3.0, 11.0):
+        env = {name: seed + 2.0 * k for k, name in enumerate(used)}
+        apart = [float(evaluate(w.offset, {**env, **{n: value for n in names}}) -
+                       evaluate(other.offset, {**env, **{n: value for n in names}})) for value in (0.0, 1.0)]
+        steps.add(apart[1] - apart[0])
+    return len(steps) == 1 and abs(steps.pop()) == min(w.size, other.size)
+
+
+def _shifts_only(access: Access, names: frozenset[str]) -> bool:
+    """Do the arguments `names` only shift the access's address by the same amount for every
+    thread (`A[i + offset]`), rather than scale a thread's index (`y * pitch + x`: a pitch below the
+    row's width is a wrong input, not a race)?  Judged by evaluating the address at two points of
+    every other name it reads, with the arguments at 0 and at 1."""
+    used = free_symbols(access.offset)
+    if not used & names:
+        return True
+    if loads_in(access.offset) or has_opaque(access.offset):
+        return False
+    others = sorted(used - names)
+    steps = set()
+    for seed in (3.0, 11.0):
+        env = {name: seed + 2.0 * k for k, name in enumerate(others)}
+        low, high = (evaluate(access.offset, {**env, **{n: value for n in names}}) for value in (0.0, 1.0))
+        step = float(high - low)
+        if not math.isfinite(step):
+            return False
+        steps.add(step)
+    return len(steps) == 1
+
+
+def _at_values(kernel: Kernel, graph: nx.DiGraph, deferred: dict[_Kind, list], resample, ranges: dict,
+               copies: tuple[str, ...], guessed: frozenset[str],
+               reported: dict[str, set[int]]) -> Iterator[tuple[_Kind, Access, Access, str]]:
+    """Pairs set aside because their addresses use a made-up argument (`A[i] = A[i + offset]` with
+    nobody giving offset), judged again with the argument at each of a few values, small ones
+    included, where one argument only shifts the addresses (_shifts_only) of an update's read and
+    write (one statement): a race that shows at every one of them is reported, naming the values."""
+    accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
+    wanted: dict[frozenset[str], set[tuple[int, int]]] = {}
+    for pairs in deferred.values():
+        for pair in pairs:
+            names = frozenset(n for a in pair for n in free_symbols(accesses[a].offset) if n in guessed)
+            # one argument, shifting an in-place update's read or its write, not both, against the other
+            # (`A[i] = A[i + offset]`); two statements a made-up stride apart are fields of one array
+            # (`NU[id]`, `NU[id + offset]`), and a size both addresses hold carves one into parts (`x[i] =
+            # d[i]` with x = s + 4 * (n + 1), d = s + 3 * (n + 1)): a small one only makes them overlap
+            if len(names) == 1 and accesses[pair[0]].line == accesses[pair[1]].line and \
+                    sum(bool(free_symbols(accesses[a].offset) & names) for a in set(pair)) == 1 and \
+                    all(_shifts_only(accesses[a], names) for a in pair) and \
+                    _one_element_apart_per_unit(accesses[pair[0]], accesses[pair[1]], names):
+                wanted.setdefault(names, set()).add(pair)
+    if sum(len(pairs) for pairs in wanted.values()) > MAX_DEFERRED:
+        return  # machine-generated code: thousands of pairs on made-up strides
+    for names, pairs in wanted.items():
+        values = sorted(set.intersection(*(set(_tried(n[4:], ranges, kernel)) for n in names)))
+        if not values:
+            continue
+        racing: dict[tuple[_Kind, int, int], int] = {}
+        for value in values:
+            table = LaneTable(kernel, graph, resample({n[4:]: value for n in names}), copies, guessed - names)
+            for kind, kind_pairs in deferred.items():
+                mine = pairs & set(kind_pairs)
+                if not mine:
+                    continue
+                seen: set[int] = set()
+                for w, other in _found(kind, epochs(kernel, kind.space, kind.orders), table, graph, seen, only=mine):
+                    racing[(kind, w.id, other.id)] = racing.get((kind, w.id, other.id), 0) + 1
+        spelled = ", ".join(f"{v:g}" for v in values)
+        arguments = " and ".join(f"`{n[4:]}`" for n in sorted(names))
+        for (kind, w_id, other_id), count in racing.items():
+            if count == len(values) and w_id not in reported[kind.space]:
+                reported[kind.space].add(w_id)
+                yield kind, accesses[w_id], accesses[other_id], \
+                    f" (at every value of {arguments} tried: {spelled}; no launch gives it)"
+
+
 def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str, ...] = (),
           guessed: frozenset[str] = frozenset(),
-          index_fills: dict[str, tuple[int, int]] | None = None) -> Iterator[tuple[str, int, int, str]]:
+          index_fills: dict[str, tuple[int, int]] | None = None, resample=None,
+          ranges: dict | None = None) -> Iterator[tuple[str, int, int, str]]:
     """(kind, line, column, message) for every write that races.  Lanes whose index along one of
     `copies` (``tid.y``, ``bid.z``, ...) is not 0 are left out: under a guessed launch, threads or
     blocks along an axis the kernel never reads only repeat index 0's work.  Pairs whose addresses
     use an argument in `guessed` (a made-up value: a pitch, a stride) are left out.  `index_fills`
-    are the index arrays the host fills with a permutation (Launch.index_fills)."""
+    are the index arrays the host fills with a permutation (Launch.index_fills).  `resample(values)`
+    gives the sampler with made-up arguments at those values, to judge the pairs they left out at
+    several values (_at_values; `ranges`: what the host allows)."""
     table = LaneTable(kernel, graph, sampler, copies, guessed)
+    deferred: dict[_Kind, list] = {kind: [] for kind in (SHARED, WARP, GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS)}
     shared: set[int] = set()
-    for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared):
-        what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"
-        yield SHARED.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no barrier between"
-    for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared):
-        what = "written by several lanes of one warp" if other is w else \
-            f"{other.kind} at line {other.line} by another lane of the same warp"
-        yield WARP.name, w.line, w.column, f"shared `{w.array}` written here and {what}, with no __syncwarp() between"
+    for w, other in _found(SHARED, epochs(kernel, "shared", SHARED.orders), table, graph, shared, deferred[SHARED]):
+        yield SHARED.name, w.line, w.column, _shared_message(SHARED, w, other)
+    for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared, deferred[WARP]):
+        yield WARP.name, w.line, w.column, _shared_message(WARP, w, other)
     global_: set[int] = set()
     loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
+    for w, read in _data_reads(kernel, graph, table, loops, shared):
+        arrays = " and ".join(dict.fromkeys(f"`{table.accesses[ld.access_id].array}`" for ld in loads_in(read.offset)
+                                            if ld.access_id in table.accesses)) or "data"
+        yield SHARED.name, w.line, w.column, (
+            f"shared `{w.array}` written here by several warps and read at line {read.line} at an index loaded "
+            f"from {arrays}, with no barrier between: wherever the index names another warp's element, the read "
+            "races with its write")
     for w, scope in _unordered_updates(kernel, graph, table, loops, index_fills or {}):
         kind = "global-race" if w.space == "global" else WARP.name if scope == "warp" else SHARED.name
         (shared if w.space == "shared" else global_).add(w.id)
         yield kind, w.line, w.column, f"{w.space} `{w.array}` read and written back here " + _lost(w, table, loops)
+    for w, read in _scatters(kernel, graph, table, index_fills or {}, loops, global_):
+        arrays = " and ".join(dict.fromkeys(f"`{table.accesses[ld.access_id].array}`" for ld in loads_in(w.offset)
+                                            if ld.access_id in table.accesses)) or "data"
+        yield "global-race", w.line, w.column, (
+            f"global `{w.array}` written here at an index loaded from {arrays}, with a value that differs between "
+            f"threads, and read at line {read.line}, without atomics: wherever two threads load the same index "
+            "one store is lost, and readers see either value")
     for kind in (GLOBAL_IN_BLOCK, GLOBAL_ACROSS_BLOCKS):
-        for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_):
-            whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"
-            what = f"also written by {whom}" if other is w else f"{other.kind} at line {other.line} by {whom}"
-            yield kind.name, w.line, w.column, f"global `{w.array}` written here and {what}, without atomics"
+        for w, other in _found(kind, epochs(kernel, "global", kind.orders), table, graph, global_, deferred[kind]):
+            yield kind.name, w.line, w.column, _global_message(kind, w, other)
+    if resample is not None and any(deferred.values()):
+        reported = {"shared": shared, "global": global_}
+        for kind, w, other, note in _at_values(kernel, graph, {k: v for k, v in deferred.items() if v}, resample,
+                                               ranges or {}, copies, guessed, reported):
+            message = _shared_message(kind, w, other) if kind.space == "shared" else _global_message(kind, w, other)
+            yield kind.name, w.line, w.column, message + note
+
+
+def _data_reads(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loops: dict[str, Loop],
+                reported: set[int]) -> Iterator[tuple[Access, Access]]:
+    """A plain store to a shared array by several warps, and a plain load of it in the same barrier
+    interval at an index loaded from data alone (`s_contrib[u - base]` with `u = nlist[i]`): the
+    sampled lanes cannot place the load, but whatever element the data name, one written by another
+    warp races with the read wherever it is one of those.  A thread index beside the data (`s[warp *
+    32 + k]`) may keep the read in the reader's own part, and writers chosen by a test of the data the
+    index comes from (`if (threadIdx.x != sbest) fsm[i] = ...` beside `next[sbest * 8 + i]`) may
+    leave that part alone: neither is judged."""
+    for group in epochs(kernel, "shared", SHARED.orders):
+        reads = [m for m in group if m.access.kind == "load" and loads_in(m.access.offset) and
+                 not _indexed_by(m.access.offset, "tid.", loops) and m.access.array not in kernel.spun_on]
+        for mr in reads:
+            for mw in group:
+                w = mw.access
+                if w.kind != "store" or w.array != mr.access.array or w.id in reported or \
+                        _alignment(mw, mr) is None or table.guessed & free_symbols(w.offset) or w.id not in graph:
+                    continue
+                named = _index_words(mr.access.offset, table.accesses, loops)
+                if any(_index_words(item[0].condition, table.accesses, loops) & named
+                       for item in graph.nodes[w.id]["context"] if not isinstance(item, Loop)):
+                    continue  # the writers are picked by the data the read's index comes from (`t != sbest`)
+                lanes = table.get(w, (), True)
+                if lanes is None or not lanes.block.size:
+                    continue
+                first = lanes.block == lanes.block[0]
+                if np.unique(lanes.warp[first]).size >= 2:
+                    reported.add(w.id)
+                    yield w, mr.access
+
+
+def _shared_message(kind: _Kind, w: Access, other: Access) -> str:
+    how = "updated atomically" if w.kind == "atomic" else "written"
+    if kind is SHARED:
+        what = "written by several warps" if other is w else f"{other.kind} at line {other.line} by another warp"
+        return f"shared `{w.array}` {how} here and {what}, with no barrier between"
+    what = "written by several lanes of one warp" if other is w else \
+        f"{other.kind} at line {other.line} by another lane of the same warp"
+    return f"shared `{w.array}` {how} here and {what}, with no __syncwarp() between"
+
+
+def _global_message(kind: _Kind, w: Access, other: Access) -> str:
+    whom = "another thread of the block" if kind is GLOBAL_IN_BLOCK else "a thread of another block"
+    what = f"also written by {whom}" if other is w else f"{other.kind} at line {other.line} by {whom}"
+    return f"global `{w.array}` written here and {what}, without atomics"

@@ -226,8 +226,10 @@ def _depth_below(loop: Loop) -> int:
                 for stmt, ancestors in walk(loop.body) if isinstance(stmt, Loop)), default=0)
 
 
-def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
-    """Rows for sampled iterations of `loop`; also whether the trip count was known."""
+def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch, bool]:
+    """Rows for sampled iterations of `loop`; also whether the trip count was known.  A trip count
+    resting on values the sampler cannot see is taken as `unknown_trips` (the race analysis takes
+    2: a loop on data may repeat, and its tail then meets its head)."""
     env = batch.env
     shape = batch.active.shape
     init = np.broadcast_to(evaluate(loop.init, env), shape).astype(float)
@@ -254,7 +256,7 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
             unknown = np.isnan(holds) & alive
             if unknown.any():
                 known = False
-                holds = np.where(np.isnan(holds), 1.0 if k == 0 else 0.0, holds)
+                holds = np.where(np.isnan(holds), 1.0 if k < unknown_trips else 0.0, holds)
             alive = alive & (holds == 1)
             if not alive.any():
                 break
@@ -263,7 +265,8 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
             value = np.broadcast_to(evaluate(loop.update, step_env), shape).astype(float)
             if steady and np.array_equal(value, values[-1], equal_nan=True):
                 known = False  # nothing the condition reads changes (`while (true)` left by a break)
-                break
+                if k + 1 >= unknown_trips:
+                    break
         else:
             known = False
     else:
@@ -271,7 +274,7 @@ def enter_loop(batch: Batch, loop: Loop) -> tuple[Batch, bool]:
         bad = ~np.isfinite(trips) & batch.active
         if bad.any():
             known = False
-            trips = np.where(np.isfinite(trips), trips, 1.0)
+            trips = np.where(np.isfinite(trips), trips, float(unknown_trips))
         if loop.at_least_once:
             trips = np.maximum(trips, 1)
     trips = np.where(batch.active, trips, 0)
@@ -321,8 +324,9 @@ class Sampler:
     """Batches per statement context, memoised on the chain of enclosing loops and branches."""
 
     def __init__(self, launch: Launch, all_warps: bool = False, neighbours: bool = False,
-                 cuts: tuple[tuple[int, ...], ...] = ((), (), ())):
+                 cuts: tuple[tuple[int, ...], ...] = ((), (), ()), assumed_trips: int = 1):
         self.root = initial_batch(launch, all_warps=all_warps, neighbours=neighbours, cuts=cuts)
+        self.assumed_trips = assumed_trips  # trips of a loop whose count rests on unseen values (enter_loop)
         self.cache: dict[tuple, Batch] = {(): self.root}
         self.unknown_trips: set[int] = set()
 
@@ -333,7 +337,7 @@ class Sampler:
         parent = self.batch(ancestors[:-1])
         last = ancestors[-1]
         if isinstance(last, Loop):
-            out, known = enter_loop(parent, last)
+            out, known = enter_loop(parent, last, self.assumed_trips)
             if not known:
                 self.unknown_trips.add(last.id)
         else:

@@ -114,7 +114,9 @@ def _struct(types: TypeTable, name: str, body: Node, evaluate_size, align: int |
         for declarator in decl.children_by_field_name("declarator"):
             ftype = base
             if declarator.type == "pointer_declarator":
-                ftype = CType("pointer", 8, 8)
+                single = declarator.child_by_field_name("declarator")
+                single = single is not None and single.type != "pointer_declarator"
+                ftype = CType("pointer", 8, 8, pointee=base if single and base is not None else None)
             fname, dims = array_dims(declarator)
             if ftype is None:
                 ftype = CType("?", 4, 4)

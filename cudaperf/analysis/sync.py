@@ -13,14 +13,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import networkx as nx
+import numpy as np
 
 from . import graph as access_graph
 from .divergence import BranchUniformity, Dependence, divergence_sampler
 from .divergence import uniformity as branch_uniformity
-from .ir import Access, Barrier, Branch, Collective, Kernel, Loop, OpaqueMemory, walk
-from .launch import MAX_BLOCK_THREADS, Launch, dimensionality
+from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, walk
+from .launch import DEFAULT_ARGUMENT, MAX_BLOCK_THREADS, Launch, block_width_hint, dimensionality
+from .races import few_lanes as _few_lanes
 from .races import races
-from .sampling import Batch, Sampler
+from .races import unseen as _unseen
+from .sampling import Batch, Sampler, evaluate_on
 from .symbolic import Const, Expr, Op, Sym, free_symbols, has_opaque, loads_in, op, substitute
 
 RACES = ("shared-race", "global-race", "implicit-warp-sync")
@@ -49,19 +52,58 @@ class Hazard:
 
 
 def _divergent_guard(context: tuple, uniformity: dict[int, BranchUniformity],
-                     levels: tuple[str, ...]) -> Branch | Loop | None:
+                     levels: tuple[str, ...], exited: Callable[[object], bool] | None = None) -> Branch | Loop | None:
     """The innermost enclosing branch or loop whose uniformity is one of `levels` (``thread``:
     lanes of a warp may disagree; ``warp``: warps of a block may), judged on thread dependence the
     analysis saw (an unknown value is not evidence of divergence).  None on a side no thread takes
-    (`if constexpr (N == 4)` with N = 8): code that never runs diverges nowhere."""
+    (`if constexpr (N == 4)` with N = 8): code that never runs diverges nowhere.  `exited(item)`:
+    the lanes the item leaves out have left the kernel, so they split nothing (_exits_kernel)."""
     if any(_dead_side(item) for item in context):
         return None
     for item in reversed(context):
         stmt = item if isinstance(item, Loop) else item[0]
         result = uniformity.get(stmt.id)
-        if result is not None and result.uniformity in levels and result.evident:
+        if result is not None and result.uniformity in levels and result.evident and \
+                not (exited is not None and exited(item)):
             return stmt
     return None
+
+
+def _tails(kernel: Kernel) -> set[int]:
+    """Statements after which the kernel runs nothing more: the last statement of its body, and of
+    either side of a branch that is one (not of a loop body: the next iteration follows)."""
+    found: set[int] = set()
+
+    def visit(stmts: list) -> None:
+        rest = [s for s in stmts if not isinstance(s, Compute)]
+        if rest:
+            found.add(rest[-1].id)
+            if isinstance(rest[-1], Branch):
+                visit(rest[-1].then)
+                visit(rest[-1].orelse)
+
+    visit(kernel.body)
+    return found
+
+
+def _exits_kernel(kernel: Kernel) -> Callable[[object], bool]:
+    """Does a context item leave out only lanes that have left the kernel?  The lanes a kernel
+    `return` took (the rest of the kernel sits on the far side of `if (i >= n) return;`), those a
+    loop the kernel ends with let go (a grid-stride loop: lanes that leave it exit), and those a
+    branch the kernel ends with skips when its other side does nothing.  The CUDA model defines a
+    warp collective over the lanes of its mask that have not exited, so a full mask is right there."""
+    tails = _tails(kernel)
+
+    def exited(item) -> bool:
+        if isinstance(item, Loop):
+            return item.id in tails
+        branch, side = item
+        if branch.returns and not side:
+            return True
+        other = branch.orelse if side else branch.then
+        return branch.id in tails and not [s for s in other if not isinstance(s, Compute)]
+
+    return exited
 
 
 def _dead_side(item) -> bool:
@@ -89,16 +131,113 @@ def barrier_divergence(kernel: Kernel, uniformity: dict[int, BranchUniformity]) 
                              f"`{stmt.name}` {_where(guard, uniformity)}")
 
 
-def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
+def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity],
+                        sampler: Callable[[dict[str, float]], Sampler] | None = None,
+                        free: frozenset[str] = frozenset()) -> Iterator[Hazard]:
     """A full-mask `*_sync` collective or `__syncwarp()` where some lanes may be absent: undefined
-    behaviour (a hang or garbage) on Volta and later."""
+    behaviour (a hang or garbage) on Volta and later.  Lanes that have left the kernel do not count
+    (the CUDA model asks the mask's non-exited lanes to arrive): a grid-stride loop or a branch that
+    ends the kernel, or a kernel `return`, leaves out only such lanes.  A shuffle there still reads
+    garbage where a lane that is there reads one that has left (`v += __shfl_down_sync(~0, v, 16)`
+    after `if (i >= n) return;`): `sampler(values)` gives the lanes to find them, with the arguments
+    of `free` the tests read also set to small values (SMALL_VALUES), which split warps where the
+    value the launch has does not."""
+    exited = _exits_kernel(kernel)
     for stmt, context in walk(kernel.body):
         full = isinstance(stmt, Collective | Barrier) and stmt.full_mask and \
             (isinstance(stmt, Collective) or stmt.scope == "warp")
-        guard = _divergent_guard(context, uniformity, ("thread",)) if full else None
+        if not full or _divergent_guard(context, uniformity, ("thread",)) is None:
+            continue
+        guard = _divergent_guard(context, uniformity, ("thread",), exited)
+        what = "with the full mask 0xffffffff" if isinstance(stmt, Collective) or stmt.name == "__syncwarp" \
+            else "of a 32-thread tile (every lane of the warp must arrive)"
         if guard is not None:
             yield Hazard("divergent-full-mask", stmt.line, stmt.column,
-                         f"`{stmt.name}` with the full mask 0xffffffff {_where(guard, uniformity)}")
+                         f"`{stmt.name}` {what} {_where(guard, uniformity)}")
+        elif isinstance(stmt, Collective) and stmt.lane is not None and sampler is not None:
+            tested = sorted({name for item in context for part in
+                             ((item.condition,) if isinstance(item, Loop) else (item[0].condition,))
+                             for name in free_symbols(part) if name in free})
+            readers = ""
+            leaving = [(item.condition if isinstance(item, Loop) else item[0].condition) for item in context
+                       if exited(item)]
+            for values in ({}, *({name: value for name in tested} for value in SMALL_VALUES if tested)):
+                batch = sampler(values).batch(context)
+                undecided = any(np.isnan(evaluate_on(condition, batch)[batch.active]).any() for condition in leaving)
+                readers = _reads_exited(stmt, batch, _halving(stmt, context), undecided)
+                if readers:
+                    break
+            if readers:
+                guard = _divergent_guard(context, uniformity, ("thread",))
+                yield Hazard("divergent-full-mask", stmt.line, stmt.column,
+                             f"`{stmt.name}` {what} {_where(guard, uniformity)}: the lanes left out exit, "
+                             f"but {readers} a value from one of them, which is undefined")
+
+
+def _source_lanes(collective: Collective, batch: Batch) -> np.ndarray:
+    """Per lane of the batch, the lane a shuffle reads (its own where the shuffle leaves it alone)."""
+    lane = np.broadcast_to(np.arange(32, dtype=float), batch.active.shape)
+    operand = evaluate_on(collective.lane, batch)
+    width = evaluate_on(collective.width, batch) if collective.width is not None else np.full(batch.active.shape, 32.0)
+    width = np.where(np.isfinite(width) & (width >= 1), width, 32.0)
+    base = np.floor(lane / width) * width
+    within = lane - base
+    if collective.name == "__shfl_up_sync":
+        return np.where(within >= operand, lane - operand, lane)
+    if collective.name == "__shfl_down_sync":
+        return np.where(within + operand < width, lane + operand, lane)
+    if collective.name == "__shfl_xor_sync":
+        with np.errstate(invalid="ignore"):
+            source = np.bitwise_xor(lane.astype(np.int64), np.nan_to_num(operand, nan=0).astype(np.int64))
+        source = np.where(np.isfinite(operand), source, np.nan)
+        return np.where(source < base + width, source, lane)
+    return base + np.mod(operand, width)
+
+
+SMALL_VALUES = (1.0, 2.0, 3.0, 5.0, 17.0)  # argument values a shuffle's lanes are also judged at
+
+
+def _halving(collective: Collective, context: tuple) -> bool:
+    """Is the shuffle's offset the counter of an enclosing loop that halves it (`for (o = 16; o > 0;
+    o >>= 1) v += __shfl_down_sync(~0, v, o)`): a tree reduction, whose result is its first lane's?"""
+    names = free_symbols(collective.lane) if collective.lane is not None else set()
+    for loop in (c for c in context if isinstance(c, Loop)):
+        if loop.counter in names and isinstance(loop.update, Op) and len(loop.update.args) == 2 and \
+                loop.update.args[0] == Sym(loop.counter) and \
+                (loop.update.name, loop.update.args[1]) in (("/", Const(2.0)), (">>", Const(1.0))):
+            return True
+    return False
+
+
+def _reads_exited(collective: Collective, batch: Batch, tree: bool, undecided: bool) -> str:
+    """Lanes that take part in a shuffle, whose result is used, and that read a lane which does not
+    take part (spelled for a message), or '' when none does.  A tree reduction down a segment
+    (`tree`: halving offsets) leaves its result in the segment's first lane (the last one for
+    `__shfl_up_sync`), so only that lane's reads count there (jacobi's `if (threadIdx.y == 0)`
+    reduction over 16 lanes by offsets of 8 and less reads nothing that left); every lane's read
+    counts otherwise.  Where which lanes left rests on a value the analysis cannot see (`undecided`:
+    `p.width`, data), any read of another lane may be one of a lane that left."""
+    source = _source_lanes(collective, batch)
+    lane = np.broadcast_to(np.arange(32, dtype=float), batch.active.shape)
+    width = evaluate_on(collective.width, batch) if collective.width is not None else np.full(lane.shape, 32.0)
+    width = np.where(np.isfinite(width) & (width >= 1), width, 32.0)
+    used = np.ones(lane.shape, dtype=bool)
+    if tree and collective.name == "__shfl_down_sync":
+        used = np.mod(lane, width) == 0
+    elif tree and collective.name == "__shfl_up_sync":
+        used = np.mod(lane, width) == width - 1
+    active = batch.active
+    known = active & used & np.isfinite(source) & (source >= 0) & (source < 32)
+    rows, lanes = np.nonzero(known)
+    if not rows.size:
+        return ""
+    sources = source[rows, lanes].astype(int)
+    reads_absent = (sources != lanes) if undecided else ~active[rows, sources]
+    if not reads_absent.any():
+        return ""
+    row = rows[reads_absent][0]
+    bad = sorted(set(lanes[reads_absent & (rows == row)].tolist()))
+    return f"lane {bad[0]} of a warp reads" if len(bad) == 1 else f"lanes {bad[0]}..{bad[-1]} of a warp read"
 
 
 _ORDERED_SPACES = ("shared", "global", "unknown")
@@ -169,46 +308,6 @@ def redundant_barriers(kernel: Kernel) -> Iterator[Hazard]:
     yield from (h for h in found.values() if h is not None)
 
 
-def _unseen(expr: Expr) -> bool:
-    """Does the value rest on data or calls the analysis cannot see (the sampler then lets every
-    lane take both sides of a branch on it)?"""
-    return bool(loads_in(expr)) or has_opaque(expr)
-
-
-def _few_values(expr: Expr) -> bool:
-    """A constant, or a choice between constants (`p >= 0.5 ? 1 : -1`, a predicted label)."""
-    if isinstance(expr, Const):
-        return True
-    if isinstance(expr, Op) and expr.name == "?:":
-        return all(_few_values(a) for a in expr.args[1:])
-    return isinstance(expr, Op) and expr.name in ("int", "float") and _few_values(expr.args[0])
-
-
-def _few_lanes(condition: Expr, side: bool) -> bool:
-    """Does taking `side` of `condition` need an equality the sampler cannot decide and that picks
-    out few lanes: a tie of two data values, a rank the lowering cannot model
-    (`g.thread_rank() == 0` of a coalesced group), data naming one thread (`best == threadIdx.x`)?
-    No count of contending lanes can be claimed there.  A flag test of loaded data against a
-    constant or a choice of constants (`label[i] == -1`, `label[i] == (p > 0.5 ? 1 : -1)`) may
-    hold in every lane, so it is not one of them."""
-    if not isinstance(condition, Op):
-        return False
-    if condition.name == "!":
-        return _few_lanes(condition.args[0], not side)
-    if condition.name == ("&&" if side else "||"):
-        return any(_few_lanes(a, side) for a in condition.args)
-    if condition.name != ("==" if side else "!=") or not _unseen(condition):
-        return False
-    left, right = condition.args
-    if any(loads_in(data) and not has_opaque(data) and _few_values(flag) for data, flag in
-           ((left, right), (right, left))):
-        return False
-    if has_opaque(condition) or (_unseen(left) and _unseen(right)):
-        return True
-    known = right if _unseen(left) else left
-    return any(name.startswith("tid.") for name in free_symbols(known))
-
-
 def _may_split_warps(branch: Branch, uniformity: dict[int, BranchUniformity]) -> bool:
     """May lanes of one warp disagree on the branch?  Also when that rests on values the lowering
     lost or calls it does not model (`tile.thread_rank()`), which uniformity takes as no evidence:
@@ -259,21 +358,64 @@ def _guessed_arguments(launch: Launch) -> frozenset[str]:
     return frozenset(f"arg:{name}" for name, source in launch.arg_sources.items() if source == "default")
 
 
+def _loops_run_again(kernel: Kernel, launch: Launch) -> Launch:
+    """The launch with every made-up scalar argument (a default nobody gave) that bounds a loop
+    holding a block barrier raised to a multiple of the default past three times the grid's
+    threads, within the range the host allows: a persistent loop over `nodes` vertices (`for (v =
+    blockIdx.x; v < nodes; v += gridDim.x)`) then runs several iterations in every block, so what
+    one iteration's tail does to the next one's head is seen (a multiple of the default keeps the
+    tests a power of two divides, `n % blockDim.x == 0`, as they were).  Addresses built from such
+    arguments are still left out of races (`_guessed_arguments`)."""
+    bounding = {name[4:] for loop, _ in walk(kernel.body) if isinstance(loop, Loop) and
+                any(isinstance(s, Barrier) and s.scope in ("block", "grid") for s, _ in walk(loop.body))
+                for name in free_symbols(loop.condition) if name.startswith("arg:")}
+    threads = 3 * launch.blocks * launch.threads_per_block
+    raised = {}
+    for name in bounding:
+        if launch.arg_sources.get(name) == "default":
+            lo, hi = launch.ranges.get(name, (-math.inf, math.inf))
+            value = max(launch.args[name], -(-threads // DEFAULT_ARGUMENT) * DEFAULT_ARGUMENT, lo)
+            raised[name] = float(min(value, hi))
+    return replace(launch, args={**launch.args, **raised}) if raised else launch
+
+
+def _race_sampler(launch: Launch) -> Sampler:
+    """Every warp of the first blocks and their neighbours; a loop on unseen values runs twice (its
+    tail meets its head)."""
+    return Sampler(launch, all_warps=True, neighbours=True, assumed_trips=2)
+
+
+def _resampler(launch: Launch) -> Callable[[dict[str, float]], Sampler]:
+    """Race samplers of the launch with some scalar arguments at other values (one per values)."""
+    made: dict[tuple, Sampler] = {}
+
+    def at(values: dict[str, float]) -> Sampler:
+        key = tuple(sorted(values.items()))
+        if key not in made:
+            made[key] = _race_sampler(replace(launch, args={**launch.args, **values}))
+        return made[key]
+
+    return at
+
+
 def _races(kernel: Kernel, graph: nx.DiGraph, launch: Launch) -> list[Hazard]:
     """Races under the launch, sampled with the first block's neighbour (what block 0 writes past
     its range, block 1 touches); under a guessed block, `shared-race` and `global-race` only where
     every block of SMALL_BLOCKS races at the same line too (a kernel written for 8-wide blocks
     analysed as 16x16, a word only thread 256 would reach, a y extent the launch may not have)."""
-    found = [Hazard(*race) for race in races(kernel, graph, Sampler(launch, neighbours=True),
+    launch = _loops_run_again(kernel, launch)
+    found = [Hazard(*race) for race in races(kernel, graph, _race_sampler(launch),
                                              _copied_axes(kernel, launch), _guessed_arguments(launch),
-                                             launch.index_fills)]
+                                             launch.index_fills, _resampler(launch), launch.ranges)]
     if "block" not in launch.guessed or not any(h.kind in BLOCK_CHECKED for h in found):
         return found
+    if dimensionality(kernel) == 1 and block_width_hint(kernel) == launch.block[0]:
+        return found  # a width the kernel's own indexing states (`blockIdx.x * 512 + threadIdx.x`), not a guess
     for block in SMALL_BLOCKS[dimensionality(kernel)]:
-        small = replace(launch, block=block)
+        small = _loops_run_again(kernel, replace(launch, block=block))
         again = {(kind, line, column) for kind, line, column, _ in races(
-            kernel, graph, Sampler(small, neighbours=True), _copied_axes(kernel, small), _guessed_arguments(small),
-            small.index_fills)}
+            kernel, graph, _race_sampler(small), _copied_axes(kernel, small),
+            _guessed_arguments(small), small.index_fills, _resampler(small), small.ranges)}
         found = [h for h in found if h.kind not in BLOCK_CHECKED or (h.kind, h.line, h.column) in again]
     return found
 
@@ -376,11 +518,23 @@ def hazards(kernel: Kernel, graph: nx.DiGraph, launch: Launch, uniformity: dict[
     address, the lanes per request; `aggregated_atomics` is the target architecture's
     Arch.aggregated_atomics.  Divergent synchronisation must also show with made-up or fixed
     arguments at one value, and split a block, not only warps of it (_concretely)."""
-    divergent = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity)] if others else []
+    samplers: dict[tuple, Sampler] = {}
+
+    def lanes(values: dict[str, float]) -> Sampler:  # the uniformity analysis's lanes, made when a shuffle asks
+        key = tuple(sorted(values.items()))
+        if key not in samplers:
+            at = replace(launch, args={**launch.args, **{name[4:]: value for name, value in values.items()}})
+            samplers[key] = divergence_sampler(kernel, at, [f"arg:{name}" for name in at.args])
+        return samplers[key]
+
+    given = {f"arg:{name}" for name, source in launch.arg_sources.items() if source == "cli"} | _fixed_arguments(launch)
+    free = frozenset(f"arg:{name}" for name in launch.args) - given
+    divergent = [*barrier_divergence(kernel, uniformity), *divergent_full_mask(kernel, uniformity, lanes, free)] \
+        if others else []
     if divergent:
         large = _concretely(kernel, graph, launch, uniformity)
         again = {(h.kind, h.line, h.column) for h in (*barrier_divergence(kernel, large),
-                                                      *divergent_full_mask(kernel, large))}
+                                                      *divergent_full_mask(kernel, large, lanes, free))}
         divergent = [h for h in divergent if (h.kind, h.line, h.column) in again]
     found = [*divergent, *_races(kernel, graph, launch)] if races else divergent
     if others:

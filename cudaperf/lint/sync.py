@@ -20,7 +20,8 @@ class SyncRule(Rule):
 @rule
 class BarrierDivergence(SyncRule):
     code, name, severity = "CP401", "barrier-divergence", "error"
-    summary = "A block-level barrier that not every thread of the block reaches."
+    summary = ("A block-level barrier that not every thread of the block reaches (`__syncthreads()`, and the "
+               "cooperative-groups spellings `g.sync()`, `cg::sync(g)`, `sync(g)`, `synchronize(g)`).")
     why = ("`__syncthreads()` must be reached by all threads of the block or by none: under a thread-divergent "
            "condition, in a loop whose trip count differs between threads, or after an early return some threads "
            "took, the block hangs or silently misbehaves.  A bound the launch fixes is judged in the block it "
@@ -87,10 +88,14 @@ class AtomicContention(SyncRule):
 class SharedRace(SyncRule):
     code, name, severity = "CP404", "shared-race", "error"
     needs = ("races",)
-    summary = "Two warps of a block access the same shared-memory word, one writing, with no barrier between."
+    summary = ("Two warps of a block access the same shared-memory word, one writing, with no barrier between: a "
+               "plain store, or an atomic against a plain read (a block's counter read before the barrier after "
+               "`atomicAdd(&s_count, c)`), also where the read's index is loaded from data (`s[u - base]` with "
+               "`u = nlist[i]`) and other warps write the elements it may name.")
     why = ("Without a barrier, the reader may see the value before or after the write depending on warp "
            "scheduling: results change from run to run.  A tiled loop missing its second __syncthreads() "
-           "overwrites the tile while other warps still read it.")
+           "overwrites the tile while other warps still read it; a persistent loop over vertices whose body "
+           "ends without one lets thread 0 reset a shared word others still read.  Atomics order only atomics.")
     example = "s[t] = x; y = s[(t + 32) % 256];   // no __syncthreads() between"
     fix = "Put __syncthreads() between the write and the other threads' accesses (and at the end of tiled loops)."
     measured = ('Issue 14 part C read every finding on HeCBench and cuda-samples (tuned on, not held '
@@ -125,7 +130,15 @@ class GlobalRace(SyncRule):
            "Plain stores of one value every thread of the block computes alike do not race inside the block, also "
            "when a helper with several `return`s gives it or a loop updates it, as long as the returns, the "
            "updates and the tests choosing them are block-wide (`*res = l` after `while (l < r) l = "
-           "firstFree(...)` in a one-block launch).")
+           "firstFree(...)` in a one-block launch).  Where an atomic became a plain update in graph code: a "
+           "read-modify-write at a neighbour's index (`dist[dst] = min(dist[dst], d)`, `sum[dst] += x`) races "
+           "between blocks too when every thread of a block pushes the block's value; a hook that stores a label "
+           "at an index read from the labels themselves (`label[big] = small`), or a test-and-set at a root found "
+           "by following `parent[]` (`if (parent[r] == r) parent[r] = s`), loses updates wherever two threads "
+           "meet there.  A store of one value every writer shares after testing it (`level[dst] = iter + 1`) "
+           "is left alone: whichever lands, the word holds that value.  An offset nobody gives that shifts an "
+           "in-place update's read or write (`A[i] = A[i + offset]`) is judged at 1, 2, 3, 17 and 33 and "
+           "reported when the race shows at all of them; pitches and strides are not judged that way.")
     example = "out[blockIdx.x] = partial;   // every thread of the block stores"
     fix = ("Let one thread store (`if (threadIdx.x == 0)`), reduce first, or use atomics; for in-place updates "
            "that read neighbours, write to a second buffer.")
@@ -192,7 +205,12 @@ class DivergentFullMask(SyncRule):
     why = ("A full mask promises that all 32 lanes reach the call; lanes that took the other side of a "
            "thread-divergent branch never do, which is undefined behaviour: a hang or garbage values.  One "
            "warp split is enough: a bound the launch fixes (`if (i < 5000)` with 5000 a macro) is judged in the "
-           "warp it falls in, also in a block the sampler would not otherwise visit.")
+           "warp it falls in, also in a block the sampler would not otherwise visit.  The CUDA model asks the "
+           "mask's non-exited lanes to arrive: lanes that a kernel `return`, a loop the kernel ends with or a "
+           "branch it ends with leave out have exited, so a vote or `__syncwarp()` there is fine; a shuffle there "
+           "is still reported where a lane whose result is used reads a lane that left (its value is undefined: "
+           "`v += __shfl_down_sync(~0, v, 16)` after `if (i >= n) return;`).  A 32-thread tile's `sync()` is "
+           "judged like `__syncwarp()`.")
     example = "if (i < n) { v += __shfl_down_sync(0xffffffff, v, 16); }"
     fix = ("Call the collective in converged code (guard the loads, not the shuffle), or pass the mask of the lanes "
            "that take the branch (`__ballot_sync` before it).")
