@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
-from .analysis.process import descendants
+from .analysis.process import descendants, kill_frozen
 
 
 def _ignore_interrupts() -> None:
@@ -35,35 +35,11 @@ def stop(executor: ProcessPoolExecutor) -> None:
     """Cancel what is queued and kill the workers and everything below them."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
-    kill_all(p.pid for p in processes)
+    kill_frozen(p.pid for p in processes)
     for p in processes:
         p.join(5)
 
 
-def kill_all(pids) -> None:
-    """SIGKILL each process and every process below it.  Each tree is frozen first (SIGSTOP, root down,
-    until a scan finds nothing new), so nothing in it starts a process that would escape the kill."""
-    for pid in pids:
-        frozen: list[int] = []
-        _signal(pid, signal.SIGSTOP)
-        for _ in range(100):
-            found = [p for p in descendants(pid) if p not in frozen]
-            if not found:
-                break
-            for p in found:
-                _signal(p, signal.SIGSTOP)
-            frozen += found
-        for p in [*frozen, pid]:
-            _signal(p, signal.SIGKILL)
-
-
-def _signal(pid: int, sig: int) -> None:
-    try:
-        os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 def kill_descendants() -> None:
     """Every process this one started, and theirs (the CLI's last act on Ctrl-C)."""
-    kill_all(descendants(os.getpid()))
+    kill_frozen(descendants(os.getpid()))

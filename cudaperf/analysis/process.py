@@ -123,6 +123,32 @@ def kill_tree(pid: int, include_root: bool = True, rounds: int = 10_000) -> None
         _signal(pid, signal.SIGKILL)
 
 
+def kill_frozen(pids) -> None:
+    """SIGKILL each process and every process below it.  Each tree is frozen first (SIGSTOP, root down,
+    until a scan finds nothing new), so nothing in it starts a process that would escape the kill: for
+    callers that are no subreaper (the CLI on Ctrl-C, analyze/lint workers), where `kill_tree`'s orphans
+    would leave the tree."""
+    for pid in pids:
+        frozen: list[int] = []
+        _signal(pid, signal.SIGSTOP)
+        for _ in range(100):
+            found = [p for p in descendants(pid) if p not in frozen]
+            if not found:
+                break
+            for p in found:
+                _signal(p, signal.SIGSTOP)
+            frozen += found
+        for p in [*frozen, pid]:
+            _signal(p, signal.SIGKILL)
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _signal(pid: int, sig: int) -> None:
     try:
         os.kill(pid, sig)
