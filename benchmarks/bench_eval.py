@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -57,6 +58,22 @@ def _stages(result) -> list[str]:
     return [ln for ln in result.log if " in " in ln and (" s" in ln or "s:" in ln)][:12]
 
 
+STAGE = re.compile(r"^(?P<stage>.+?) in (?P<s>[0-9.]+) s$")
+
+
+def _stage_seconds(results) -> dict:
+    """Where a batch's time went: each checker stage's median and total seconds over the batch (the
+    GPU-alone stages are serial across a GPU's slots, the others overlap)."""
+    seconds: dict[str, list[float]] = {}
+    for r in results:
+        for line in r.log:
+            if m := STAGE.match(line):
+                stage = re.sub(r"^extension '[^']*': fast path: NVRTC", "NVRTC", m["stage"])
+                seconds.setdefault(stage, []).append(float(m["s"]))
+    return {stage: {"median_s": round(statistics.median(v), 3), "total_s": round(sum(v), 2), "count": len(v)}
+            for stage, v in seconds.items()}
+
+
 def _ninja_steps(root: Path) -> dict:
     """Median seconds of each load_inline build step (ninja's own log), over every build under root."""
     steps: dict[str, list[float]] = {}
@@ -82,7 +99,8 @@ def _kernelbench(evaluator, task, kb: list, report) -> None:
     again, seconds = _timed(lambda: evaluator.evaluate(task, kb[1]))
     report("kernelbench_one_cached", {"seconds": seconds, "status": again.status, "stages": _stages(again)})
     results, wall = _timed(lambda: evaluator.evaluate_many(task, kb[2:-1]))
-    report("kernelbench_batch", {**_summary(results, wall),
+    report("kernelbench_batch", {**_summary(results, wall), "stages": _stage_seconds(results),
+                                 "candidate_seconds": [round(r.seconds, 2) for r in results],
                                  "build_log": [ln for r in results for ln in r.log if "extension" in ln]})
     report("kernelbench_build_steps", _ninja_steps(evaluator.ext_root))
 

@@ -381,3 +381,27 @@ def test_the_cache_is_bounded():
     for n in range(1, 11):
         module.scale_add(torch.randn(n), torch.randn(n), 0.5)
     assert len(module._calls.cache["scale_add"]) == 4 and module._calls.recorded == 10
+
+
+def test_arguments_read_straight_off_python_replay_only_what_converts_the_same():
+    """The quick signature (no conversion on a hit) keys a scalar by its Python type and exact value:
+    an int and a float, -0.0 and 0.0, are different calls; a numpy scalar or a bool for a double takes
+    the converting way and still matches the interpreter; a call pybind11 would refuse is refused on
+    every call, never replayed."""
+    np = pytest.importorskip("numpy")
+    (spec,) = read_builds(load_candidate(ROOT / "examples/eval/scale_add/candidate_kernelbench.py").source)
+    translation = translate(spec)
+    plain, cached = Launches(), Launches()
+    reference = FastModule(Interpreter(translation, plain, "cpu"), capacity=0)
+    module = FastModule(Interpreter(translation, cached, "cpu"))
+    a, b = torch.randn(64), torch.randn(64)
+    scalars = [0.5, 0.5, 2, 2, -0.0, 0.0, -0.0, np.float64(0.5), np.float64(0.5), True, "0.5", "0.5"]
+    for alpha in scalars:
+        want, _ = outcome(reference, plain, "scale_add", [a, b, alpha])
+        got, _ = outcome(module, cached, "scale_add", [a, b, alpha])
+        assert got == want, alpha
+    calls = module._calls
+    quick = [k for k in calls.cache["scale_add"] if k[0] == "quick"]
+    assert len(quick) == 4                   # 0.5, 2, -0.0, 0.0: each a signature of its own
+    assert calls.replayed == 4               # the second 0.5, 2, -0.0 and np.float64(0.5)
+    assert outcome(module, cached, "scale_add", [a, b, "0.5"])[0][0] == "raised"

@@ -21,7 +21,6 @@ at that moment (`correctness.sampled`): skipping work in more than a handful of 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -107,17 +106,7 @@ class Checker:
         self._inputs: dict[tuple, Any] = {}
         self._input_bytes = 0
         self._references: dict[str, Any] = {}
-
-    @functools.cached_property
-    def floor_us(self) -> float:
-        """What a kernel that does nothing takes on this GPU, by the profiler (hacks.own_share's floor);
-        measured here, where no candidate code runs."""
-        import torch
-
-        from . import hacks
-
-        idle = hacks.launched_kernels(lambda: [torch.ones(1, device="cuda").add_(1) for _ in range(8)]) or []
-        return statistics.median(t for _, t in idle) if idle else 0.0
+        self.floor_us = _idle_kernel_us() if device == "cuda" else 0.0
 
     def inputs(self, key: tuple, make) -> Any:
         """Input sets by (task, seed[, config]): the same for every candidate of a task, generated once
@@ -463,17 +452,26 @@ class _Run:
         self.ask({"op": "calibrate"})
         samples: dict[str, list[float]] = {"candidate": [], **{n: [] for n in sides}}
         checked = 0
+        spent = dict.fromkeys(("reference calls", "candidate calls", "checks of timed calls"), 0.0)
+        clock = time.perf_counter
         for i in range(trials):
+            start = clock()
             for name, (fn, args) in sides.items():
                 samples[name].append(timing.cpu_time(fn, args(i)) if c_task and name == "reference"
                                      else self.c.timer(fn, args(i)))
             key = (draw.getrandbits(30), *config)
+            middle = clock()
             ms, values = self._timed_call(key)
             samples["candidate"].append(ms)
+            end = clock()
             if draw.random() < CHECKED_SHARE or (i == trials - 1 and not checked):   # drawn after the call
                 checked += 1
                 self._check_timed(i, key, values)
+            spent["reference calls"] += middle - start
+            spent["candidate calls"] += end - middle
+            spent["checks of timed calls"] += clock() - end
         self.ask({"op": "release"})
+        self.log.extend(f"timing's {what} in {s:.2f} s" for what, s in spent.items())
         self.log.append(f"timing: {trials} calls, each on an input set made for it, {checked} checked "
                         f"(drawn after each call), {warmup} warm-up calls")
         times = {k: statistics.median(v) for k, v in samples.items()}
@@ -505,6 +503,18 @@ class _Run:
         want = self.reference(*cases.clone(values))
         self._sync()
         self._sampled(want, values, f"timed call {i} (sampled)")
+
+
+def _idle_kernel_us() -> float:
+    """What a kernel that does nothing takes on this GPU, by the profiler (hacks.own_share's floor);
+    measured where no candidate code runs, at the checker's start, which also pays the profiler's
+    first start (about 3 s on the H200) there rather than in a candidate's kernel record."""
+    import torch
+
+    from . import hacks
+
+    idle = hacks.launched_kernels(lambda: [torch.ones(1, device="cuda").add_(1) for _ in range(8)]) or []
+    return statistics.median(t for _, t in idle) if idle else 0.0
 
 
 def _bytes(value: Any) -> int:

@@ -356,20 +356,24 @@ class Slot:
         if checker is None:
             return _failure("infra_error", f"the checker did not start within {self.pool.start_timeout:.0f} s "
                                            "(the candidate was not run)", recycle=True)
+        start = time.monotonic()
         worker = self.worker()
         if worker is None:
             return _failure("infra_error", f"the worker did not start within {self.pool.start_timeout:.0f} s "
                                            "(the candidate was not run)", recycle=True)
+        waits = [f"waited for a started worker in {time.monotonic() - start:.2f} s"]
         if worker.hello.get("sandbox_error"):
             self._drop_worker()
             return _failure("infra_error", "refusing to score: the sandbox cannot be enforced here "
                                            f"({worker.hello['sandbox_error']})", sandbox=False)
         held = Held(self.gpu)
-        held.shared()
+        waits.append(f"waited for the GPU shared in {held.shared():.2f} s")
         try:
-            return self._run(checker, worker, held, job, compile_timeout, run_timeout)
+            result = self._run(checker, worker, held, job, compile_timeout, run_timeout)
         finally:
             held.drop()
+        result["log"] = waits + list(result.get("log") or [])
+        return result
 
     def _run(self, checker: Child, worker: Child, held: Held, job: dict, compile_timeout: float,
              run_timeout: float) -> dict:

@@ -113,7 +113,6 @@ class DriverLauncher:
              args: list[tuple[str, Any]], patched: tuple[int, ...]) -> Callable[[Sequence[int]], None]:
         """A launch packed once (replay.py calls it again with new pointers at `patched`); the stream is
         looked up at each launch, as the C++'s getCurrentCUDAStream() is."""
-        import torch
 
         from .interp import LaunchFailure, PlanError
 
@@ -127,10 +126,11 @@ class DriverLauncher:
         bound = self.module.bind(name, grid, block, smem, list(args), patched)
         current = stream == "current"
         error, launched = self.driver.CudaError, self.launched
+        stream_of, device_now = _current_raw_stream()
 
         def launch(addresses: Sequence[int]) -> None:
             try:
-                bound(torch.cuda.current_stream().cuda_stream if current else 0, addresses)
+                bound(stream_of(device_now()) if current else 0, addresses)
             except error as exc:
                 if exc.code in (1, 9, 701):   # invalid value / configuration, out of resources: not sticky
                     raise LaunchFailure(exc.code) from None
@@ -142,6 +142,18 @@ class DriverLauncher:
         import torch
 
         torch.cuda.synchronize()
+
+
+def _current_raw_stream() -> tuple[Callable[[int], int], Callable[[], int]]:
+    """(stream of a device, the current device) as the C++'s getCurrentCUDAStream() reads them:
+    torch's raw-stream lookup costs well under a microsecond, `torch.cuda.current_stream()` about five
+    (it builds a Stream object), which every replayed launch would add to the candidate's time."""
+    import torch
+
+    try:
+        return torch._C._cuda_getCurrentRawStream, torch._C._cuda_getDevice
+    except AttributeError:   # a torch built without CUDA
+        return (lambda _device: torch.cuda.current_stream().cuda_stream), (lambda: 0)
 
 
 def load(translation: Translation, build: DeviceBuild, device: str = "cuda") -> Any:

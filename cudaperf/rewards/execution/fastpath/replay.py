@@ -178,14 +178,63 @@ class Calls:
         fn = interpreter.tr.functions[name]
         if kwargs or len(args) != len(fn.params) or not self.capacity:
             return interpreter.call(name, *args, **kwargs)     # raises the TypeError, or interprets
-        values, key = self.signature(name, fn, args)
-        if key is None:
-            return interpreter.run(fn, values)
-        entry = self.cache[name].get(key)
-        if entry is not None:
-            self.replayed += 1
-            return self._replay(entry, values)
+        key = self.quick_key(fn, args)
+        if key is not None:
+            entry = self.cache[name].get(key)
+            if entry is not None:
+                self.replayed += 1
+                return self._replay(entry, self._raw_inputs(fn, args))
+            values = [interpreter._from_python(a, ctype, name) for a, (_, ctype) in zip(args, fn.params)]
+        else:
+            values, key = self.signature(name, fn, args)
+            if key is None:
+                return interpreter.run(fn, values)
+            entry = self.cache[name].get(key)
+            if entry is not None:
+                self.replayed += 1
+                return self._replay(entry, self._inputs(values))
         return self._record(name, fn, key, values)
+
+    def quick_key(self, fn: Any, args: tuple) -> tuple | None:
+        """The signature read straight off the Python arguments, when each is of a type whose
+        conversion depends on nothing but its value (a plain strided tensor, int, float, bool, a list
+        of those): a call that hits it replays without converting anything.  None sends the call the
+        converting way (`signature`)."""
+        interpreter, plain, tensor_key = self.interpreter, self.plain, self._tensor
+        attributes = interpreter.attributes
+        parts: list = ["quick", interpreter.last_error, tuple(sorted(attributes.items())) if attributes else ()]
+        for a, (_, ctype) in zip(args, fn.params):
+            kind = type(a)
+            if ctype == "tensor":
+                part = tensor_key(a) if kind in plain else None
+            elif ctype in ("float", "double"):
+                part = a.hex() if kind is float else (kind, a) if kind is int else None
+            elif ctype in ("list", "sizes"):
+                if kind is not list and kind is not tuple:
+                    return None
+                if ctype == "sizes":
+                    part = tuple(a) if all(type(v) is int for v in a) else None
+                else:
+                    part = tuple(tensor_key(t) if type(t) in plain else None for t in a)
+                    part = None if None in part else part
+            else:
+                part = (kind, a) if kind is int or kind is bool else None
+            if part is None:
+                return None
+            parts.append(part)
+        return tuple(parts)
+
+    @staticmethod
+    def _raw_inputs(fn: Any, args: tuple) -> list:
+        """The tensors a replay's slots start with, straight from a quick-keyed call's arguments (as
+        `_inputs` reads them from converted values)."""
+        inputs: list = []
+        for a, (_, ctype) in zip(args, fn.params):
+            if ctype == "tensor":
+                inputs.append(a)
+            elif ctype == "list":
+                inputs.extend(a)
+        return inputs
 
     def signature(self, name: str, fn: Any, args: tuple) -> tuple[list[V], tuple | None]:
         """The arguments converted as pybind11 would (each read once) and everything a plan can read of
@@ -253,8 +302,7 @@ class Calls:
         cache[key] = Entry(tuple(tape.steps), result, error, interpreter.last_error, dict(interpreter.attributes))
         self.recorded += 1
 
-    def _replay(self, entry: Entry, values: list[V]) -> Any:
-        slots = self._inputs(values)
+    def _replay(self, entry: Entry, slots: list) -> Any:
         for step in entry.steps:
             step.run(slots)
         interpreter = self.interpreter
