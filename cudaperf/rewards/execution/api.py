@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -22,6 +23,7 @@ from .options import DEFAULT_PER_GPU, Options
 from .result import ExecResult
 
 IMPLAUSIBLE_SPEEDUP = 10.0   # KernelBench's flag threshold
+RELAY_SWITCH_INTERVAL_S = 0.0005   # the interpreter's thread switch interval while a batch runs (evaluate_many)
 
 
 def _arch_from(capability: Sequence[int] | None, fallback: str | None) -> str:
@@ -303,16 +305,24 @@ class Evaluator:
             return result
 
         untimed = self._untimed(tasks, candidates)
-        with ThreadPoolExecutor(max_workers=cpu_workers or max(1, (os.cpu_count() or 2) // 2)) as cpu, \
-                ThreadPoolExecutor(max_workers=max(1, len(self.pool.slots))) as gpu:
-            pending: list[Future] = []
-            for i, cand in enumerate(candidates):
-                started = time.perf_counter()
-                pending.append(cpu.submit(self._stage, i, tasks[i], cand, started, gpu, finish, i in untimed))
-            for f in pending:
-                inner = f.result()
-                if inner is not None:
-                    inner.result()
+        # The slots' threads relay every request between a checker and its worker, a few hundred per
+        # candidate, while the compile stages' threads run Python; at the default 5 ms switch interval
+        # each relay could wait that long for the interpreter lock, and the GPU with it.
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, RELAY_SWITCH_INTERVAL_S))
+        try:
+            with ThreadPoolExecutor(max_workers=cpu_workers or max(1, (os.cpu_count() or 2) // 2)) as cpu, \
+                    ThreadPoolExecutor(max_workers=max(1, len(self.pool.slots))) as gpu:
+                pending: list[Future] = []
+                for i, cand in enumerate(candidates):
+                    started = time.perf_counter()
+                    pending.append(cpu.submit(self._stage, i, tasks[i], cand, started, gpu, finish, i in untimed))
+                for f in pending:
+                    inner = f.result()
+                    if inner is not None:
+                        inner.result()
+        finally:
+            sys.setswitchinterval(switch)
         return [r for r in results if r is not None]
 
     def _untimed(self, tasks: Sequence[Task], candidates: Sequence[Candidate]) -> set[int]:
