@@ -36,7 +36,7 @@ from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
-from .sets import common, distinct, member
+from .sets import common, distinct, distinct_rows, member
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
@@ -578,12 +578,19 @@ def _single_passer(condition: Expr, batch, dependence: Dependence) -> int:
         if dependence.level(theirs) <= 1 and dependence.level(mine) == 3 and not loads_in(mine) and \
                 not has_opaque(mine):
             ids = np.broadcast_to(evaluate_on(mine, batch), batch.active.shape)
-            block = _linear_ids(batch)[0]
-            pairs = np.stack([block.ravel(), ids.ravel()], axis=1)
-            if np.isfinite(pairs).all() and len(np.unique(pairs, axis=0)) == len(np.unique(
-                    np.stack([block.ravel(), _linear_ids(batch)[1].ravel()], axis=1), axis=0)):
+            pairs = np.stack([_linear_ids(batch)[0].ravel(), ids.ravel()], axis=1)
+            if np.isfinite(pairs).all() and len(distinct_rows(pairs)) == _threads_sampled(batch):
                 best = 1  # a distinct value per thread of a block: at most one equals the block's value
     return best
+
+
+def _threads_sampled(batch) -> int:
+    """How many distinct (block, thread) pairs the batch's lanes hold, counted once per batch."""
+    count = batch.cache.get(_threads_sampled)
+    if count is None:
+        block, thread = _linear_ids(batch)
+        count = batch.cache[_threads_sampled] = len(distinct_rows(np.stack([block.ravel(), thread.ravel()], axis=1)))
+    return count
 
 
 def _reset_before(w: Access, earlier: list[Access], graph: nx.DiGraph) -> bool:
@@ -782,8 +789,8 @@ def _iterations(graph: nx.DiGraph, access: Access, orders: frozenset[str], batch
 
 def _meet(key: list[np.ndarray], who: np.ndarray, active: np.ndarray) -> bool:
     """Do two different `who` (threads, warps) share one value of `key` among the active lanes?"""
-    rows = np.unique(np.stack([*(k[active] for k in key), who[active]], axis=1), axis=0)
-    return len(rows) > 1 and np.unique(rows[:, :-1], axis=0, return_counts=True)[1].max() > 1
+    rows = distinct_rows(np.stack([*(k[active] for k in key), who[active]], axis=1))
+    return bool((rows[1:, :-1] == rows[:-1, :-1]).all(axis=1).any())  # sorted: one key's rows are adjacent
 
 
 def _from_data(expr: Expr, carried: dict[str, tuple[Expr, ...]], seen: frozenset[str] = frozenset()) -> bool:
