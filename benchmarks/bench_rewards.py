@@ -30,21 +30,28 @@ BATCH_SOURCES = [FAMILIES / "coalescing" / f for f in ("better_grid_stride.md", 
                                                        "worse_row_walk.md", "worse_chunked.md")]
 
 
-def structural(repeats: int) -> dict:
-    from cudaperf.rewards import structural_reward
+def structural(repeats: int, config=None) -> dict:
+    """Per completion: wall ms, and CPU ms (process time, the analysis thread's included), which a
+    shared machine's load inflates far less than wall time."""
+    from cudaperf.rewards import make_reward
 
+    reward = make_reward("structural", config)
     texts = [p.read_text() for p in sorted(FAMILIES.glob("*/*.md"))]
     for text in texts:
-        structural_reward(prompts=["p"], completions=[text])
-    times = []
+        reward(prompts=["p"], completions=[text])
+    times, cpu = [], []
     for _ in range(repeats):
         for text in texts:
-            start = time.perf_counter()
-            structural_reward(prompts=["p"], completions=[text])
+            start, start_cpu = time.perf_counter(), time.process_time()
+            reward(prompts=["p"], completions=[text])
             times.append((time.perf_counter() - start) * 1e3)
+            cpu.append((time.process_time() - start_cpu) * 1e3)
     times.sort()
+    cpu.sort()
     return {"completions": len(texts), "calls": len(times), "median_ms": statistics.median(times),
-            "p90_ms": times[int(0.9 * (len(times) - 1))], "max_ms": times[-1]}
+            "p90_ms": times[int(0.9 * (len(times) - 1))], "max_ms": times[-1],
+            "median_cpu_ms": statistics.median(cpu), "p90_cpu_ms": cpu[int(0.9 * (len(cpu) - 1))],
+            "max_cpu_ms": cpu[-1]}
 
 
 def _batch(n: int, tag: str) -> list[str]:

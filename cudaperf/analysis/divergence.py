@@ -331,7 +331,9 @@ class _Namer:
         self.named: dict = {}
         self.unseen: set[str] = set()  # names standing for identifiers nothing in sight declares
         self.memo: dict[int, tuple[Expr, Expr]] = {}
-        self.batch = Batch(dict(batch.env), batch.active, batch.weight)  # its env gains the names
+        # its env gains the names; values of subtrees without them carry over (keyed by node identity)
+        self.batch = Batch(dict(batch.env), batch.active, batch.weight,
+                           cache={key: hit for key, hit in batch.cache.items() if isinstance(key, int)})
 
     def __call__(self, expr: Expr) -> Expr:
         hit = self.memo.get(id(expr))

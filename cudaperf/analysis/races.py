@@ -36,7 +36,7 @@ from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
-from .sets import common, distinct, member
+from .sets import common, distinct, distinct_rows, member
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
@@ -222,6 +222,7 @@ class LaneTable:
         self.carried = {name: parts for s, _ in walk(kernel.body) if isinstance(s, Loop)
                         for name, parts in s.carried.items()}  # loop-carried values: what they come from
         self.cache: dict[tuple, Lanes | None] = {}
+        self.renamed: dict[int, tuple[Expr, Expr]] = {}  # stored values with loads as symbols (_stand_in)
 
     def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
         key = (access.id, tuple(loop.id for loop in loops), in_block)
@@ -261,7 +262,7 @@ class LaneTable:
             return None
         when = np.stack([np.broadcast_to(batch.env.get(loop.iteration, 0.0), active.shape)[active] for loop in loops],
                         axis=1) if loops else np.zeros((int(active.sum()), 0))
-        value = _stand_in(access.value, batch, self.accesses) if access.value is not None else \
+        value = _stand_in(access.value, batch, self.accesses, self.renamed) if access.value is not None else \
             np.full(active.shape, np.nan)
         return Lanes(block[active], np.floor(thread[active] / 32), thread[active], when, address[active],
                      access.size, np.broadcast_to(value, active.shape)[active])
@@ -288,23 +289,34 @@ def _codes(columns: np.ndarray) -> np.ndarray:
     return key
 
 
-def _stand_in(value: Expr, batch, accesses: dict[int, Access]) -> np.ndarray:
+def _stand_in(value: Expr, batch, accesses: dict[int, Access], renamed: dict[int, tuple[Expr, Expr]]) -> np.ndarray:
     """Per lane, a number that is equal where the stored values are: loaded data stands for the
-    address it came from (two loads of one word give one value; a shared word is one per block)."""
-    env: dict[str, np.ndarray] = {}
+    address it came from (two loads of one word give one value; a shared word is one per block).
+    `renamed` keeps each value's tree with its loads as symbols, made once per kernel."""
+    named = _loads_as_symbols(value, accesses, renamed)
     block = _linear_ids(batch)[0]
-
-    def named(expr: Expr) -> Expr:
-        if isinstance(expr, Load) and expr.access_id in accesses:
-            source = accesses[expr.access_id]
+    env: dict[str, np.ndarray] = {}
+    for load in loads_in(value):
+        source = accesses.get(load.access_id)
+        if source is not None:
             word = evaluate_on(source.offset, batch) * 4096 + zlib.crc32(source.array.encode())
-            env[f"load{expr.access_id}"] = word + block * 2.0 ** 40 if source.space == "shared" else word
-            return Sym(f"load{expr.access_id}", expr.is_int)
-        if isinstance(expr, Op):
-            return op(expr.name, *(named(a) for a in expr.args), is_int=expr.is_int)
-        return expr
+            env[f"load{load.access_id}"] = word + block * 2.0 ** 40 if source.space == "shared" else word
+    # the load symbols' values follow from the batch alone, so the batch's cache holds for them too
+    return np.asarray(evaluate(named, {**batch.env, **env}, batch.cache), dtype=float)
 
-    return np.asarray(evaluate(named(value), {**batch.env, **env}), dtype=float)
+
+def _loads_as_symbols(expr: Expr, accesses: dict[int, Access], renamed: dict[int, tuple[Expr, Expr]]) -> Expr:
+    """`expr` with every load of a known access as the symbol `load<id>`; subtrees without one are
+    kept as they are (the lowering shares them between trees)."""
+    if isinstance(expr, Load):
+        return Sym(f"load{expr.access_id}", expr.is_int) if expr.access_id in accesses else expr
+    if not isinstance(expr, Op) or not loads_in(expr):
+        return expr
+    hit = renamed.get(id(expr))
+    if hit is None:
+        args = tuple(_loads_as_symbols(a, accesses, renamed) for a in expr.args)
+        hit = renamed[id(expr)] = (expr, expr if args == expr.args else op(expr.name, *args, is_int=expr.is_int))
+    return hit[1]  # the entry holds `expr`, so its id is not reused while the table lives
 
 
 def _keys_with_several(key: np.ndarray, column: np.ndarray) -> np.ndarray:
@@ -566,12 +578,19 @@ def _single_passer(condition: Expr, batch, dependence: Dependence) -> int:
         if dependence.level(theirs) <= 1 and dependence.level(mine) == 3 and not loads_in(mine) and \
                 not has_opaque(mine):
             ids = np.broadcast_to(evaluate_on(mine, batch), batch.active.shape)
-            block = _linear_ids(batch)[0]
-            pairs = np.stack([block.ravel(), ids.ravel()], axis=1)
-            if np.isfinite(pairs).all() and len(np.unique(pairs, axis=0)) == len(np.unique(
-                    np.stack([block.ravel(), _linear_ids(batch)[1].ravel()], axis=1), axis=0)):
+            pairs = np.stack([_linear_ids(batch)[0].ravel(), ids.ravel()], axis=1)
+            if np.isfinite(pairs).all() and len(distinct_rows(pairs)) == _threads_sampled(batch):
                 best = 1  # a distinct value per thread of a block: at most one equals the block's value
     return best
+
+
+def _threads_sampled(batch) -> int:
+    """How many distinct (block, thread) pairs the batch's lanes hold, counted once per batch."""
+    count = batch.cache.get(_threads_sampled)
+    if count is None:
+        block, thread = _linear_ids(batch)
+        count = batch.cache[_threads_sampled] = len(distinct_rows(np.stack([block.ravel(), thread.ravel()], axis=1)))
+    return count
 
 
 def _reset_before(w: Access, earlier: list[Access], graph: nx.DiGraph) -> bool:
@@ -770,8 +789,8 @@ def _iterations(graph: nx.DiGraph, access: Access, orders: frozenset[str], batch
 
 def _meet(key: list[np.ndarray], who: np.ndarray, active: np.ndarray) -> bool:
     """Do two different `who` (threads, warps) share one value of `key` among the active lanes?"""
-    rows = np.unique(np.stack([*(k[active] for k in key), who[active]], axis=1), axis=0)
-    return len(rows) > 1 and np.unique(rows[:, :-1], axis=0, return_counts=True)[1].max() > 1
+    rows = distinct_rows(np.stack([*(k[active] for k in key), who[active]], axis=1))
+    return bool((rows[1:, :-1] == rows[:-1, :-1]).all(axis=1).any())  # sorted: one key's rows are adjacent
 
 
 def _from_data(expr: Expr, carried: dict[str, tuple[Expr, ...]], seen: frozenset[str] = frozenset()) -> bool:

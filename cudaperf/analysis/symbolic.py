@@ -363,7 +363,16 @@ def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | Non
 
     `cache` (keyed by node identity) reuses values of subexpressions shared between the
     expressions evaluated on one environment: the lowering shares subtrees, so an index like
-    `blockIdx.x * blockDim.x + threadIdx.x` is computed once per batch, not once per access."""
+    `blockIdx.x * blockDim.x + threadIdx.x` is computed once per batch, not once per access.
+    Overflow and invalid operations (NaN is "unknown" here) are silenced once for the whole tree:
+    entering numpy's error state per node cost more than the arithmetic on small batches."""
+    if not isinstance(expr, Op):
+        return _evaluate(expr, env, cache)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _evaluate(expr, env, cache)
+
+
+def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | None) -> Value:
     if isinstance(expr, Const):
         return expr.value
     if isinstance(expr, Sym):
@@ -376,16 +385,15 @@ def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | Non
             return hit[1]
     name, args = expr.name, expr.args
     if name == "?:":
-        out = _select(*(evaluate(a, env, cache) for a in args))
+        out = _select(*(_evaluate(a, env, cache) for a in args))
     else:
-        vals = [evaluate(a, env, cache) for a in args]
-        with np.errstate(over="ignore", invalid="ignore"):
-            if len(vals) == 1:
-                out = _UNARY[name](vals[0]) if name in _UNARY else np.full(np.shape(vals[0]), np.nan)
-            else:
-                fn = _BINARY.get(name)
-                out = fn(vals[0], vals[1], expr.is_int) if fn is not None and len(vals) == 2 else \
-                    np.full(np.broadcast(*vals).shape, np.nan)
+        vals = [_evaluate(a, env, cache) for a in args]
+        if len(vals) == 1:
+            out = _UNARY[name](vals[0]) if name in _UNARY else np.full(np.shape(vals[0]), np.nan)
+        else:
+            fn = _BINARY.get(name)
+            out = fn(vals[0], vals[1], expr.is_int) if fn is not None and len(vals) == 2 else \
+                np.full(np.broadcast(*vals).shape, np.nan)
     if cache is not None:
         cache[id(expr)] = (expr, out)  # holding expr keeps its id from being reused
     return out
