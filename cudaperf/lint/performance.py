@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..analysis.ir import Access, Branch, Compute, Loop, OpaqueMemory, walk
 from ..analysis.predication import if_convertible
+from ..analysis.shapes import reads_warp_layout, spelled
 from ..analysis.symbolic import free_symbols
 from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
 
@@ -14,8 +15,8 @@ LOW_OCCUPANCY = 0.5  # theoretical occupancy below which the limiter is reported
 
 def _warps_unknown(report, access) -> bool:
     """Which threads share a warp depends on blockDim.x once the address reads threadIdx.y or .z:
-    under a guessed block that is a guess too, so the access's pattern is not reported."""
-    return "block" in report.launch.guessed and bool({"tid.y", "tid.z"} & free_symbols(access.offset))
+    under a guessed block that is a guess too."""
+    return "block" in report.launch.guessed and reads_warp_layout(access)
 
 
 def _assumed(report, access) -> str:
@@ -28,6 +29,36 @@ def _assuming(report, names: list[str]) -> str:
     return f" (assuming {', '.join(f'{n} = {report.launch.args[n]:g}' for n in names)})" if names else ""
 
 
+def _under_shapes(report, a, smell) -> list | None:
+    """The access's figures under each block shape judged, as (block, figure) pairs, when the
+    access's warps are known (one pair, the launch's block) or the smell holds under every shape
+    tried (issue 26, class 7); [] when it holds under none (checked, clean); None when it depends
+    on the shape, or no other shape was tried (not checked)."""
+    judged = [(report.launch.block, a), *a.shapes]
+    if not _warps_unknown(report, a.access):
+        found = smell(a)
+        return [(report.launch.block, found)] if found is not None else []
+    if len(judged) < 2:
+        return None
+    found = [(block, smell(j)) for block, j in judged]
+    if all(f is not None for _, f in found):
+        return found
+    return [] if all(f is None for _, f in found) else None
+
+
+def _every_shape(report, found) -> str:
+    return (f" under every block shape tried ({', '.join(spelled(b) for b, _ in found)}; no launch gives the block)"
+            if len(found) > 1 else "")
+
+
+def _uncoalesced(a):
+    c = a.merged or a.coalescing  # fields of one element issued together are judged together
+    if c is None or c.sectors is None or not c.requests or c.pattern not in ("strided", "misaligned"):
+        return None
+    efficiency = c.ideal_sectors / c.sectors if c.sectors else 1.0
+    return (c, efficiency) if efficiency < COALESCING_EFFICIENCY else None
+
+
 @rule
 class UncoalescedAccess(Rule):
     code, name, severity = "CP101", "uncoalesced-access", "warning"
@@ -36,27 +67,44 @@ class UncoalescedAccess(Rule):
     why = ("Every sector a warp touches is fetched whole: a stride-2 float load moves twice the data it "
            "uses, a column access in a row-major array 8 times.  Memory-bound kernels run that much slower.  "
            "Fields of one aligned element that the compiler issues together (the .x/.y/.z loads of a uchar4, "
-           "a double4 copy) are judged together: their sectors are the bytes used.")
+           "a double4 copy) are judged together: their sectors are the bytes used.  When no launch gives the "
+           "block, an address that reads threadIdx.y or .z is judged under several plausible block shapes "
+           "and reported only when it is uncoalesced under every one (the message says so).")
     example = "out[i] = in[i * stride];   // stride 32: 32 sectors per request instead of 4"
     fix = ("Make consecutive threads touch consecutive elements (swap loop order, transpose through shared "
            "memory, use structure-of-arrays).")
 
     def unchecked(self, report):
         return [(a.access.line, a.access.column) for a in report.accesses
-                if (a.merged or a.coalescing) is not None and _warps_unknown(report, a.access)]
+                if (a.merged or a.coalescing) is not None and _under_shapes(report, a, _uncoalesced) is None]
 
     def check(self, report):
         for a in report.accesses:
-            c = a.merged or a.coalescing  # fields of one element issued together are judged together
-            if c is None or c.sectors is None or not c.requests or c.pattern not in ("strided", "misaligned") \
-                    or _warps_unknown(report, a.access):
+            found = _under_shapes(report, a, _uncoalesced)
+            if not found:
                 continue
-            efficiency = c.ideal_sectors / c.sectors if c.sectors else 1.0
-            if efficiency < COALESCING_EFFICIENCY:
+            if len(found) == 1:
+                c, efficiency = found[0][1]
                 yield (a.access.line, a.access.column,
                        f"{a.access.kind} of `{a.access.array}` is {c.pattern}: {c.sectors_per_request:.1f} sectors "
                        f"per request where {c.ideal_sectors / c.requests:.1f} would do ({efficiency:.0%} useful)"
                        + _assumed(report, a.access))
+                continue
+            patterns = {c.pattern for _, (c, _) in found}
+            low = min(c.sectors_per_request for _, (c, _) in found)
+            high = max(c.sectors_per_request for _, (c, _) in found)
+            spread = f"{low:.1f}" if high - low < 0.05 else f"{low:.1f} to {high:.1f}"
+            yield (a.access.line, a.access.column,
+                   f"{a.access.kind} of `{a.access.array}` is {patterns.pop() if len(patterns) == 1 else 'uncoalesced'}"
+                   + _every_shape(report, found) + f": {spread} sectors per request, at most "
+                   f"{max(e for _, (_, e) in found):.0%} useful" + _assumed(report, a.access))
+
+
+def _conflicted(a):
+    b = a.banks
+    if b is None or not b.wavefronts or not b.ideal_wavefronts or b.ways is None or b.ways < BANK_CONFLICT_WAYS:
+        return None
+    return b
 
 
 @rule
@@ -65,23 +113,32 @@ class BankConflict(Rule):
     needs = ("memory",)
     summary = "A shared-memory access whose lanes hit the same bank at different addresses."
     why = ("A request with an n-way conflict is served in n wavefronts; a column read of a 32x32 float tile "
-           "takes 32 times as long as a row read.")
+           "takes 32 times as long as a row read.  When no launch gives the block, an address that reads "
+           "threadIdx.y or .z is judged under several plausible block shapes and reported only when it "
+           "conflicts under every one (the message says so).")
     example = "tile[threadIdx.x][k]   // __shared__ float tile[32][32]: every lane in bank k"
     fix = "Pad the inner dimension by one element (`tile[32][33]`), or swizzle the index."
 
     def unchecked(self, report):
         return [(a.access.line, a.access.column) for a in report.accesses
-                if a.banks is not None and _warps_unknown(report, a.access)]
+                if a.banks is not None and _under_shapes(report, a, _conflicted) is None]
 
     def check(self, report):
         for a in report.accesses:
-            b = a.banks
-            if b is None or not b.wavefronts or not b.ideal_wavefronts or _warps_unknown(report, a.access):
+            found = _under_shapes(report, a, _conflicted)
+            if not found:
                 continue
-            if b.ways is not None and b.ways >= BANK_CONFLICT_WAYS:
+            if len(found) == 1:
+                b = found[0][1]
                 yield (a.access.line, a.access.column,
                        f"shared {a.access.kind} of `{a.access.array}`: {b.ways:.1f}-way bank conflict "
                        f"({b.wavefronts_per_request:.1f} wavefronts per request)" + _assumed(report, a.access))
+                continue
+            low, high = min(b.ways for _, b in found), max(b.ways for _, b in found)
+            spread = f"{low:.1f}" if high - low < 0.05 else f"{low:.1f}-way to {high:.1f}"
+            yield (a.access.line, a.access.column,
+                   f"shared {a.access.kind} of `{a.access.array}`: {spread}-way bank conflict"
+                   + _every_shape(report, found) + _assumed(report, a.access))
 
 
 @rule
