@@ -56,6 +56,7 @@ from .vectorize import vectorised
 from .work import work
 
 CUDA_SUFFIXES = (".cu", ".cuh")
+_DEVICE_LAUNCH = re.compile(rb"<<<|\bcudaMalloc\w*\s*\(|\bcudaLaunch\w*\s*\(|\bmalloc\s*\(")
 INTERNAL_ERROR = "internal error"
 AUTO_COMPILE_BYTES = 1024 * 1024  # --resources auto leaves larger files to the estimate
 _TEMPLATE_DECL = re.compile(rb"\btemplate\s*<([^<>]*(?:<[^<>]*>[^<>]*)*)>")
@@ -241,6 +242,8 @@ class FileAnalysis:
         lowerer = Lowerer(self.scope, template_args)
         lowerer.strict = self.options.strict
         kernel = lowerer.lower_kernel(definition)
+        if _DEVICE_LAUNCH.search(definition.text or b""):  # dynamic parallelism, device-side allocation
+            kernel.notes.append("device launches")
         self.lowering_warnings += [Diagnostic(line, column, "warning", f"kernel {name}: {message}")
                                    for line, column, message in lowerer.warnings]
         launch = self._launch(kernel, host)

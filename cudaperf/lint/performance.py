@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..analysis.ir import Access, Branch, Compute, Loop, OpaqueMemory, walk
 from ..analysis.predication import if_convertible
 from ..analysis.shapes import reads_warp_layout, spelled
-from ..analysis.symbolic import free_symbols
+from ..analysis.symbolic import Op, Opaque, free_symbols, has_opaque
 from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
 
 COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
@@ -232,9 +232,22 @@ class DivergentBranch(Rule):
             stmt = by_line.get(b.line)
             if stmt is not None and b.result.uniformity == "thread" and b.result.evident \
                     and not b.result.boundary:
+                if b.result.data_dependent:  # stand-in values gave the share: the real data decide it
+                    yield (stmt.line, stmt.column, f"`{b.condition}` splits warps whose lanes read different "
+                           "values: it tests data loaded per thread, so how many warps split depends on the data")
+                    continue
                 share = b.result.divergent_fraction
                 measured = f" ({share:.0%} of warps under this launch)" if share else ""
                 yield stmt.line, stmt.column, f"`{b.condition}` splits warps{measured}"
+
+
+def _size_expressions(report):
+    """What decides how much the kernel loads, stores or computes: global addresses, branch
+    conditions and loop bounds."""
+    for stmt, _ in walk(report.kernel.body):
+        yield from (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
+            (stmt.condition,) if isinstance(stmt, Branch) else \
+            (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ()
 
 
 def _made_up_sizes(report) -> list[str]:
@@ -243,13 +256,51 @@ def _made_up_sizes(report) -> list[str]:
     reads them.  (A size inferred from a bounds check, `i < n` making n the grid's width, is not
     made up: under a guessed grid, silencing the loops that run to it silenced four true O(n^2)
     kernels, nbody and tsne's DFTs among them, for one false (divergence-cuda, np = 4).)"""
-    read: set[str] = set()
-    for stmt, _ in walk(report.kernel.body):
-        exprs = (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
-            (stmt.condition,) if isinstance(stmt, Branch) else \
-            (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ()
-        read |= {name[4:] for e in exprs for name in free_symbols(e) if name.startswith("arg:")}
+    read = {name[4:] for e in _size_expressions(report) for name in free_symbols(e) if name.startswith("arg:")}
     return sorted(name for name in read if report.launch.arg_sources.get(name) == "default")
+
+
+def _unseen(expr, found: set[str]) -> None:
+    if isinstance(expr, Opaque):
+        if expr.unseen:
+            found.add(expr.reason)
+    elif isinstance(expr, Op) and has_opaque(expr):
+        for a in expr.args:
+            _unseen(a, found)
+
+
+def _lost_names(report) -> list[str]:
+    """Names the counts rest on that nothing in sight declares: a macro of a header the file does
+    not include in a size, or the type of an array the kernel reads or writes (its elements taken
+    as 4 bytes)."""
+    found: set[str] = set()
+    for e in _size_expressions(report):
+        _unseen(e, found)
+    names = [f"`{n}`" for n in sorted(found)]
+    accessed = {s.array for s, _ in walk(report.kernel.body) if isinstance(s, Access) and s.space == "global"}
+    names += [f"the element type of `{p.name}` (taken as 4 bytes)" for p in report.kernel.params
+              if p.pointer and p.name in accessed and p.type.name == "?"]
+    return names
+
+
+def _lost(names: list[str]) -> str:
+    return f" (resting on what nothing in sight declares: {', '.join(names)})" if names else ""
+
+
+OVERHEAD_S = 2e-6  # a kernel launch costs about this much: one moving fewer bytes than DRAM delivers in it is not
+
+
+def _overhead_bound(report) -> str | None:
+    """Why the roofline does not place this kernel: device-side allocation or child launches
+    (overhead, not bandwidth or arithmetic, sets its time), or, at sizes the host gives, fewer DRAM
+    bytes than DRAM delivers during a launch's overhead (a tiny problem: latency-bound)."""
+    if "device launches" in report.kernel.notes:
+        return "device launches"
+    moved = report.dram.compulsory if report.dram is not None else None
+    if moved is not None and moved < report.arch.dram_bandwidth_gbs * 1e9 * OVERHEAD_S \
+            and "grid" not in report.launch.guessed and not _made_up_sizes(report):
+        return "tiny"  # (under a guessed grid or a made-up size, so is the size: the message says so instead)
+    return None
 
 
 @rule
@@ -270,9 +321,10 @@ class MemoryBound(Rule):
 
     def check(self, report):
         c = report.compute_json()
-        if c and c["bound"] == "memory" and c["flops"]:
+        if c and c["bound"] == "memory" and c["flops"] and not _overhead_bound(report):
             yield (report.kernel.line, report.kernel.column,
-                   f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte" + _assuming(report, _made_up_sizes(report)))
+                   f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte" + _assuming(report, _made_up_sizes(report))
+                   + _lost(_lost_names(report)))
 
 
 @rule
@@ -296,5 +348,6 @@ class ComputeBound(Rule):
 
     def check(self, report):
         c = report.compute_json()
-        if c and c["bound"] == "compute" and not report.dram.unseen and not _made_up_sizes(report):
+        if c and c["bound"] == "compute" and not report.dram.unseen and not _made_up_sizes(report) \
+                and "grid" not in report.launch.guessed and not _lost_names(report) and not _overhead_bound(report):
             yield report.kernel.line, report.kernel.column, f"{c['arithmetic_intensity']:.1f} FLOP per DRAM byte"
