@@ -105,3 +105,12 @@ def test_compute_bound_needs_a_known_grid():
     assert given.message.endswith("FLOP per DRAM byte") and "guess" not in given.message
     tiny = lint(COMPUTE, ["compute-bound"], grid=(4, 1, 1), block=(256, 1, 1), args={"n": 1000})
     assert not tiny  # 8 KB moved: a launch's overhead, not arithmetic, sets its time
+
+
+def test_an_address_reading_the_guessed_block_width_says_so():
+    code = "__global__ void k(float* a) { a[threadIdx.x * blockDim.x + blockIdx.x] = 0.f; }"
+    (guessed,) = lint(code, ["uncoalesced-access"])
+    assert guessed.message.endswith("(the address reads blockDim: under a guessed launch, block 256x1x1 is a "
+                                    "default, no launch of `k` gave it; give --block)")
+    (given,) = lint(code, ["uncoalesced-access"], block=(256, 1, 1), grid=(8, 1, 1))
+    assert "guess" not in given.message

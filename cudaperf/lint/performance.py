@@ -6,7 +6,7 @@ from ..analysis.ir import Access, Branch, Compute, Loop, OpaqueMemory, walk
 from ..analysis.predication import if_convertible
 from ..analysis.shapes import reads_warp_layout, spelled
 from ..analysis.symbolic import Op, Opaque, free_symbols, has_opaque
-from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
+from .rules import JUDGED_ON_PUBLIC_CODE, Rule, guess, rule
 
 COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
 BANK_CONFLICT_WAYS = 1.5  # wavefronts over the conflict-free minimum
@@ -20,9 +20,15 @@ def _warps_unknown(report, access) -> bool:
 
 
 def _assumed(report, access) -> str:
-    """The argument values the pattern rests on that were defaulted, not given or found at a launch."""
-    return _assuming(report, [name[4:] for name in sorted(free_symbols(access.offset)) if name.startswith("arg:")
-                              and report.launch.arg_sources.get(name[4:]) == "default"])
+    """The argument values the pattern rests on that were defaulted, not given or found at a launch,
+    and the guessed block when the address reads blockDim."""
+    read = free_symbols(access.offset)
+    made_up = _assuming(report, [name[4:] for name in sorted(read) if name.startswith("arg:")
+                                 and report.launch.arg_sources.get(name[4:]) == "default"])
+    width = "block" in report.launch.guessed and any(name.startswith("bdim.") for name in read) \
+        and not reads_warp_layout(access)  # (those name the shapes tried)
+    return made_up + (f" (the address reads blockDim: under a guessed launch, {guess(report, ['block'])})"
+                      if width else "")
 
 
 def _assuming(report, names: list[str]) -> str:
