@@ -242,7 +242,7 @@ class FileAnalysis:
         lowerer = Lowerer(self.scope, template_args)
         lowerer.strict = self.options.strict
         kernel = lowerer.lower_kernel(definition)
-        if _DEVICE_LAUNCH.search(definition.text or b""):  # dynamic parallelism, device-side allocation
+        if _DEVICE_LAUNCH.search(getattr(definition, "text", None) or b""):  # dynamic parallelism, device malloc
             kernel.notes.append("device launches")
         self.lowering_warnings += [Diagnostic(line, column, "warning", f"kernel {name}: {message}")
                                    for line, column, message in lowerer.warnings]
