@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..analysis.ir import Access, Branch, Compute, Loop, OpaqueMemory, walk
 from ..analysis.predication import if_convertible
 from ..analysis.shapes import reads_warp_layout, spelled
@@ -266,9 +268,13 @@ def _made_up_sizes(report) -> list[str]:
     return sorted(name for name in read if report.launch.arg_sources.get(name) == "default")
 
 
+_STANDARD = re.compile(r"(FLT|DBL|LDBL|INT|UINT|LONG|ULONG|LLONG|ULLONG|SHRT|USHRT|CHAR|SCHAR|UCHAR|SIZE)_"
+                       r"(MAX|MIN|EPSILON|TRUE_MIN)|M_\w+|NULL|HUGE_VALF?|INFINITY|NAN")
+
+
 def _unseen(expr, found: set[str]) -> None:
     if isinstance(expr, Opaque):
-        if expr.unseen:
+        if expr.unseen and not _STANDARD.fullmatch(expr.reason):  # (<float.h>'s FLT_MAX is no guess)
             found.add(expr.reason)
     elif isinstance(expr, Op) and has_opaque(expr):
         for a in expr.args:
@@ -277,11 +283,13 @@ def _unseen(expr, found: set[str]) -> None:
 
 def _lost_names(report) -> list[str]:
     """Names the counts rest on that nothing in sight declares: a macro of a header the file does
-    not include in a size, or the type of an array the kernel reads or writes (its elements taken
-    as 4 bytes)."""
+    not include in a global address or a loop's bounds, or the element type of an array the kernel
+    reads or writes (taken as 4 bytes)."""
     found: set[str] = set()
-    for e in _size_expressions(report):
-        _unseen(e, found)
+    for stmt, _ in walk(report.kernel.body):
+        for e in (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
+                (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ():
+            _unseen(e, found)
     names = [f"`{n}`" for n in sorted(found)]
     accessed = {s.array for s, _ in walk(report.kernel.body) if isinstance(s, Access) and s.space == "global"}
     names += [f"the element type of `{p.name}` (taken as 4 bytes)" for p in report.kernel.params
@@ -293,20 +301,31 @@ def _lost(names: list[str]) -> str:
     return f" (resting on what nothing in sight declares: {', '.join(names)})" if names else ""
 
 
-OVERHEAD_S = 2e-6  # a kernel launch costs about this much: one moving fewer bytes than DRAM delivers in it is not
+def _guessed_grid_over_launch_sizes(report) -> bool:
+    """FLOPs of a guessed grid over bytes of a size sized to that grid from a bounds check (`i < n`
+    making n the grid's width): both sides rest on the guess, not on the program."""
+    if "grid" not in report.launch.guessed:
+        return False
+    read = {name[4:] for e in _size_expressions(report) for name in free_symbols(e) if name.startswith("arg:")}
+    return bool(read & set(report.launch.bounded))
 
 
-def _overhead_bound(report) -> str | None:
+OVERHEAD_S = 2e-6  # a kernel launch costs about this much: one that finishes sooner is bound by it
+
+
+def _overhead_bound(report, c) -> str | None:
     """Why the roofline does not place this kernel: device-side allocation or child launches
-    (overhead, not bandwidth or arithmetic, sets its time), or, at sizes the host gives, fewer DRAM
-    bytes than DRAM delivers during a launch's overhead (a tiny problem: latency-bound)."""
+    (overhead, not bandwidth or arithmetic, sets its time), or, at sizes the host gives, less work
+    than a launch's overhead: its bytes at full bandwidth and its FLOPs at peak both take less
+    (a tiny problem: latency-bound)."""
     if "device launches" in report.kernel.notes:
         return "device launches"
     moved = report.dram.compulsory if report.dram is not None else None
-    if moved is not None and moved < report.arch.dram_bandwidth_gbs * 1e9 * OVERHEAD_S \
-            and "grid" not in report.launch.guessed and not _made_up_sizes(report):
-        return "tiny"  # (under a guessed grid or a made-up size, so is the size: the message says so instead)
-    return None
+    if moved is None or "grid" in report.launch.guessed or _made_up_sizes(report):
+        return None  # (under a guessed grid or a made-up size, so is the size: the message says so instead)
+    seconds = max(moved / (report.arch.dram_bandwidth_gbs * 1e9),
+                  (c["flops"] or 0) / (report.arch.peak_tflops["fp32"] * 1e12))
+    return "tiny" if seconds < OVERHEAD_S else None
 
 
 @rule
@@ -327,7 +346,7 @@ class MemoryBound(Rule):
 
     def check(self, report):
         c = report.compute_json()
-        if c and c["bound"] == "memory" and c["flops"] and not _overhead_bound(report):
+        if c and c["bound"] == "memory" and c["flops"] and not _overhead_bound(report, c):
             yield (report.kernel.line, report.kernel.column,
                    f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte" + _assuming(report, _made_up_sizes(report))
                    + _lost(_lost_names(report)))
@@ -355,5 +374,6 @@ class ComputeBound(Rule):
     def check(self, report):
         c = report.compute_json()
         if c and c["bound"] == "compute" and not report.dram.unseen and not _made_up_sizes(report) \
-                and "grid" not in report.launch.guessed and not _lost_names(report) and not _overhead_bound(report):
+                and not _guessed_grid_over_launch_sizes(report) and not _lost_names(report) \
+                and not _overhead_bound(report, c):
             yield report.kernel.line, report.kernel.column, f"{c['arithmetic_intensity']:.1f} FLOP per DRAM byte"
