@@ -114,3 +114,15 @@ def test_an_address_reading_the_guessed_block_width_says_so():
                                     "default, no launch of `k` gave it; give --block)")
     (given,) = lint(code, ["uncoalesced-access"], block=(256, 1, 1), grid=(8, 1, 1))
     assert "guess" not in given.message
+
+
+def test_a_block_known_in_part_keeps_its_known_axis_in_the_shapes_tried():
+    """`dim3(1, rows)`: warps run down a column whatever rows is, so the row-major store is strided."""
+    code = ("__global__ void k(float* dst, int width) {\n"
+            "  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+            "  dst[y * width + x] = 0.f;\n}\n"
+            "void run(float* d, int w, int h, int rows) {\n"
+            "  dim3 block(1, rows);\n  dim3 grid(w, h / rows);\n  k<<<grid, block>>>(d, w);\n}\n")
+    (finding,) = lint(code, ["uncoalesced-access"])
+    assert "under every block shape tried (1x256, 1x16, 1x8, 1x32; the launch gives the block only in part)" \
+        in finding.message

@@ -55,8 +55,9 @@ def _under_shapes(report, a, smell) -> list | None:
 
 
 def _every_shape(report, found) -> str:
-    return (f" under every block shape tried ({', '.join(spelled(b) for b, _ in found)}; no launch gives the block)"
-            if len(found) > 1 else "")
+    why = "the launch gives the block only in part" if report.launch.known_block else "no launch gives the block"
+    tried = ", ".join(spelled(b) for b, _ in found)
+    return f" under every block shape tried ({tried}; {why})" if len(found) > 1 else ""
 
 
 def _uncoalesced(a):
