@@ -99,8 +99,11 @@ __global__ void poly(const float* x, float* y, int n) {
 """
 
 
-def test_compute_bound_needs_a_known_grid():
-    assert not lint(COMPUTE, ["compute-bound"])  # FLOPs of a guessed grid: the placement rests on the guess
+def test_compute_bound_says_when_its_sizes_rest_on_a_guessed_grid():
+    # FLOPs of a guessed grid over bytes of an n sized to that grid by `i >= n`: said, with the launch
+    (guessed,) = lint(COMPUTE, ["compute-bound"])
+    assert "(assuming n = 1048576, sized to the guessed grid by a bounds check) (under a guessed launch: " \
+        "grid 4096x1x1 and block 256x1x1 is a default" in guessed.message
     (given,) = lint(COMPUTE, ["compute-bound"], grid=(65536, 1, 1), block=(256, 1, 1), args={"n": 65536 * 256})
     assert given.message.endswith("FLOP per DRAM byte") and "guess" not in given.message
     tiny = lint(COMPUTE, ["compute-bound"], grid=(4, 1, 1), block=(256, 1, 1), args={"n": 1000})

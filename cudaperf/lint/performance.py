@@ -33,8 +33,12 @@ def _assumed(report, access) -> str:
                       if width else "")
 
 
+def _number(v: float) -> str:
+    return f"{v:.0f}" if float(v).is_integer() else f"{v:g}"
+
+
 def _assuming(report, names: list[str]) -> str:
-    return f" (assuming {', '.join(f'{n} = {report.launch.args[n]:g}' for n in names)})" if names else ""
+    return f" (assuming {', '.join(f'{n} = {_number(report.launch.args[n])}' for n in names)})" if names else ""
 
 
 def _under_shapes(report, a, smell) -> list | None:
@@ -302,13 +306,15 @@ def _lost(names: list[str]) -> str:
     return f" (resting on what nothing in sight declares: {', '.join(names)})" if names else ""
 
 
-def _guessed_grid_over_launch_sizes(report) -> bool:
-    """FLOPs of a guessed grid over bytes of a size sized to that grid from a bounds check (`i < n`
-    making n the grid's width): both sides rest on the guess, not on the program."""
+def _sized_to_guess(report) -> str:
+    """Sizes the counts rest on that a bounds check sized to a guessed grid (`i < n` making n the
+    grid's width): FLOPs of the guessed grid over bytes of that size both rest on the guess."""
     if "grid" not in report.launch.guessed:
-        return False
+        return ""
     read = {name[4:] for e in _size_expressions(report) for name in free_symbols(e) if name.startswith("arg:")}
-    return bool(read & set(report.launch.bounded))
+    names = sorted(read & set(report.launch.bounded))
+    return (f" (assuming {', '.join(f'{n} = {_number(report.launch.args[n])}' for n in names)}, sized to the guessed "
+            f"grid by a bounds check)") if names else ""
 
 
 OVERHEAD_S = 2e-6  # a kernel launch costs about this much: one that finishes sooner is bound by it
@@ -350,7 +356,7 @@ class MemoryBound(Rule):
         if c and c["bound"] == "memory" and c["flops"] and not _overhead_bound(report, c):
             yield (report.kernel.line, report.kernel.column,
                    f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte" + _assuming(report, _made_up_sizes(report))
-                   + _lost(_lost_names(report)))
+                   + _sized_to_guess(report) + _lost(_lost_names(report)))
 
 
 @rule
@@ -375,6 +381,6 @@ class ComputeBound(Rule):
     def check(self, report):
         c = report.compute_json()
         if c and c["bound"] == "compute" and not report.dram.unseen and not _made_up_sizes(report) \
-                and not _guessed_grid_over_launch_sizes(report) and not _lost_names(report) \
-                and not _overhead_bound(report, c):
-            yield report.kernel.line, report.kernel.column, f"{c['arithmetic_intensity']:.1f} FLOP per DRAM byte"
+                and not _lost_names(report) and not _overhead_bound(report, c):
+            yield (report.kernel.line, report.kernel.column,
+                   f"{c['arithmetic_intensity']:.1f} FLOP per DRAM byte" + _sized_to_guess(report))
