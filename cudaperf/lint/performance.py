@@ -318,18 +318,21 @@ def _sized_to_guess(report) -> str:
 
 
 OVERHEAD_S = 2e-6  # a kernel launch costs about this much: one that finishes sooner is bound by it
+TINY_THREADS = 65536  # launches this small only: a kernel of fewer threads cannot fill an H200 (132 SMs x 2,048)
 
 
 def _overhead_bound(report, c) -> str | None:
     """Why the roofline does not place this kernel: device-side allocation or child launches
-    (overhead, not bandwidth or arithmetic, sets its time), or, at sizes the host gives, less work
-    than a launch's overhead: its bytes at full bandwidth and its FLOPs at peak both take less
-    (a tiny problem: latency-bound)."""
+    (overhead, not bandwidth or arithmetic, sets its time), or, at sizes the host gives and at most
+    TINY_THREADS threads, less work than a launch's overhead: its bytes at full bandwidth and its
+    FLOPs at peak both take less (a tiny problem: latency-bound)."""
     if "device launches" in report.kernel.notes:
         return "device launches"
     moved = report.dram.compulsory if report.dram is not None else None
-    if moved is None or "grid" in report.launch.guessed or _made_up_sizes(report):
-        return None  # (under a guessed grid or a made-up size, so is the size: the message says so instead)
+    if moved is None or "grid" in report.launch.guessed or _made_up_sizes(report) \
+            or report.launch.threads_per_block * report.launch.blocks > TINY_THREADS:
+        return None  # (under a guessed grid or a made-up size, so is the size: the message says so instead;
+        # in a large launch the totals come from sampled blocks, and the idle ones past a bound undercount them)
     seconds = max(moved / (report.arch.dram_bandwidth_gbs * 1e9),
                   (c["flops"] or 0) / (report.arch.peak_tflops["fp32"] * 1e12))
     return "tiny" if seconds < OVERHEAD_S else None
