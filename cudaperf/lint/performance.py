@@ -223,7 +223,8 @@ class DivergentBranch(Rule):
            "conditions whose thread dependence the analysis only assumes (an opaque call, an unresolved "
            "template parameter) are left alone.  So is a thread index compared with a bound the same for "
            "every lane (`tid < n`) when each warp covers its own range of the index: only the one warp "
-           "straddling the bound splits.")
+           "straddling the bound splits.  A condition on data loaded per thread is reported without a share of "
+           "warps (the share depends on the data, not on the stand-in values the analysis samples).")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
     measured = ('8 of 9 findings true (the false one compares threadIdx.y with an unresolved template'
@@ -345,7 +346,10 @@ class MemoryBound(Rule):
     summary = "The kernel's arithmetic intensity puts it under the roofline's memory slope."
     why = ("Its speed is set by DRAM bandwidth: fewer bytes, not fewer FLOPs, make it faster.  The intensity "
            "divides the FLOPs by the bytes read and every byte written (also those the L2 writes back after the "
-           "kernel).  Sizes no launch gives are named in the message: the placement rests on them.")
+           "kernel).  Sizes no launch gives, a guessed launch and names nothing in sight declares are named in the "
+           "message: the placement rests on them.  Silent on kernels that launch kernels or allocate on the device, "
+           "and on small launches whose bytes and FLOPs take less than a launch's overhead (2 us): overhead, not "
+           "bandwidth, sets their time.")
     example = "y[i] = a * x[i] + y[i];   // 2 FLOPs per 12 bytes"
     fix = "Fuse with neighbouring kernels, reuse data through shared memory or registers, use narrower types."
     measured = ("Round 1 (seed 2026): 9 of 10 true; round 4 (seed 2029): 6 of 6, several figures off.  Session 15 "
@@ -371,7 +375,8 @@ class ComputeBound(Rule):
            "only when the bytes are all counted (no texture or surface fetch, no library copy of global memory) "
            "and no size the kernel's addresses, branches or loops read was made up: a made-up size makes FLOPs "
            "outgrow bytes (threads past a made-up n still run a block's tree reduction; a made-up trip count "
-           "loops over data the L2 keeps).")
+           "loops over data the L2 keeps), nor a name nothing in sight declares; silent on overhead-bound kernels "
+           "as memory-bound is.  A guessed launch and sizes sized to it are named in the message.")
     example = "a tiled matrix product: hundreds of FLOPs per DRAM byte"
     fix = "Use tensor cores or lower precision where accuracy allows, and remove redundant arithmetic."
     measured = ("Round 1 (seed 2026): 6 of 10 true; round 4 (seed 2029): 2 of 6.  A fresh sample (seed 31, 10 "
