@@ -288,7 +288,8 @@ def _unseen(expr, found: set[str]) -> None:
 
 
 def _lost_names(report) -> list[str]:
-    """Names the counts rest on that nothing in sight declares: a macro of a header the file does
+    """Names the counts rest on that the analysis could not resolve (nothing in sight declares them, or
+    the lowering does not follow their declaration): a macro of a header the file does
     not include in a global address or a loop's bounds, or the element type of an array the kernel
     reads or writes (taken as 4 bytes)."""
     found: set[str] = set()
@@ -304,7 +305,7 @@ def _lost_names(report) -> list[str]:
 
 
 def _lost(names: list[str]) -> str:
-    return f" (resting on what nothing in sight declares: {', '.join(names)})" if names else ""
+    return f" (resting on names the analysis could not resolve: {', '.join(names)})" if names else ""
 
 
 def _sized_to_guess(report) -> str:
@@ -346,10 +347,10 @@ class MemoryBound(Rule):
     summary = "The kernel's arithmetic intensity puts it under the roofline's memory slope."
     why = ("Its speed is set by DRAM bandwidth: fewer bytes, not fewer FLOPs, make it faster.  The intensity "
            "divides the FLOPs by the bytes read and every byte written (also those the L2 writes back after the "
-           "kernel).  Sizes no launch gives, a guessed launch and names nothing in sight declares are named in the "
-           "message: the placement rests on them.  Silent on kernels that launch kernels or allocate on the device, "
-           "and on small launches whose bytes and FLOPs take less than a launch's overhead (2 us): overhead, not "
-           "bandwidth, sets their time.")
+           "kernel).  Sizes no launch gives, a guessed launch and names the analysis could not resolve are named "
+           "in the message: the placement rests on them.  Silent on kernels that launch kernels or allocate on the "
+           "device, and on small launches whose bytes and FLOPs take less than a launch's overhead (2 us): "
+           "overhead, not bandwidth, sets their time.")
     example = "y[i] = a * x[i] + y[i];   // 2 FLOPs per 12 bytes"
     fix = "Fuse with neighbouring kernels, reuse data through shared memory or registers, use narrower types."
     measured = ("Round 1 (seed 2026): 9 of 10 true; round 4 (seed 2029): 6 of 6, several figures off.  Session 15 "
@@ -375,7 +376,7 @@ class ComputeBound(Rule):
            "only when the bytes are all counted (no texture or surface fetch, no library copy of global memory) "
            "and no size the kernel's addresses, branches or loops read was made up: a made-up size makes FLOPs "
            "outgrow bytes (threads past a made-up n still run a block's tree reduction; a made-up trip count "
-           "loops over data the L2 keeps), nor a name nothing in sight declares; silent on overhead-bound kernels "
+           "loops over data the L2 keeps), nor a name the analysis could not resolve; silent on overhead-bound kernels "
            "as memory-bound is.  A guessed launch and sizes sized to it are named in the message.")
     example = "a tiled matrix product: hundreds of FLOPs per DRAM byte"
     fix = "Use tensor cores or lower precision where accuracy allows, and remove redundant arithmetic."
