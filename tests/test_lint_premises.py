@@ -83,8 +83,8 @@ def test_memory_bound_stays_silent_on_overhead_bound_kernels_and_names_its_premi
     # the child kernel's launch is found (1 block of 32 threads): a few bytes, silent too
     assert "child" not in found
     # a type nothing in sight declares (a header's typedef): said in the message, as is the guessed launch
-    assert "(resting on names the analysis could not resolve: the element type of `x` (taken as 4 bytes), the " \
-           "element type of `y` (taken as 4 bytes))" in found["unknown"]
+    assert "(resting on names the analysis could not resolve: the element types of `x`, `y` (taken as 4 bytes))" \
+        in found["unknown"]
     assert "(under a guessed launch: grid 4096x1x1 and block 256x1x1 is a default" in found["unknown"]
 
 

@@ -299,8 +299,9 @@ def _lost_names(report) -> list[str]:
             _unseen(e, found)
     names = [f"`{n}`" for n in sorted(found)]
     accessed = {s.array for s, _ in walk(report.kernel.body) if isinstance(s, Access) and s.space == "global"}
-    names += [f"the element type of `{p.name}` (taken as 4 bytes)" for p in report.kernel.params
-              if p.pointer and p.name in accessed and p.type.name == "?"]
+    unknown = [f"`{p.name}`" for p in report.kernel.params if p.pointer and p.name in accessed and p.type.name == "?"]
+    if unknown:
+        names.append(f"the element type{'s' if len(unknown) > 1 else ''} of {', '.join(unknown)} (taken as 4 bytes)")
     return names
 
 
