@@ -13,7 +13,7 @@ from cudaperf.lint.selection import Layer, resolve
 
 STRIDED = ("__global__ void k(const float* in, float* out) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
            " out[i] = 2.f * in[i * 32]; }\n")
-LAUNCH = ("--grid", "64", "--block", "256", "--format", "json")
+LAUNCH = ("--grid", "4096", "--block", "256", "--format", "json")  # 1 M threads: not overhead-bound
 
 
 def codes(proc) -> list[tuple[str, str]]:

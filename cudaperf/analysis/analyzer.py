@@ -49,12 +49,14 @@ from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
 from .scope import explicit_instances, kernel_name, template_params
+from .shapes import alternative_blocks, reads_warp_layout
 from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load, read
 from .sync import hazards
 from .vectorize import vectorised
 from .work import work
 
 CUDA_SUFFIXES = (".cu", ".cuh")
+_DEVICE_LAUNCH = re.compile(rb"<<<|\bcudaMalloc\w*\s*\(|\bcudaLaunch\w*\s*\(|\bmalloc\s*\(")
 INTERNAL_ERROR = "internal error"
 AUTO_COMPILE_BYTES = 1024 * 1024  # --resources auto leaves larger files to the estimate
 _TEMPLATE_DECL = re.compile(rb"\btemplate\s*<([^<>]*(?:<[^<>]*>[^<>]*)*)>")
@@ -240,6 +242,8 @@ class FileAnalysis:
         lowerer = Lowerer(self.scope, template_args)
         lowerer.strict = self.options.strict
         kernel = lowerer.lower_kernel(definition)
+        if _DEVICE_LAUNCH.search(getattr(definition, "text", None) or b""):  # dynamic parallelism, device malloc
+            kernel.notes.append("device launches")
         self.lowering_warnings += [Diagnostic(line, column, "warning", f"kernel {name}: {message}")
                                    for line, column, message in lowerer.warnings]
         launch = self._launch(kernel, host)
@@ -310,7 +314,8 @@ class FileAnalysis:
         smem = o.dynamic_smem if o.dynamic_smem is not None else \
             (host.dynamic_smem if host is not None and host.dynamic_smem is not None else 0)
         site = f"{Path(host.path or self.source.path).name}:{host.line}" if host is not None else ""
-        launch = Launch(tuple(grid), tuple(block), smem, source, guessed=guessed, host_site=site)
+        launch = Launch(tuple(grid), tuple(block), smem, source, guessed=guessed, host_site=site,
+                        known_block=tuple(host.block) if partial else ())
         scalars = [p for p in kernel.params]
         for param in scalars:
             if param.name in o.args and isinstance(o.args[param.name], (int, float)):
@@ -420,26 +425,42 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
                      max_dynamic_smem=launch.dynamic_smem if resources.static_smem + launch.dynamic_smem >
                      arch_table.get(arch).shared_memory_per_block else None)
 
+    def judge(access, context, sampler: Sampler, threads: int):
+        check()
+        batch = sampler.batch(context)
+        # shared instruction counters include predicated-off issues; global request counters don't
+        issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
+        issued, per_instruction = vectorised(access, context, batch)
+        ex = executions(issued, batch, issuing, counters, per_instruction)
+        report = AccessReport.of(access, ex, threads, per_instruction)
+        if access.space == "global":
+            report.coalescing = coalescing(ex)
+        elif access.space == "shared":
+            report.banks = bank_conflicts(ex)
+        return report, ex
+
     def memory() -> None:
         contexts = {}
         for access, context in access_graph.accesses(g):
-            check()
             contexts[access.id] = context
-            batch = sampler.batch(context)
-            # shared instruction counters include predicated-off issues; global request counters don't
-            issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
-            issued, per_instruction = vectorised(access, context, batch)
-            ex = executions(issued, batch, issuing, counters, per_instruction)
-            report = AccessReport.of(access, ex, total_threads, per_instruction)
+            report, ex = judge(access, context, sampler, total_threads)
             if access.space == "global":
-                report.coalescing = coalescing(ex)
                 sides = {"load": (loads,), "store": (stores,)}.get(access.kind, (loads, stores))  # atomics: both
                 for side in sides:
                     _account(side, access.array, ex, report.coalescing)
-            elif access.space == "shared":
-                report.banks = bank_conflicts(ex)
             access_reports.append(report)
         merge_fields(kernel, contexts, sampler, access_reports, counters)
+        # under a guessed block, accesses whose warps depend on blockDim.x are judged under other
+        # plausible shapes too (shapes.py): the rules report what holds under all of them
+        layout = [r for r in access_reports if r.access.space in ("global", "shared") and reads_warp_layout(r.access)]
+        for block in alternative_blocks(kernel, launch, dimensionality(kernel)) if layout else ():
+            other = replace(launch, block=block)
+            shaped = Sampler(other)
+            judged = [judge(r.access, contexts[r.access.id], shaped, other.threads_per_block * other.blocks)[0]
+                      for r in layout]
+            merge_fields(kernel, contexts, shaped, judged, counters)
+            for r, j in zip(layout, judged):
+                r.shapes.append((block, j))
 
     def branches() -> None:
         arguments = [f"arg:{name}" for name in launch.args]

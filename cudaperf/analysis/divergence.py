@@ -54,8 +54,10 @@ class BranchUniformity:
     # a comparison with a lane-uniform bound (`tid < n`) whose warps cover disjoint ranges: whatever
     # the bound, only the one warp straddling it splits, and blocks have at least BOUNDARY_WARPS warps
     boundary: bool = False
-    # lanes agreed only on stand-in values of data loaded at per-thread addresses: the real data may
-    # split any threads, so "warp" here is the least the condition can do, not the most
+    # the condition reads data loaded at per-thread addresses: under "warp", lanes agreed only on
+    # stand-in values and the real data may split any threads ("warp" is the least the condition can
+    # do, not the most); under "thread", how many warps split depends on the data, not on the share
+    # the stand-ins gave
     data_dependent: bool = False
 
 
@@ -521,7 +523,8 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
                                 data_dependent=per_thread_data)
     evident = evident and _splits_with_unseen_aligned(condition, batch, free, unseen, executed, None)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
-    return BranchUniformity("thread", fraction, evident, boundary)
+    data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
+    return BranchUniformity("thread", fraction, evident, boundary, data_dependent=data)
 
 
 UNSEEN_ALIGNED = 1024.0  # an unseen size taken as a large power of two: a multiple of any block width

@@ -42,6 +42,8 @@ class Launch:
     guessed: tuple[str, ...] = ()  # "grid", "block": parts neither given nor found in host code (defaults)
     # where the host launches the kernel when it does (`main.cu:247`), also when its sizes are run-time values
     host_site: str = ""
+    # the axes of a block the host gave only in part (`dim3(32, rows)`: (32, None, 1)); () otherwise
+    known_block: tuple[int | None, ...] = ()
     # scalar arguments inferred from a bounds check in the kernel: sized to the launch, not given
     bounded: tuple[str, ...] = ()
     # scalar arguments the host code fixes at the kernel's only launch (`const int n = 65536;`)

@@ -47,6 +47,8 @@ class AccessReport:
     coalescing: Coalescing | None = None
     banks: BankConflicts | None = None
     merged: Coalescing | None = None  # with the other fields of its element issued alongside (fields.py)
+    # under a guessed block, the same access judged under other plausible block shapes (shapes.py)
+    shapes: list[tuple[tuple[int, int, int], AccessReport]] = field(default_factory=list)
 
     @classmethod
     def of(cls, access: Access, ex: Executions, total_threads: int, per_instruction: int = 1) -> AccessReport:

@@ -31,7 +31,7 @@ from ..progress import Progress
 from . import formats
 from .catalogue import page
 from .rules import REGISTRY, Rule
-from .run import Job, Linted, lint_jobs, with_analyses
+from .run import Job, Linted, lint_jobs, spills_unchecked, with_analyses
 from .selection import Layer, check, default_rules, resolve
 
 
@@ -196,6 +196,10 @@ def _finish(ns: argparse.Namespace, todo: list[Job], results: list[Linted], miss
         print(f"cudaperf: error: {e}", file=sys.stderr)
     findings = [f for r in results for f in r.findings]
     notes = [n for r in results for n in r.notes]
+    spills = spills_unchecked(results)
+    if spills is not None:
+        print(spills.text(), file=sys.stderr)
+        notes.append(spills)
     kernels = sum(r.kernels for r in results)
     linted = [r.path for r in results if r.error is None]
     nothing = _nothing_checked(ns, todo, results, kernels)

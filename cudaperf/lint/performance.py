@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from ..analysis.ir import Access, Branch, Compute, Loop, OpaqueMemory, walk
 from ..analysis.predication import if_convertible
-from ..analysis.symbolic import free_symbols
-from .rules import JUDGED_ON_PUBLIC_CODE, Rule, rule
+from ..analysis.shapes import reads_warp_layout, spelled
+from ..analysis.symbolic import Op, Opaque, free_symbols, has_opaque
+from .rules import JUDGED_ON_PUBLIC_CODE, Rule, guess, rule
 
 COALESCING_EFFICIENCY = 0.8  # below this share of useful sectors an access is flagged
 BANK_CONFLICT_WAYS = 1.5  # wavefronts over the conflict-free minimum
@@ -14,18 +17,59 @@ LOW_OCCUPANCY = 0.5  # theoretical occupancy below which the limiter is reported
 
 def _warps_unknown(report, access) -> bool:
     """Which threads share a warp depends on blockDim.x once the address reads threadIdx.y or .z:
-    under a guessed block that is a guess too, so the access's pattern is not reported."""
-    return "block" in report.launch.guessed and bool({"tid.y", "tid.z"} & free_symbols(access.offset))
+    under a guessed block that is a guess too."""
+    return "block" in report.launch.guessed and reads_warp_layout(access)
 
 
 def _assumed(report, access) -> str:
-    """The argument values the pattern rests on that were defaulted, not given or found at a launch."""
-    return _assuming(report, [name[4:] for name in sorted(free_symbols(access.offset)) if name.startswith("arg:")
-                              and report.launch.arg_sources.get(name[4:]) == "default"])
+    """The argument values the pattern rests on that were defaulted, not given or found at a launch,
+    and the guessed block when the address reads blockDim."""
+    read = free_symbols(access.offset)
+    made_up = _assuming(report, [name[4:] for name in sorted(read) if name.startswith("arg:")
+                                 and report.launch.arg_sources.get(name[4:]) == "default"])
+    width = "block" in report.launch.guessed and any(name.startswith("bdim.") for name in read) \
+        and not reads_warp_layout(access)  # (those name the shapes tried)
+    return made_up + (f" (the address reads blockDim: under a guessed launch, {guess(report, ['block'])})"
+                      if width else "")
+
+
+def _number(v: float) -> str:
+    return f"{v:.0f}" if float(v).is_integer() else f"{v:g}"
 
 
 def _assuming(report, names: list[str]) -> str:
-    return f" (assuming {', '.join(f'{n} = {report.launch.args[n]:g}' for n in names)})" if names else ""
+    return f" (assuming {', '.join(f'{n} = {_number(report.launch.args[n])}' for n in names)})" if names else ""
+
+
+def _under_shapes(report, a, smell) -> list | None:
+    """The access's figures under each block shape judged, as (block, figure) pairs, when the
+    access's warps are known (one pair, the launch's block) or the smell holds under every shape
+    tried (issue 26, class 7); [] when it holds under none (checked, clean); None when it depends
+    on the shape, or no other shape was tried (not checked)."""
+    judged = [(report.launch.block, a), *a.shapes]
+    if not _warps_unknown(report, a.access):
+        found = smell(a)
+        return [(report.launch.block, found)] if found is not None else []
+    if len(judged) < 2:
+        return None
+    found = [(block, smell(j)) for block, j in judged]
+    if all(f is not None for _, f in found):
+        return found
+    return [] if all(f is None for _, f in found) else None
+
+
+def _every_shape(report, found) -> str:
+    why = "the launch gives the block only in part" if report.launch.known_block else "no launch gives the block"
+    tried = ", ".join(spelled(b) for b, _ in found)
+    return f" under every block shape tried ({tried}; {why})" if len(found) > 1 else ""
+
+
+def _uncoalesced(a):
+    c = a.merged or a.coalescing  # fields of one element issued together are judged together
+    if c is None or c.sectors is None or not c.requests or c.pattern not in ("strided", "misaligned"):
+        return None
+    efficiency = c.ideal_sectors / c.sectors if c.sectors else 1.0
+    return (c, efficiency) if efficiency < COALESCING_EFFICIENCY else None
 
 
 @rule
@@ -36,27 +80,44 @@ class UncoalescedAccess(Rule):
     why = ("Every sector a warp touches is fetched whole: a stride-2 float load moves twice the data it "
            "uses, a column access in a row-major array 8 times.  Memory-bound kernels run that much slower.  "
            "Fields of one aligned element that the compiler issues together (the .x/.y/.z loads of a uchar4, "
-           "a double4 copy) are judged together: their sectors are the bytes used.")
+           "a double4 copy) are judged together: their sectors are the bytes used.  When no launch gives the "
+           "block, an address that reads threadIdx.y or .z is judged under several plausible block shapes "
+           "and reported only when it is uncoalesced under every one (the message says so).")
     example = "out[i] = in[i * stride];   // stride 32: 32 sectors per request instead of 4"
     fix = ("Make consecutive threads touch consecutive elements (swap loop order, transpose through shared "
            "memory, use structure-of-arrays).")
 
     def unchecked(self, report):
         return [(a.access.line, a.access.column) for a in report.accesses
-                if (a.merged or a.coalescing) is not None and _warps_unknown(report, a.access)]
+                if (a.merged or a.coalescing) is not None and _under_shapes(report, a, _uncoalesced) is None]
 
     def check(self, report):
         for a in report.accesses:
-            c = a.merged or a.coalescing  # fields of one element issued together are judged together
-            if c is None or c.sectors is None or not c.requests or c.pattern not in ("strided", "misaligned") \
-                    or _warps_unknown(report, a.access):
+            found = _under_shapes(report, a, _uncoalesced)
+            if not found:
                 continue
-            efficiency = c.ideal_sectors / c.sectors if c.sectors else 1.0
-            if efficiency < COALESCING_EFFICIENCY:
+            if len(found) == 1:
+                c, efficiency = found[0][1]
                 yield (a.access.line, a.access.column,
                        f"{a.access.kind} of `{a.access.array}` is {c.pattern}: {c.sectors_per_request:.1f} sectors "
                        f"per request where {c.ideal_sectors / c.requests:.1f} would do ({efficiency:.0%} useful)"
                        + _assumed(report, a.access))
+                continue
+            patterns = {c.pattern for _, (c, _) in found}
+            low = min(c.sectors_per_request for _, (c, _) in found)
+            high = max(c.sectors_per_request for _, (c, _) in found)
+            spread = f"{low:.1f}" if high - low < 0.05 else f"{low:.1f} to {high:.1f}"
+            yield (a.access.line, a.access.column,
+                   f"{a.access.kind} of `{a.access.array}` is {patterns.pop() if len(patterns) == 1 else 'uncoalesced'}"
+                   + _every_shape(report, found) + f": {spread} sectors per request, at most "
+                   f"{max(e for _, (_, e) in found):.0%} useful" + _assumed(report, a.access))
+
+
+def _conflicted(a):
+    b = a.banks
+    if b is None or not b.wavefronts or not b.ideal_wavefronts or b.ways is None or b.ways < BANK_CONFLICT_WAYS:
+        return None
+    return b
 
 
 @rule
@@ -65,23 +126,32 @@ class BankConflict(Rule):
     needs = ("memory",)
     summary = "A shared-memory access whose lanes hit the same bank at different addresses."
     why = ("A request with an n-way conflict is served in n wavefronts; a column read of a 32x32 float tile "
-           "takes 32 times as long as a row read.")
+           "takes 32 times as long as a row read.  When no launch gives the block, an address that reads "
+           "threadIdx.y or .z is judged under several plausible block shapes and reported only when it "
+           "conflicts under every one (the message says so).")
     example = "tile[threadIdx.x][k]   // __shared__ float tile[32][32]: every lane in bank k"
     fix = "Pad the inner dimension by one element (`tile[32][33]`), or swizzle the index."
 
     def unchecked(self, report):
         return [(a.access.line, a.access.column) for a in report.accesses
-                if a.banks is not None and _warps_unknown(report, a.access)]
+                if a.banks is not None and _under_shapes(report, a, _conflicted) is None]
 
     def check(self, report):
         for a in report.accesses:
-            b = a.banks
-            if b is None or not b.wavefronts or not b.ideal_wavefronts or _warps_unknown(report, a.access):
+            found = _under_shapes(report, a, _conflicted)
+            if not found:
                 continue
-            if b.ways is not None and b.ways >= BANK_CONFLICT_WAYS:
+            if len(found) == 1:
+                b = found[0][1]
                 yield (a.access.line, a.access.column,
                        f"shared {a.access.kind} of `{a.access.array}`: {b.ways:.1f}-way bank conflict "
                        f"({b.wavefronts_per_request:.1f} wavefronts per request)" + _assumed(report, a.access))
+                continue
+            low, high = min(b.ways for _, b in found), max(b.ways for _, b in found)
+            spread = f"{low:.1f}" if high - low < 0.05 else f"{low:.1f}-way to {high:.1f}"
+            yield (a.access.line, a.access.column,
+                   f"shared {a.access.kind} of `{a.access.array}`: {spread}-way bank conflict"
+                   + _every_shape(report, found) + _assumed(report, a.access))
 
 
 @rule
@@ -153,7 +223,8 @@ class DivergentBranch(Rule):
            "conditions whose thread dependence the analysis only assumes (an opaque call, an unresolved "
            "template parameter) are left alone.  So is a thread index compared with a bound the same for "
            "every lane (`tid < n`) when each warp covers its own range of the index: only the one warp "
-           "straddling the bound splits.")
+           "straddling the bound splits.  A condition on data loaded per thread is reported without a share of "
+           "warps (the share depends on the data, not on the stand-in values the analysis samples).")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
     measured = ('8 of 9 findings true (the false one compares threadIdx.y with an unresolved template'
@@ -175,9 +246,22 @@ class DivergentBranch(Rule):
             stmt = by_line.get(b.line)
             if stmt is not None and b.result.uniformity == "thread" and b.result.evident \
                     and not b.result.boundary:
+                if b.result.data_dependent:  # stand-in values gave the share: the real data decide it
+                    yield (stmt.line, stmt.column, f"`{b.condition}` splits warps whose lanes read different "
+                           "values: it tests data loaded per thread, so how many warps split depends on the data")
+                    continue
                 share = b.result.divergent_fraction
                 measured = f" ({share:.0%} of warps under this launch)" if share else ""
                 yield stmt.line, stmt.column, f"`{b.condition}` splits warps{measured}"
+
+
+def _size_expressions(report):
+    """What decides how much the kernel loads, stores or computes: global addresses, branch
+    conditions and loop bounds."""
+    for stmt, _ in walk(report.kernel.body):
+        yield from (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
+            (stmt.condition,) if isinstance(stmt, Branch) else \
+            (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ()
 
 
 def _made_up_sizes(report) -> list[str]:
@@ -186,13 +270,75 @@ def _made_up_sizes(report) -> list[str]:
     reads them.  (A size inferred from a bounds check, `i < n` making n the grid's width, is not
     made up: under a guessed grid, silencing the loops that run to it silenced four true O(n^2)
     kernels, nbody and tsne's DFTs among them, for one false (divergence-cuda, np = 4).)"""
-    read: set[str] = set()
-    for stmt, _ in walk(report.kernel.body):
-        exprs = (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
-            (stmt.condition,) if isinstance(stmt, Branch) else \
-            (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ()
-        read |= {name[4:] for e in exprs for name in free_symbols(e) if name.startswith("arg:")}
+    read = {name[4:] for e in _size_expressions(report) for name in free_symbols(e) if name.startswith("arg:")}
     return sorted(name for name in read if report.launch.arg_sources.get(name) == "default")
+
+
+_STANDARD = re.compile(r"(FLT|DBL|LDBL|INT|UINT|LONG|ULONG|LLONG|ULLONG|SHRT|USHRT|CHAR|SCHAR|UCHAR|SIZE)_"
+                       r"(MAX|MIN|EPSILON|TRUE_MIN)|M_\w+|NULL|HUGE_VALF?|INFINITY|NAN")
+
+
+def _unseen(expr, found: set[str]) -> None:
+    if isinstance(expr, Opaque):
+        if expr.unseen and not _STANDARD.fullmatch(expr.reason):  # (<float.h>'s FLT_MAX is no guess)
+            found.add(expr.reason)
+    elif isinstance(expr, Op) and has_opaque(expr):
+        for a in expr.args:
+            _unseen(a, found)
+
+
+def _lost_names(report) -> list[str]:
+    """Names the counts rest on that the analysis could not resolve (nothing in sight declares them, or
+    the lowering does not follow their declaration): a macro of a header the file does
+    not include in a global address or a loop's bounds, or the element type of an array the kernel
+    reads or writes (taken as 4 bytes)."""
+    found: set[str] = set()
+    for stmt, _ in walk(report.kernel.body):
+        for e in (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
+                (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ():
+            _unseen(e, found)
+    names = [f"`{n}`" for n in sorted(found)]
+    accessed = {s.array for s, _ in walk(report.kernel.body) if isinstance(s, Access) and s.space == "global"}
+    unknown = [f"`{p.name}`" for p in report.kernel.params if p.pointer and p.name in accessed and p.type.name == "?"]
+    if unknown:
+        names.append(f"the element type{'s' if len(unknown) > 1 else ''} of {', '.join(unknown)} (taken as 4 bytes)")
+    return names
+
+
+def _lost(names: list[str]) -> str:
+    return f" (resting on names the analysis could not resolve: {', '.join(names)})" if names else ""
+
+
+def _sized_to_guess(report) -> str:
+    """Sizes the counts rest on that a bounds check sized to a guessed grid (`i < n` making n the
+    grid's width): FLOPs of the guessed grid over bytes of that size both rest on the guess."""
+    if "grid" not in report.launch.guessed:
+        return ""
+    read = {name[4:] for e in _size_expressions(report) for name in free_symbols(e) if name.startswith("arg:")}
+    names = sorted(read & set(report.launch.bounded))
+    return (f" (assuming {', '.join(f'{n} = {_number(report.launch.args[n])}' for n in names)}, sized to the guessed "
+            f"grid by a bounds check)") if names else ""
+
+
+OVERHEAD_S = 2e-6  # a kernel launch costs about this much: one that finishes sooner is bound by it
+TINY_THREADS = 65536  # launches this small only: a kernel of fewer threads cannot fill an H200 (132 SMs x 2,048)
+
+
+def _overhead_bound(report, c) -> str | None:
+    """Why the roofline does not place this kernel: device-side allocation or child launches
+    (overhead, not bandwidth or arithmetic, sets its time), or, at sizes the host gives and at most
+    TINY_THREADS threads, less work than a launch's overhead: its bytes at full bandwidth and its
+    FLOPs at peak both take less (a tiny problem: latency-bound)."""
+    if "device launches" in report.kernel.notes:
+        return "device launches"
+    moved = report.dram.compulsory if report.dram is not None else None
+    if moved is None or "grid" in report.launch.guessed or _made_up_sizes(report) \
+            or report.launch.threads_per_block * report.launch.blocks > TINY_THREADS:
+        return None  # (under a guessed grid or a made-up size, so is the size: the message says so instead;
+        # in a large launch the totals come from sampled blocks, and the idle ones past a bound undercount them)
+    seconds = max(moved / (report.arch.dram_bandwidth_gbs * 1e9),
+                  (c["flops"] or 0) / (report.arch.peak_tflops["fp32"] * 1e12))
+    return "tiny" if seconds < OVERHEAD_S else None
 
 
 @rule
@@ -202,7 +348,10 @@ class MemoryBound(Rule):
     summary = "The kernel's arithmetic intensity puts it under the roofline's memory slope."
     why = ("Its speed is set by DRAM bandwidth: fewer bytes, not fewer FLOPs, make it faster.  The intensity "
            "divides the FLOPs by the bytes read and every byte written (also those the L2 writes back after the "
-           "kernel).  Sizes no launch gives are named in the message: the placement rests on them.")
+           "kernel).  Sizes no launch gives, a guessed launch and names the analysis could not resolve are named "
+           "in the message: the placement rests on them.  Silent on kernels that launch kernels or allocate on the "
+           "device, and on small launches whose bytes and FLOPs take less than a launch's overhead (2 us): "
+           "overhead, not bandwidth, sets their time.")
     example = "y[i] = a * x[i] + y[i];   // 2 FLOPs per 12 bytes"
     fix = "Fuse with neighbouring kernels, reuse data through shared memory or registers, use narrower types."
     measured = ("Round 1 (seed 2026): 9 of 10 true; round 4 (seed 2029): 6 of 6, several figures off.  Session 15 "
@@ -213,9 +362,10 @@ class MemoryBound(Rule):
 
     def check(self, report):
         c = report.compute_json()
-        if c and c["bound"] == "memory" and c["flops"]:
+        if c and c["bound"] == "memory" and c["flops"] and not _overhead_bound(report, c):
             yield (report.kernel.line, report.kernel.column,
-                   f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte" + _assuming(report, _made_up_sizes(report)))
+                   f"{c['arithmetic_intensity']:.2f} FLOP per DRAM byte" + _assuming(report, _made_up_sizes(report))
+                   + _sized_to_guess(report) + _lost(_lost_names(report)))
 
 
 @rule
@@ -227,7 +377,8 @@ class ComputeBound(Rule):
            "only when the bytes are all counted (no texture or surface fetch, no library copy of global memory) "
            "and no size the kernel's addresses, branches or loops read was made up: a made-up size makes FLOPs "
            "outgrow bytes (threads past a made-up n still run a block's tree reduction; a made-up trip count "
-           "loops over data the L2 keeps).")
+           "loops over data the L2 keeps), nor a name the analysis could not resolve; silent on overhead-bound kernels "
+           "as memory-bound is.  A guessed launch and sizes sized to it are named in the message.")
     example = "a tiled matrix product: hundreds of FLOPs per DRAM byte"
     fix = "Use tensor cores or lower precision where accuracy allows, and remove redundant arithmetic."
     measured = ("Round 1 (seed 2026): 6 of 10 true; round 4 (seed 2029): 2 of 6.  A fresh sample (seed 31, 10 "
@@ -239,5 +390,7 @@ class ComputeBound(Rule):
 
     def check(self, report):
         c = report.compute_json()
-        if c and c["bound"] == "compute" and not report.dram.unseen and not _made_up_sizes(report):
-            yield report.kernel.line, report.kernel.column, f"{c['arithmetic_intensity']:.1f} FLOP per DRAM byte"
+        if c and c["bound"] == "compute" and not report.dram.unseen and not _made_up_sizes(report) \
+                and not _lost_names(report) and not _overhead_bound(report, c):
+            yield (report.kernel.line, report.kernel.column,
+                   f"{c['arithmetic_intensity']:.1f} FLOP per DRAM byte" + _sized_to_guess(report))

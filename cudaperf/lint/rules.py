@@ -86,7 +86,10 @@ class Rule:
 # a warp or a block and whether a threadIdx condition splits a block (block), how many blocks fit
 # on an SM (block), whether two blocks touch one address (grid too).
 LAUNCH_DEPENDENT = {"shared-race": ("block",), "implicit-warp-sync": ("block",), "barrier-divergence": ("block",),
-                    "divergent-full-mask": ("block",), "low-occupancy": ("block",), "global-race": ("grid", "block")}
+                    "divergent-full-mask": ("block",), "low-occupancy": ("block",), "global-race": ("grid", "block"),
+                    # which lanes share a warp, and the share of warps split; FLOPs and bytes scale with the launch
+                    "divergent-branch": ("block",), "memory-bound": ("grid", "block"),
+                    "compute-bound": ("grid", "block")}
 
 
 def guessed_launch(report: KernelReport, parts: tuple[str, ...]) -> str:

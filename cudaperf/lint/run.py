@@ -30,6 +30,8 @@ class Note:
     message: str
 
     def text(self) -> str:
+        if not self.path:  # about the whole run
+            return f"cudaperf: {self.severity}: {self.message}"
         return f"{self.path}:{self.line}:{self.column}: {self.severity}: {self.message}"
 
     def to_json(self) -> dict:
@@ -44,6 +46,7 @@ class Linted(NamedTuple):
     notes: list[Note]
     kernels: int  # kernels checked
     defined: list[str]  # kernels the file defines (also those --kernel left out)
+    estimated: int = 0  # kernels checked by register-spill whose registers were estimated: spills not checked
 
 
 def complete(report: FileReport) -> bool:
@@ -108,7 +111,8 @@ def _coverage(report: FileReport, rules: list[Rule], named: bool) -> list[Note]:
         notes.append(Note(path, kernel.kernel.line, kernel.kernel.column, "note",
                           f"kernel {kernel.kernel.name}: {len(places)} access{'es' if len(places) != 1 else ''} "
                           f"reading threadIdx.y/z not checked by {names}: which threads share a warp depends on "
-                          f"the block's shape, and {guess(kernel, parts or ['block'])}"))
+                          f"the block's shape (the verdict differs between the shapes tried), and "
+                          f"{guess(kernel, parts or ['block'])}"))
     return notes
 
 
@@ -123,7 +127,23 @@ def lint_one(path: str, options: Options, codes: list[str], named: bool = False)
         return Linted(path, [], f"{path}: {exc}", [], 0, [])
     rules = [REGISTRY[c] for c in codes]
     findings = lint_file(report, rules, Path(path).read_text(errors="replace"))
-    return Linted(path, findings, None, _coverage(report, rules, named), len(report.kernels), list(report.defined))
+    estimated = sum(k.resources is None or k.resources.source != "ptxas" for k in report.kernels) \
+        if "CP202" in codes else 0
+    return Linted(path, findings, None, _coverage(report, rules, named), len(report.kernels), list(report.defined),
+                  estimated)
+
+
+def spills_unchecked(results: list[Linted]) -> Note | None:
+    """register-spill needs ptxas's count; under the estimate (lint's default) it cannot fire, and
+    the run says so instead of passing in silence."""
+    estimated = sum(r.estimated for r in results)
+    if not estimated:
+        return None
+    kernels = sum(r.kernels for r in results)
+    which = "any kernel" if estimated == kernels else f"{estimated} of {kernels} kernels"
+    return Note("", 0, 0, "note", f"register-spill did not check {which}: their registers were estimated, not "
+                f"counted by ptxas (lint's default is --resources estimate; --resources auto or ptxas compiles "
+                f"with nvcc where it is found)")
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ def sarif(findings: list[Finding], rules: list[Rule], root: Path | None = None, 
                 "executionSuccessful": not any(n.severity == "error" for n in notes),
                 "toolExecutionNotifications": [{
                     "level": LEVEL[n.severity], "message": {"text": n.message},
-                    "locations": [_location(n.path, n.line, n.column, root)],
+                    **({"locations": [_location(n.path, n.line, n.column, root)]} if n.path else {}),
                 } for n in notes],
             }],
             "results": [{
