@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import arch as arch_table
+from . import frontend, islands, parse
 from . import graph as access_graph
-from . import islands, parse
 from .annotations import HEAD_BYTES, launch_annotation
 from .banks import bank_conflicts
 from .budget import KERNEL_BUDGET_S, BudgetExceeded, check, kernel_budget
@@ -49,7 +49,7 @@ from .report import AccessReport, BranchReport, FileReport, KernelReport
 from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
 from .scope import explicit_instances, kernel_name, template_params
-from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load, read
+from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load
 from .sync import hazards
 from .vectorize import vectorised
 from .work import work
@@ -77,6 +77,8 @@ class Options:
     include_dirs: tuple[str, ...] = ()  # -I, for the compiler and the macro reader
     system_include_dirs: tuple[str, ...] = ()  # -isystem
     std: str = "c++17"
+    frontend: str = "tree-sitter"  # "tree-sitter" | "clang" | "auto" (frontend.py)
+    compile_commands: str | None = None  # a compile_commands.json (or its directory), "auto" to search, None
 
     # the analyses whose results are wanted (ANALYSES; None: all).  A report leaves out what was not
     # run: no accesses, branches or sync hazards, no FLOPs or DRAM bytes (lint and rewards ask for less)
@@ -568,8 +570,8 @@ def analyze_file(path: str | Path, options: Options | None = None) -> FileReport
             head = f.read(HEAD_BYTES)
     except OSError:
         head = b""  # read() says why
-    return _analysis(lambda o: read(path, o.defines, tuple(Path(d) for d in (*o.include_dirs, *o.system_include_dirs))),
-                     head, options)
+    options, flags = frontend.with_database(options or Options(), path)  # the build's -I/-D/-std for this file
+    return _analysis(lambda o: frontend.read_file(path, o, flags), head, options)
 
 
 __all__ = ["LaunchError", "Options", "SourceError", "UnhandledSyntax", "analyze_file", "analyze_source",

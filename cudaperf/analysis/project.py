@@ -35,6 +35,8 @@ def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
     scope = FileScope(source, tree.root_node)
     lowerer = Lowerer(scope)
     collect(source, tree.root_node, lambda node: lowerer.const_int(node) if node is not None else None, scope)
+    if source.facts is not None:  # the clang frontend's types and constants (clangfront.py)
+        source.facts.apply_scope(scope)
     return tree, scope
 
 
