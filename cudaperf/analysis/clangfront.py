@@ -139,6 +139,11 @@ def _cindex():
     return ci
 
 
+def check() -> None:
+    """Raise ClangUnavailable (one line) unless libclang is installed and loads."""
+    _cindex()
+
+
 def available() -> bool:
     try:
         _cindex()
