@@ -96,6 +96,30 @@ _TOOLKIT_HEADERS = ("cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "device_la
                     "cuda_fp16.h", "cuda_bf16.h", "vector_types.h", "device_functions.h", "math_constants.h",
                     "cuda_profiler_api.h", "driver_types.h", "sm_60_atomic_functions.h", "cuda_fp8.h")
 
+# clang's own resource headers (stddef.h, float.h ...), which the PyPI wheel does not ship: minimal
+# stand-ins, searched last (-idirafter) so that a real clang or gcc install, when found, comes first
+_RESOURCE_HEADERS = {
+    "stddef.h": "#ifndef __CUDAPERF_STDDEF\n#define __CUDAPERF_STDDEF\ntypedef __SIZE_TYPE__ size_t;\n"
+                "typedef __PTRDIFF_TYPE__ ptrdiff_t;\ntypedef struct { long long __a; long double __b; } max_align_t;\n"
+                "#endif\n#undef NULL\n#define NULL __null\n#ifndef offsetof\n"
+                "#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n",
+    "stdarg.h": "#ifndef __CUDAPERF_STDARG\n#define __CUDAPERF_STDARG\ntypedef __builtin_va_list va_list;\n"
+                "typedef __builtin_va_list __gnuc_va_list;\n#define va_start(v, l) __builtin_va_start(v, l)\n"
+                "#define va_end(v) __builtin_va_end(v)\n#define va_arg(v, l) __builtin_va_arg(v, l)\n"
+                "#define va_copy(d, s) __builtin_va_copy(d, s)\n#endif\n",
+    "stdbool.h": "#pragma once\n",
+    "float.h": "#pragma once\n" + "".join(f"#define {p}_{n} __{p}_{n}__\n" for p in ("FLT", "DBL", "LDBL")
+                                          for n in ("MAX", "MIN", "EPSILON", "DIG", "MANT_DIG", "MAX_EXP",
+                                                    "MIN_EXP", "MAX_10_EXP", "MIN_10_EXP", "DENORM_MIN")),
+    "limits.h": "#pragma once\n#ifndef CHAR_BIT\n#define CHAR_BIT __CHAR_BIT__\n#endif\n"
+                "#ifndef INT_MAX\n#define INT_MAX __INT_MAX__\n#define INT_MIN (-__INT_MAX__ - 1)\n"
+                "#define UINT_MAX (__INT_MAX__ * 2U + 1U)\n#define LONG_MAX __LONG_MAX__\n"
+                "#define LONG_MIN (-__LONG_MAX__ - 1L)\n#define ULONG_MAX (__LONG_MAX__ * 2UL + 1UL)\n"
+                "#define SHRT_MAX __SHRT_MAX__\n#define SCHAR_MAX __SCHAR_MAX__\n#define UCHAR_MAX 255\n"
+                "#define LLONG_MAX __LONG_LONG_MAX__\n#define LLONG_MIN (-__LONG_LONG_MAX__ - 1LL)\n"
+                "#define ULLONG_MAX (__LONG_LONG_MAX__ * 2ULL + 1ULL)\n#endif\n",
+}
+
 _lock = threading.Lock()
 _state: dict = {}
 
@@ -107,6 +131,9 @@ def _prelude_dir() -> str:
             Path(directory, "cudaperf_cuda_prelude.h").write_text(_prelude())
             for name in _TOOLKIT_HEADERS:
                 Path(directory, name).write_text("#pragma once\n")
+            Path(directory, "resource").mkdir()
+            for name, text in _RESOURCE_HEADERS.items():
+                Path(directory, "resource", name).write_text(text)
             _state["dir"] = directory
         return _state["dir"]
 
@@ -289,8 +316,10 @@ def _walk_declarations(ci, cursor, main_file: str, facts: ClangFacts, types: _Ty
     kinds = ci.CursorKind
     for child in cursor.get_children():
         kind = child.kind
+        if kind.is_preprocessing() or kind not in _wanted(ci):
+            continue
         location = child.location.file
-        if location is None:
+        if location is None or _system(str(location)):
             continue
         if kind in (kinds.NAMESPACE, kinds.LINKAGE_SPEC, kinds.UNEXPOSED_DECL) and depth < 8:
             _walk_declarations(ci, child, main_file, facts, types, depth + 1)
@@ -315,9 +344,25 @@ def _walk_declarations(ci, cursor, main_file: str, facts: ClangFacts, types: _Ty
                 value = _evaluate_int(ci, child)
                 if value is not None:
                     facts.constants.setdefault(name, value)
-        elif kind in (kinds.FUNCTION_DECL, kinds.FUNCTION_TEMPLATE) and child.is_definition() and \
+        elif kind in (kinds.FUNCTION_DECL, kinds.FUNCTION_TEMPLATE) and \
                 _same_name(location, main_file) and any(c.kind == kinds.CUDAGLOBAL_ATTR for c in child.get_children()):
             facts.kernels.append(name)
+
+
+def _wanted(ci):
+    if "wanted" not in _state:
+        k = ci.CursorKind
+        _state["wanted"] = {k.NAMESPACE, k.LINKAGE_SPEC, k.UNEXPOSED_DECL, k.TYPEDEF_DECL, k.TYPE_ALIAS_DECL,
+                            k.STRUCT_DECL, k.CLASS_DECL, k.UNION_DECL, k.ENUM_DECL, k.VAR_DECL, k.FUNCTION_DECL,
+                            k.FUNCTION_TEMPLATE}
+    return _state["wanted"]
+
+
+def _system(file_name: str) -> bool:
+    """A header of the C or C++ library, or the prelude: nothing the analysis needs from there."""
+    name = os.path.normpath(file_name)
+    return name.startswith(("/usr/include", "/usr/lib", "/include/", "/lib/", _state.get("dir", "\0"))) or \
+        "/c++/" in name
 
 
 def _same_name(location, main_file: str) -> bool:
@@ -339,7 +384,8 @@ def compile_args(options, path: str | Path, database: bool = False) -> list[str]
     arch = options.arch.rstrip("a") if options.arch.startswith("sm_") else "sm_90"
     args = ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", f"--cuda-gpu-arch={arch}",
             f"-std={options.std}", "-Wno-unknown-cuda-version", "-ferror-limit=0", "-w",
-            "-include", str(Path(prelude, "cudaperf_cuda_prelude.h")), f"-I{prelude}"]
+            "-include", str(Path(prelude, "cudaperf_cuda_prelude.h")), f"-I{prelude}",
+            f"-idirafter{Path(prelude, 'resource')}"]
     args += [f"-D{k}={v}" for k, v in options.defines.items()]
     args += [f"-I{Path(d).resolve()}" for d in options.include_dirs]
     args += [a for d in options.system_include_dirs for a in ("-isystem", str(Path(d).resolve()))]
@@ -364,20 +410,21 @@ def facts_for(path: str | Path, options, database: bool = False) -> ClangFacts:
     try:
         index = ci.Index.create()
         unit = index.parse(main_file, args=compile_args(options, path, database),
-                           options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
+                           options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD |
+                           ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES)
     except ci.TranslationUnitLoadError as exc:
         raise ClangFailed(f"libclang could not parse the file ({exc or 'translation unit not loaded'})") from None
     facts = ClangFacts()
-    prelude = _prelude_dir()
     contents: dict[str, bytes | None] = {}
+    definition = ci.CursorKind.MACRO_DEFINITION
     for cursor in unit.cursor.get_children():
-        if cursor.kind != ci.CursorKind.MACRO_DEFINITION:
+        if cursor.kind != definition:
             continue
         location = cursor.location.file
         if location is None:
             continue
         file_name = str(location)
-        if file_name.startswith(prelude) or "/include/c++/" in file_name or file_name.startswith("/usr/include"):
+        if _system(file_name):
             continue
         if file_name not in contents:
             try:
