@@ -269,8 +269,8 @@ class FileAnalysis:
         return found or estimate(kernel, a, note="ptxas did not report this kernel")
 
     def _instances(self) -> dict[str, list[str]]:
-        if self._explicit is None:
-            self._explicit = explicit_instances(self.tree.root_node)
+        if self._explicit is None:  # explicit instantiations, else those clang saw launched (clangfront)
+            self._explicit = {**getattr(self.source.facts, "instances", {}), **explicit_instances(self.tree.root_node)}
         return self._explicit
 
     def _template_parameter_names(self) -> set[str]:

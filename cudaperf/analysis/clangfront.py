@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import tempfile
 import threading
 import time
@@ -202,6 +203,9 @@ class ClangFacts:
     types: dict[str, CType] = field(default_factory=dict)  # typedef/alias/struct name -> type
     constants: dict[str, int] = field(default_factory=dict)  # evaluated integer constants and enumerators
     kernels: list[str] = field(default_factory=list)  # __global__ functions defined in the main file
+    # kernel -> template arguments of the first instance the translation unit launches or calls, as clang
+    # deduced them (`degrid_kernel<<<...>>>(d_out, ...)` with `PRECISION2* d_out`: `float2`)
+    instances: dict[str, list[str]] = field(default_factory=dict)
     errors: int = 0
     missing_headers: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -349,6 +353,49 @@ def _walk_declarations(ci, cursor, main_file: str, facts: ClangFacts, types: _Ty
             facts.kernels.append(name)
 
 
+_TEMPLATE_KERNEL = re.compile(rb"template\s*<[^{;]*?__global__|__global__[^{;]*?template", re.DOTALL)
+_HOST_BODIES = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD", "CONSTRUCTOR")
+MAX_CALLS_WALKED = 200_000
+
+
+def _template_arguments(ci, function) -> list[str] | None:
+    count = function.get_num_template_arguments()
+    if count <= 0:
+        return None
+    out = []
+    for i in range(count):
+        kind = function.get_template_argument_kind(i)
+        if kind == ci.TemplateArgumentKind.TYPE:
+            out.append(function.get_template_argument_type(i).get_canonical().spelling)
+        elif kind == ci.TemplateArgumentKind.INTEGRAL:
+            out.append(str(function.get_template_argument_value(i)))
+        else:
+            return None
+    return out
+
+
+def _instances(ci, root, files: set[str], facts: ClangFacts) -> None:
+    """The template arguments of kernels the unit's own functions launch (or call), as clang deduced them."""
+    kinds = ci.CursorKind
+    walked = 0
+    for child in root.get_children():
+        if child.kind.is_preprocessing() or child.location.file is None or \
+                os.path.normpath(os.path.abspath(str(child.location.file))) not in files:
+            continue
+        stack = [child]
+        while stack and walked < MAX_CALLS_WALKED:
+            node = stack.pop()
+            walked += 1
+            if node.kind == kinds.CALL_EXPR:
+                callee = node.referenced
+                if callee is not None and callee.kind == kinds.FUNCTION_DECL and \
+                        any(c.kind == kinds.CUDAGLOBAL_ATTR for c in callee.get_children()):
+                    arguments = _template_arguments(ci, callee)
+                    if arguments:
+                        facts.instances.setdefault(callee.spelling, arguments)
+            stack.extend(node.get_children())
+
+
 def _wanted(ci):
     if "wanted" not in _state:
         k = ci.CursorKind
@@ -401,17 +448,37 @@ def compile_args(options, path: str | Path, database: bool = False) -> list[str]
     return args
 
 
+_UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx")
+
+
+def translation_unit(path: Path) -> Path:
+    """The file clang compiles `path` in: itself, or a source file beside it (or in the directory above)
+    that `#include`s it (HeCBench's main.cu including kernels.cu after the header defining GCF_DIM)."""
+    from .project import neighbours
+    from .source import _include_sites
+
+    for unit in neighbours(path):
+        if unit.suffix in _UNIT_SUFFIXES and any(site == path for _, site in _include_sites(unit)):
+            return unit
+    return path
+
+
 def facts_for(path: str | Path, options, database: bool = False) -> ClangFacts:
     """Parse `path` with libclang under `options` and gather the facts; ClangUnavailable without
-    libclang, ClangFailed where libclang cannot read the file."""
+    libclang, ClangFailed where libclang cannot read the file.  A file another source includes (and
+    no compile database lists) is parsed as part of that translation unit."""
     ci = _cindex()
     start = time.perf_counter()
     main_file = str(Path(path).resolve())
+    unit_file = main_file if database else str(translation_unit(Path(main_file)))
+    # function bodies are needed only for the instances of templates (the launches that instantiate them)
+    templates = _TEMPLATE_KERNEL.search(Path(main_file).read_bytes()) is not None
+    flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    if not templates:
+        flags |= ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
     try:
         index = ci.Index.create()
-        unit = index.parse(main_file, args=compile_args(options, path, database),
-                           options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD |
-                           ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES)
+        unit = index.parse(unit_file, args=compile_args(options, unit_file, database), options=flags)
     except ci.TranslationUnitLoadError as exc:
         raise ClangFailed(f"libclang could not parse the file ({exc or 'translation unit not loaded'})") from None
     facts = ClangFacts()
@@ -441,6 +508,8 @@ def facts_for(path: str | Path, options, database: bool = False) -> ClangFacts:
                 facts.missing_headers.append(diagnostic.spelling.split("'")[1] if "'" in diagnostic.spelling
                                              else diagnostic.spelling)
     _walk_declarations(ci, unit.cursor, main_file, facts, _Types(ci))
+    if templates:
+        _instances(ci, unit.cursor, {main_file, unit_file}, facts)
     facts.seconds = time.perf_counter() - start
     return facts
 
