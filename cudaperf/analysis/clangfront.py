@@ -51,6 +51,41 @@ _VECTOR_BASES = [("char", "signed char", 1), ("uchar", "unsigned char", 1), ("sh
                  ("ulonglong", "unsigned long long", 8), ("float", "float", 4), ("double", "double", 8)]
 
 
+_MATH = [(f, 1) for f in ("sqrtf", "expf", "logf", "sinf", "cosf", "tanf", "floorf", "ceilf", "fabsf", "rsqrtf",
+                          "exp2f", "log2f", "log10f", "tanhf", "erff", "roundf", "truncf", "atanf", "asinf", "acosf",
+                          "sinhf", "coshf", "expm1f", "log1pf", "cbrtf", "rintf")] + \
+    [(f, 2) for f in ("powf", "fminf", "fmaxf", "fmodf", "atan2f", "hypotf")] + [("fmaf", 3)]
+_FAST_MATH = [("__expf", 1), ("__logf", 1), ("__sinf", 1), ("__cosf", 1), ("__fdividef", 2), ("__saturatef", 1),
+              ("__frsqrt_rn", 1), ("__fsqrt_rn", 1), ("__powf", 2)]
+# the runtime API's host calls: declared, so that a host function template calling them stays valid and its
+# calls (and the kernel launches in it) stay in the AST
+_RUNTIME_API = [
+    "enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, "
+    "cudaMemcpyDeviceToDevice, cudaMemcpyDefault };",
+    "enum { cudaSuccess = 0 }; typedef struct CUevent_st *cudaEvent_t;",
+    "cudaError_t cudaMalloc(void** p, size_t n); template <class T> cudaError_t cudaMalloc(T** p, size_t n);",
+    "cudaError_t cudaMallocManaged(void** p, size_t n, unsigned f = 1);",
+    "template <class T> cudaError_t cudaMallocManaged(T** p, size_t n, unsigned f = 1);",
+    "cudaError_t cudaMallocHost(void** p, size_t n); template <class T> cudaError_t cudaMallocHost(T** p, size_t n);",
+    "cudaError_t cudaFree(void* p); cudaError_t cudaFreeHost(void* p);",
+    "cudaError_t cudaMemcpy(void* d, const void* s, size_t n, cudaMemcpyKind k);",
+    "cudaError_t cudaMemcpyAsync(void* d, const void* s, size_t n, cudaMemcpyKind k, cudaStream_t st = 0);",
+    "cudaError_t cudaMemset(void* d, int v, size_t n); cudaError_t cudaMemsetAsync(void* d, int v, size_t n, "
+    "cudaStream_t st = 0);",
+    "template <class T> cudaError_t cudaMemcpyToSymbol(const T& s, const void* src, size_t n, size_t o = 0, "
+    "cudaMemcpyKind k = cudaMemcpyHostToDevice);",
+    "template <class T> cudaError_t cudaMemcpyFromSymbol(void* d, const T& s, size_t n, size_t o = 0, "
+    "cudaMemcpyKind k = cudaMemcpyDeviceToHost);",
+    "cudaError_t cudaDeviceSynchronize(); cudaError_t cudaGetLastError(); cudaError_t cudaPeekAtLastError();",
+    "const char* cudaGetErrorString(cudaError_t e); cudaError_t cudaSetDevice(int d);",
+    "cudaError_t cudaStreamCreate(cudaStream_t* s); cudaError_t cudaStreamSynchronize(cudaStream_t s);",
+    "cudaError_t cudaStreamDestroy(cudaStream_t s); cudaError_t cudaEventCreate(cudaEvent_t* e);",
+    "cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0); cudaError_t cudaEventSynchronize(cudaEvent_t e);",
+    "cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b); "
+    "cudaError_t cudaEventDestroy(cudaEvent_t e);",
+]
+
+
 def _prelude() -> str:
     vectors = []
     for name, base, size in _VECTOR_BASES:
@@ -87,6 +122,22 @@ def _prelude() -> str:
         "__device__ void __threadfence(); __device__ void __threadfence_block();",
         "struct __half { unsigned short __x; }; struct __nv_bfloat16 { unsigned short __x; };",
         "typedef __half half; typedef __nv_bfloat16 nv_bfloat16;",
+        *_RUNTIME_API,
+        *(f"__device__ float {f}({', '.join(['float'] * n)}); __device__ double {f[:-1]}({', '.join(['double'] * n)});"
+          for f, n in _MATH),
+        *(f"__device__ float {f}({', '.join(['float'] * n)});" for f, n in _FAST_MATH),
+        *(f"__device__ {t} {f}({t}* address, {t} value);" for f in ("atomicAdd", "atomicSub", "atomicExch",
+                                                                    "atomicMin", "atomicMax")
+          for t in ("int", "unsigned int", "unsigned long long", "float", "double")),
+        *(f"__device__ {t} atomicCAS({t}* address, {t} compare, {t} value);"
+          for t in ("int", "unsigned int", "unsigned long long")),
+        *(f"__device__ {t} {f}({t} a, {t} b);" for f in ("min", "max")
+          for t in ("int", "unsigned int", "long long", "float", "double")),
+        *(f"template <class T> __device__ T {f}(unsigned mask, T v, int lane, int width = 32);"
+          for f in ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")),
+        "__device__ unsigned __ballot_sync(unsigned mask, int p); __device__ int __any_sync(unsigned, int);",
+        "__device__ int __all_sync(unsigned, int); __device__ int __popc(unsigned); __device__ int __clz(int);",
+        "__device__ int __ffs(int); template <class T> __device__ T __ldg(const T* p);",
         "",
     ])
 
@@ -374,26 +425,74 @@ def _template_arguments(ci, function) -> list[str] | None:
     return out
 
 
-def _instances(ci, root, files: set[str], facts: ClangFacts) -> None:
-    """The template arguments of kernels the unit's own functions launch (or call), as clang deduced them."""
+def _template_parameters(ci, template) -> list[str]:
     kinds = ci.CursorKind
+    return [c.spelling for c in template.get_children()
+            if c.kind in (kinds.TEMPLATE_TYPE_PARAMETER, kinds.TEMPLATE_NON_TYPE_PARAMETER)]
+
+
+def _bare(spelling: str) -> str:
+    """`const T *__restrict` -> `T`."""
+    words = [w for w in spelling.replace("*", " ").replace("&", " ").split()
+             if w not in ("const", "volatile", "__restrict", "__restrict__", "restrict")]
+    return words[0] if len(words) == 1 else ""
+
+
+def _instances(ci, root, files: set[str], facts: ClangFacts) -> None:
+    """The template arguments of kernels the unit's own functions launch (or call), as clang deduced
+    them.  A launch inside a host function template (`degridGPU<CmplxType>` launching
+    `degrid_kernel<<<...>>>(out, ...)`) is dependent: clang resolves it only in the host template's
+    instantiation, which libclang does not show; there the kernel's parameters are bound from the
+    host template's arguments at its calls (same-named template parameters, or a kernel parameter
+    `T*` given a host argument of type `CmplxType*`)."""
+    kinds = ci.CursorKind
+    templates: dict[str, object] = {}  # function template name -> its cursor (kernels and host code)
+    host_args: dict[str, dict[str, str]] = {}  # host template -> parameter -> argument of its first call
+    dependent: list[tuple[str, object, object]] = []  # (kernel name, the launch, the enclosing host template)
     walked = 0
     for child in root.get_children():
         if child.kind.is_preprocessing() or child.location.file is None or \
                 os.path.normpath(os.path.abspath(str(child.location.file))) not in files:
             continue
-        stack = [child]
+        if child.kind == kinds.FUNCTION_TEMPLATE:
+            templates.setdefault(child.spelling, child)
+        stack = [(child, child if child.kind == kinds.FUNCTION_TEMPLATE else None)]
         while stack and walked < MAX_CALLS_WALKED:
-            node = stack.pop()
+            node, enclosing = stack.pop()
             walked += 1
             if node.kind == kinds.CALL_EXPR:
                 callee = node.referenced
-                if callee is not None and callee.kind == kinds.FUNCTION_DECL and \
-                        any(c.kind == kinds.CUDAGLOBAL_ATTR for c in callee.get_children()):
+                if callee is not None and callee.kind == kinds.FUNCTION_DECL:
                     arguments = _template_arguments(ci, callee)
-                    if arguments:
+                    if arguments and any(c.kind == kinds.CUDAGLOBAL_ATTR for c in callee.get_children()):
                         facts.instances.setdefault(callee.spelling, arguments)
-            stack.extend(node.get_children())
+                    elif arguments and enclosing is None:
+                        host_args.setdefault(callee.spelling, {"": arguments})
+                elif callee is None and enclosing is not None:
+                    first = next(iter(node.get_children()), None)
+                    name = next((g.spelling for g in first.walk_preorder() if g.spelling), "") if first else ""
+                    if name:
+                        dependent.append((name, node, enclosing))
+            stack.extend((c, enclosing) for c in node.get_children())
+    for name, launch, enclosing in dependent:
+        kernel = templates.get(name)
+        if kernel is None or name in facts.instances or \
+                not any(c.kind == kinds.CUDAGLOBAL_ATTR for c in kernel.get_children()):
+            continue
+        given = host_args.get(enclosing.spelling, {}).get("")
+        if not given:
+            continue
+        binding = dict(zip(_template_parameters(ci, enclosing), given))
+        params = _template_parameters(ci, kernel)
+        bound = {p: binding[p] for p in params if p in binding}
+        kernel_types = [_bare(c.type.spelling) for c in kernel.get_children() if c.kind == kinds.PARM_DECL]
+        actual = [_bare(c.type.spelling) for c in list(launch.get_children())[1:]
+                  if c.kind != kinds.CALL_EXPR or c.spelling != "cudaConfigureCall"]
+        for formal, given_type in zip(kernel_types, actual[-len(kernel_types):] if kernel_types else []):
+            if formal in params and formal not in bound and given_type in binding:
+                bound[formal] = binding[given_type]
+        if params and all(p in bound for p in params):
+            facts.instances[name] = [bound[p] for p in params]
 
 
 def _wanted(ci):
