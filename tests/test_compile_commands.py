@@ -252,3 +252,56 @@ def test_clang_args_carry_the_database_flags(tmp_path):
     assert "-DBLOCK=32" in args and "-DT=float" in args and f"-I{tmp_path / 'include'}" in args
     assert "-std=c++17" in args and not any(a.startswith("-idirafter") and "resource" not in a for a in args)
     assert shlex.join(args)  # plain strings
+
+
+# HeCBench degrid's shape: the kernel's element type is a template parameter, bound only where a host
+# function template that launches it is called with arrays of a type a -D flag selects through macros
+DEGRID_HEADER = """\
+#define PASTER(x) x ## 2
+#define EVALUATOR(x) PASTER(x)
+#define PRECISION2 EVALUATOR(PRECISION)
+"""
+
+DEGRID_KERNELS = """\
+template <typename CmplxType>
+__global__ void scale2(CmplxType* __restrict out, const CmplxType* __restrict in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { out[i].x = 2.0f * in[i].x; out[i].y = in[i].y; }
+}
+
+template <typename CmplxType>
+void run(CmplxType* out, CmplxType* in, int n) {
+  CmplxType *d_out, *d_in;
+  cudaMalloc((void**)&d_out, n * sizeof(CmplxType));
+  cudaMalloc((void**)&d_in, n * sizeof(CmplxType));
+  scale2<<<n / 256, 256>>>(d_out, d_in, n);
+  cudaFree(d_out);
+}
+"""
+
+DEGRID_MAIN = """\
+#include <cuda.h>
+#include "degrid.h"
+#include "kernels.cu"
+int main() {
+  PRECISION2 *out = 0, *in = 0;
+  run(out, in, 1 << 20);
+}
+"""
+
+
+def test_clang_binds_a_kernel_template_through_the_host_template_that_launches_it(tmp_path):
+    clang_or_skip()
+    (tmp_path / "degrid.h").write_text(DEGRID_HEADER)
+    (tmp_path / "kernels.cu").write_text(DEGRID_KERNELS)
+    (tmp_path / "main.cu").write_text(DEGRID_MAIN)
+    sizes = {}
+    for precision in ("float", "double"):
+        report = analyze_file(tmp_path / "kernels.cu", Options(frontend="clang", defines={"PRECISION": precision},
+                                                               resources="estimate"))
+        accesses = report.kernels[0].accesses
+        sizes[precision] = {a.access.size for a in accesses}
+        assert {a.access.type_name for a in accesses} == {precision}, accesses
+    assert sizes == {"float": {4}, "double": {8}}
+    tree = analyze_file(tmp_path / "kernels.cu", Options(defines={"PRECISION": "double"}, resources="estimate"))
+    assert {a.access.type_name for a in tree.kernels[0].accesses} != {"double"}  # tree-sitter cannot bind it
