@@ -305,3 +305,19 @@ def test_clang_binds_a_kernel_template_through_the_host_template_that_launches_i
     assert sizes == {"float": {4}, "double": {8}}
     tree = analyze_file(tmp_path / "kernels.cu", Options(defines={"PRECISION": "double"}, resources="estimate"))
     assert {a.access.type_name for a in tree.kernels[0].accesses} != {"double"}  # tree-sitter cannot bind it
+
+
+MACRO_CALL = """\
+#define BENCHMARK(N) benchmark(d, N)
+__global__ void k(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = 0; }
+void benchmark(float* d, const int num) { k<<<num / 256, 256>>>(d, num); }
+int main() { float* d = 0; BENCHMARK(4096); BENCHMARK(4096); }
+"""
+
+
+def test_a_host_function_called_through_a_macro_passes_its_arguments(tmp_path):
+    """hexciton's `BENCHMARK(...)`: the calls a macro makes are calls, so the launch inside
+    `benchmark` sees the constant every call passes instead of a guessed grid (both frontends)."""
+    (tmp_path / "k.cu").write_text(MACRO_CALL)
+    kernel = analyze_file(tmp_path / "k.cu", Options(resources="estimate")).kernels[0]
+    assert kernel.launch.grid == (16, 1, 1) and "grid" not in kernel.launch.guessed
