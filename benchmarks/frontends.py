@@ -1,7 +1,8 @@
 """Cross-check of the two frontends (issue 29): tree-sitter against clang (libclang), kernel by kernel.
 
     python benchmarks/frontends.py $(python benchmarks/corpora.py)         # HeCBench and cuda-samples
-    python benchmarks/frontends.py --every 4 --json out.json DIR...         # every 4th file, details saved
+    python benchmarks/frontends.py --every 3 --json all.json --figures tests/data/cpu/frontends.json DIR...
+    python benchmarks/frontends.py --from-json all.json --figures tests/data/cpu/frontends.json  # no rerun
 
 Each file is analysed twice, `Options(frontend="tree-sitter")` then `Options(frontend="clang")`, with the
 compile database found above it (none in the corpora: the files' own includes, searched as described
@@ -132,40 +133,56 @@ def reasons(tree: dict, clang: dict, facts: dict | None) -> list[str]:
                 found.append(f"lost name {name}")
     if tree["unknown_types"] > clang["unknown_types"]:
         found.append("lost type")
-    if not found:
-        found.append("other (clang's macro arm, type or layout differs from tree-sitter's guess)")
+    if found:
+        return found
+    tree_sizes = [a[4] for a in tree["accesses"]]
+    clang_sizes = [a[4] for a in clang["accesses"]]
+    if tree_sizes != clang_sizes:
+        found.append("element type (typedef, #if arm or template argument clang resolved differently)")
+    elif tree["launch"] != clang["launch"]:
+        found.append("launch (a macro's value: the #if arm or redefinition clang takes)")
+    elif [a[3] for a in tree["accesses"]] != [a[3] for a in clang["accesses"]]:
+        found.append("pattern (a macro's or constant's value: the #if arm or redefinition clang takes)")
+    elif tree["flops"] != clang["flops"]:
+        found.append("FLOPs (a constant or type clang resolved)")
+    else:
+        found.append("findings only")
     return found
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("dirs", nargs="+")
-    ap.add_argument("--every", type=int, default=1, help="every Nth file (a sample), default all")
-    ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("--json", help="write every file's summaries and the differences here")
-    ns = ap.parse_args(argv)
-    if not clangfront.available():
-        print("frontends.py needs libclang: pip install 'cudaperf[clang]'", file=sys.stderr)
-        return 2
-    files = [str(p) for p in find_sources(ns.dirs)][::ns.every]
-    start = time.perf_counter()
-    with multiprocessing.Pool(ns.jobs) as pool:
-        results = list(pool.imap_unordered(one, files, chunksize=4))
-    wall = time.perf_counter() - start
-    totals = Counter()
+def _relative(path: str) -> str:
+    """A corpus path without the cache directory: `HeCBench/src/degrid-cuda/kernels.cu`."""
+    parts = Path(path).parts
+    for i, part in enumerate(parts):
+        if part.startswith(("HeCBench-", "cuda-samples-")):
+            return "/".join((part.rsplit("-", 1)[0], *parts[i + 1:]))
+    return path
+
+
+def _times(values: list[float]) -> dict | None:
+    if not values:
+        return None
+    return {"median": round(statistics.median(values), 3), "mean": round(statistics.mean(values), 3),
+            "max": round(max(values), 3)}
+
+
+def stats(results: list[dict]) -> dict:
+    """The figures the docs publish, from every file's summaries."""
+    totals: Counter = Counter()
     differences, kinds = [], Counter()
     tree_times, clang_times, parse_times, fell_back = [], [], [], []
-    for r in results:
+    for r in sorted(results, key=lambda r: r["path"]):
         tree, clang = r.get("tree-sitter", {}), r.get("clang", {})
+        totals["files"] += 1
         if "kernels" not in tree or "kernels" not in clang:
-            totals["errors"] += 1
+            totals["unreadable"] += 1
             continue
         tree_times.append(tree["seconds"])
         clang_times.append(clang["seconds"])
         if clang.get("clang_seconds") is not None:
             parse_times.append(clang["clang_seconds"])
         if clang.get("fell_back"):
-            fell_back.append((r["path"], clang["fell_back"][0]))
+            fell_back.append([_relative(r["path"]), clang["fell_back"][0]])
         for name, t in tree["kernels"].items():
             c = clang["kernels"].get(name)
             totals["kernels"] += 1
@@ -176,36 +193,71 @@ def main(argv=None) -> int:
                 continue
             totals["clang_resolved"] += not c["lost"] and not c["unknown_types"]
             totals["clang_known_patterns"] += not c["unknown_patterns"]
-            what = [field for field in ("accesses", "launch", "flops", "findings") if t[field] != c[field]]
+            what = [f for f in ("accesses", "launch", "flops", "findings") if t[f] != c[f]]
             if what:
                 why = reasons(t, c, clang.get("facts"))
-                for field in what:
-                    kinds[field] += 1
-                for w in why:
-                    kinds["reason: " + w.split(" ")[0] + " " + (w.split(" ")[1] if " " in w else "")] += 1
-                differences.append({"path": r["path"], "kernel": name, "differs": what, "why": why,
-                                    "tree-sitter": {f: t[f] for f in what}, "clang": {f: c[f] for f in what}})
+                kinds.update(what)
+                kinds.update("why: " + " ".join(w.split(" ")[:2]) for w in why)
+                differences.append({"path": _relative(r["path"]), "kernel": name, "differs": what, "why": why})
     n = max(totals["kernels"], 1)
-    print(f"files: {len(files)} ({totals['errors']} unreadable), kernels: {totals['kernels']}, wall {wall:.0f} s "
-          f"on {ns.jobs} processes")
-    print(f"every access resolved (no lost name or type): tree-sitter {totals['tree_resolved'] / n:.1%}, "
-          f"clang {totals['clang_resolved'] / n:.1%}")
-    print(f"no `unknown` pattern: tree-sitter {totals['tree_known_patterns'] / n:.1%}, "
-          f"clang {totals['clang_known_patterns'] / n:.1%}")
-    if tree_times and clang_times:
-        print(f"seconds per file, median / mean: tree-sitter analysis {statistics.median(tree_times):.3f} / "
-              f"{statistics.mean(tree_times):.3f}; clang analysis {statistics.median(clang_times):.3f} / "
-              f"{statistics.mean(clang_times):.3f}; libclang parse + facts alone "
-              f"{statistics.median(parse_times or [0]):.3f} / {statistics.mean(parse_times or [0]):.3f}")
-    print(f"clang could not parse (fell back to tree-sitter): {len(fell_back)} files")
-    for path, why in fell_back[:10]:
-        print(f"  {path}: {why}")
-    print(f"kernels that differ: {len(differences)}")
-    for kind, count in kinds.most_common():
-        print(f"  {kind}: {count}")
-    if ns.json:
-        Path(ns.json).write_text(json.dumps({"totals": totals, "kinds": kinds, "differences": differences,
-                                             "fell_back": fell_back, "files": results}, indent=1, default=str))
+    return {
+        "files": totals["files"], "unreadable": totals["unreadable"], "kernels": totals["kernels"],
+        "resolved_share": {"tree-sitter": round(totals["tree_resolved"] / n, 4),
+                           "clang": round(totals["clang_resolved"] / n, 4)},
+        "known_pattern_share": {"tree-sitter": round(totals["tree_known_patterns"] / n, 4),
+                                "clang": round(totals["clang_known_patterns"] / n, 4)},
+        "seconds_per_file": {"tree-sitter": _times(tree_times), "clang": _times(clang_times),
+                             "libclang": _times(parse_times)},
+        "fell_back": fell_back, "kernels_differing": len(differences), "kinds": dict(kinds.most_common()),
+        "differences": differences,
+    }
+
+
+def report(figures: dict) -> str:
+    shares, known, times = figures["resolved_share"], figures["known_pattern_share"], figures["seconds_per_file"]
+    lines = [f"files: {figures['files']} ({figures['unreadable']} unreadable), kernels: {figures['kernels']}",
+             f"every access resolved (no lost name or type): tree-sitter {shares['tree-sitter']:.1%}, "
+             f"clang {shares['clang']:.1%}",
+             f"no `unknown` pattern: tree-sitter {known['tree-sitter']:.1%}, clang {known['clang']:.1%}"]
+    if times["tree-sitter"] and times["clang"] and times["libclang"]:
+        lines.append(f"seconds per file, median / mean: tree-sitter analysis {times['tree-sitter']['median']:.3f} / "
+                     f"{times['tree-sitter']['mean']:.3f}; clang analysis {times['clang']['median']:.3f} / "
+                     f"{times['clang']['mean']:.3f}; libclang parse + facts alone {times['libclang']['median']:.3f} / "
+                     f"{times['libclang']['mean']:.3f} (max {times['libclang']['max']:.3f})")
+    lines.append(f"clang could not parse (fell back to tree-sitter): {len(figures['fell_back'])} files")
+    lines += [f"  {path}: {why}" for path, why in figures["fell_back"][:10]]
+    lines.append(f"kernels that differ: {figures['kernels_differing']}")
+    lines += [f"  {kind}: {count}" for kind, count in figures["kinds"].items()]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dirs", nargs="*")
+    ap.add_argument("--every", type=int, default=1, help="every Nth file (a sample), default all")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--json", help="write every file's summaries here (large)")
+    ap.add_argument("--from-json", help="recompute the figures from an earlier --json instead of analysing")
+    ap.add_argument("--figures", help="write the published figures here (tests/data/cpu/frontends.json)")
+    ns = ap.parse_args(argv)
+    if ns.from_json:
+        results = json.loads(Path(ns.from_json).read_text())["files"]
+    else:
+        if not clangfront.available():
+            print("frontends.py needs libclang: pip install 'cudaperf[clang]'", file=sys.stderr)
+            return 2
+        files = [str(p) for p in find_sources(ns.dirs)][::ns.every]
+        start = time.perf_counter()
+        with multiprocessing.Pool(ns.jobs) as pool:
+            results = list(pool.imap_unordered(one, files, chunksize=4))
+        print(f"wall {time.perf_counter() - start:.0f} s on {ns.jobs} processes")
+        if ns.json:
+            Path(ns.json).write_text(json.dumps({"files": results}, default=str))
+    figures = stats(results)
+    figures["every"] = ns.every
+    print(report(figures))
+    if ns.figures:
+        Path(ns.figures).write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
 
