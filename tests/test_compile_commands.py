@@ -321,3 +321,22 @@ def test_a_host_function_called_through_a_macro_passes_its_arguments(tmp_path):
     (tmp_path / "k.cu").write_text(MACRO_CALL)
     kernel = analyze_file(tmp_path / "k.cu", Options(resources="estimate")).kernels[0]
     assert kernel.launch.grid == (16, 1, 1) and "grid" not in kernel.launch.guessed
+
+
+EXPLICIT_IN_HOST_TEMPLATE = """\
+template <class TData>
+__global__ void copy(TData* out, const TData* in) { out[threadIdx.x] = in[threadIdx.x]; }
+template <class T>
+void run(T* out, T* in) { copy<T><<<1, 128>>>(out, in); }
+int main() { double *a = 0, *b = 0; run<double>(a, b); }
+"""
+
+
+def test_clang_resolves_k_of_t_launched_in_a_host_template(tmp_path):
+    """`copy<T><<<...>>>` inside `run<T>`: tree-sitter sees the name `T`, clang the instance `double`."""
+    clang_or_skip()
+    (tmp_path / "k.cu").write_text(EXPLICIT_IN_HOST_TEMPLATE)
+    precise = analyze_file(tmp_path / "k.cu", Options(frontend="clang", resources="estimate")).kernels[0]
+    assert {a.access.size for a in precise.accesses} == {8}
+    tree = analyze_file(tmp_path / "k.cu", Options(resources="estimate")).kernels[0]
+    assert {a.access.type_name for a in tree.accesses} == {"?"}

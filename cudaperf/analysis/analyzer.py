@@ -221,6 +221,8 @@ class FileAnalysis:
         given = [defaults.get(n, "") for n in names]
         if host and host.template_args:
             given = host.template_args
+            if name in self._instances() and set(given) & self._template_parameter_names():
+                given = self._instances()[name]  # `k<T>` in a host template: the instance compiled
         elif name in self._instances():
             given = self._instances()[name]
         if self.options.kernel and "<" in self.options.kernel:

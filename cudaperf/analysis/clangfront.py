@@ -122,6 +122,8 @@ def _prelude() -> str:
         "__device__ void __threadfence(); __device__ void __threadfence_block();",
         "struct __half { unsigned short __x; }; struct __nv_bfloat16 { unsigned short __x; };",
         "typedef __half half; typedef __nv_bfloat16 nv_bfloat16;",
+        "typedef long clock_t; __device__ long long clock64();",
+        "typedef unsigned int uint; typedef unsigned short ushort;",
         *_RUNTIME_API,
         *(f"__device__ float {f}({', '.join(['float'] * n)}); __device__ double {f[:-1]}({', '.join(['double'] * n)});"
           for f, n in _MATH),
@@ -374,7 +376,15 @@ def _walk_declarations(ci, cursor, main_file: str, facts: ClangFacts, types: _Ty
         if kind.is_preprocessing() or kind not in _wanted(ci):
             continue
         location = child.location.file
-        if location is None or _system(str(location)):
+        if location is None:
+            continue
+        if _system(str(location)):
+            # the C library's typedefs (clock_t, uint, int64_t) are what kernels use from there; its
+            # namespaces, structs and constants (and all of the C++ library) are not walked
+            if kind == kinds.TYPEDEF_DECL and depth == 0 and "/c++/" not in os.path.normpath(str(location)):
+                resolved = types.of(child.underlying_typedef_type)
+                if resolved is not None and child.spelling and not child.spelling.startswith("_"):
+                    facts.types.setdefault(child.spelling, resolved)
             continue
         if kind in (kinds.NAMESPACE, kinds.LINKAGE_SPEC, kinds.UNEXPOSED_DECL) and depth < 8:
             _walk_declarations(ci, child, main_file, facts, types, depth + 1)
@@ -438,6 +448,33 @@ def _bare(spelling: str) -> str:
     return words[0] if len(words) == 1 else ""
 
 
+def _written_template_arguments(launch, name: str) -> list[str]:
+    """The template arguments written at a launch (`k<TData, 4><<<...>>>` -> ["TData", "4"])."""
+    tokens = [t.spelling for t in launch.get_tokens()][:64]
+    if name not in tokens:
+        return []
+    i = tokens.index(name) + 1
+    if i >= len(tokens) or tokens[i] != "<":
+        return []
+    out, current, depth = [], [], 0
+    for token in tokens[i + 1:]:
+        if token in ("<<<", ">>>"):
+            break
+        if token == "<":
+            depth += 1
+        elif token in (">", ">>") and depth == 0:
+            out.append(" ".join(current))
+            return out
+        elif token == ">":
+            depth -= 1
+        elif token == "," and depth == 0:
+            out.append(" ".join(current))
+            current = []
+            continue
+        current.append(token)
+    return []
+
+
 def _instances(ci, root, files: set[str], facts: ClangFacts) -> None:
     """The template arguments of kernels the unit's own functions launch (or call), as clang deduced
     them.  A launch inside a host function template (`degridGPU<CmplxType>` launching
@@ -485,6 +522,12 @@ def _instances(ci, root, files: set[str], facts: ClangFacts) -> None:
         binding = dict(zip(_template_parameters(ci, enclosing), given))
         params = _template_parameters(ci, kernel)
         bound = {p: binding[p] for p in params if p in binding}
+        written = _written_template_arguments(launch, name)  # `testKernel<TData><<<...>>>`
+        for p, arg in zip(params, written):
+            if arg in binding:
+                bound[p] = binding[arg]
+            elif re.fullmatch(r"-?\d+[uUlL]*", arg):
+                bound[p] = arg.rstrip("uUlL")
         kernel_types = [_bare(c.type.spelling) for c in kernel.get_children() if c.kind == kinds.PARM_DECL]
         actual = [_bare(c.type.spelling) for c in list(launch.get_children())[1:]
                   if c.kind != kinds.CALL_EXPR or c.spelling != "cudaConfigureCall"]
