@@ -340,3 +340,31 @@ def test_clang_resolves_k_of_t_launched_in_a_host_template(tmp_path):
     assert {a.access.size for a in precise.accesses} == {8}
     tree = analyze_file(tmp_path / "k.cu", Options(resources="estimate")).kernels[0]
     assert {a.access.type_name for a in tree.accesses} == {"?"}
+
+
+# ---------------------------------------------------------------- the published figures
+
+def frontend_phrases(figures: dict) -> list[str]:
+    """What docs/architecture.md says from tests/data/cpu/frontends.json (benchmarks/frontends.py)."""
+    shares, times, before = figures["resolved_share"], figures["seconds_per_file"], figures["before_issue_29"]
+    libclang = times["libclang"]
+    return [
+        f"{figures['files']:,} files (every {figures['every']}rd file of HeCBench and cuda-samples), "
+        f"{figures['kernels']:,} kernels",
+        f"every access resolved: {before['resolved_share']:.1%} before issue 29 (tree-sitter), "
+        f"{shares['tree-sitter']:.1%} with tree-sitter now, {shares['clang']:.1%} with clang",
+        f"libclang's parse and facts: {libclang['median']:.2f} s a file (median; mean {libclang['mean']:.2f} s, "
+        f"max {libclang['max']:.1f} s)",
+        f"tree-sitter's whole analysis {times['tree-sitter']['median']:.2f} s (median), clang's "
+        f"{times['clang']['median']:.2f} s",
+        f"{len(figures['fell_back'])} files clang could not use (analysed with tree-sitter, with a note)",
+        f"{figures['kernels_differing']} kernels differ between the frontends",
+    ]
+
+
+def test_published_frontend_figures():
+    from conftest import ROOT, says
+
+    figures = json.loads((ROOT / "tests" / "data" / "cpu" / "frontends.json").read_text())
+    assert figures["kernels"] > 0 and 0 <= figures["resolved_share"]["clang"] <= 1
+    says("docs/architecture.md", *frontend_phrases(figures))

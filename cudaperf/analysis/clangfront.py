@@ -425,7 +425,10 @@ def _template_arguments(ci, function) -> list[str] | None:
         return None
     out = []
     for i in range(count):
-        kind = function.get_template_argument_kind(i)
+        try:
+            kind = function.get_template_argument_kind(i)
+        except ValueError:  # a kind these Python bindings do not know (a pack, a null pointer ...)
+            return None
         if kind == ci.TemplateArgumentKind.TYPE:
             out.append(function.get_template_argument_type(i).get_canonical().spelling)
         elif kind == ci.TemplateArgumentKind.INTEGRAL:
