@@ -92,6 +92,15 @@ def launch_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)")
     p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
                    help="how registers and static shared memory are obtained (default auto; lint: estimate)")
+    p.add_argument("--frontend", choices=("tree-sitter", "clang", "auto"),
+                   help="how sources are read: tree-sitter (default, fast), clang (libclang's preprocessor, types "
+                        "and constants; pip install 'cudaperf[clang]'), auto (clang where a compile database or "
+                        "headers make it worth it; or tool.cudaperf.frontend)")
+    p.add_argument("-p", dest="build_dir", metavar="BUILD_DIR",
+                   help="read each file's -I/-D/-std from BUILD_DIR/compile_commands.json (as clang-tidy -p)")
+    p.add_argument("--compile-commands", metavar="FILE",
+                   help="the compile database (compile_commands.json) to read flags from; without it or -p, the "
+                        "nearest compile_commands.json above each file (or in a build/ beside it) is used")
 
 
 def strict_option(p: argparse.ArgumentParser) -> None:
@@ -139,10 +148,41 @@ def options_for(ns: argparse.Namespace, table: dict, default_resources: str = "a
     for directory in ns.include_dirs + ns.system_include_dirs:
         if not os.path.isdir(directory):
             raise UsageError(f"include directory {directory}: no such directory")
+    frontend, database = _frontend(ns, table, where)
     return Options(kernel=ns.kernel, grid=ns.grid, block=ns.block, dynamic_smem=ns.smem, args=dict(ns.arg),
                    defines=dict(ns.defines), arch=arch, resources=resources,
                    include_dirs=tuple(ns.include_dirs), system_include_dirs=tuple(ns.system_include_dirs), std=ns.std,
-                   strict=getattr(ns, "strict", False))
+                   strict=getattr(ns, "strict", False), frontend=frontend, compile_commands=database)
+
+
+def _frontend(ns: argparse.Namespace, table: dict, where: str) -> tuple[str, str]:
+    """The frontend (--frontend, tool.cudaperf.frontend, tree-sitter) and the compile database (-p,
+    --compile-commands, else "auto": the nearest one above each file).  --frontend clang without
+    libclang is a one-line usage error."""
+    frontend = getattr(ns, "frontend", None) or table.get("frontend", "tree-sitter")
+    if frontend not in ("tree-sitter", "clang", "auto"):
+        raise UsageError(f"{where}tool.cudaperf.frontend must be tree-sitter, clang or auto, got {frontend!r}")
+    if frontend == "clang":
+        from .analysis import clangfront
+        try:
+            clangfront.check()
+        except clangfront.ClangUnavailable as exc:
+            raise UsageError(str(exc)) from None
+    build_dir, database = getattr(ns, "build_dir", None), getattr(ns, "compile_commands", None)
+    if build_dir and database:
+        raise UsageError("-p and --compile-commands name the same thing; give one")
+    if build_dir:
+        database = os.path.join(build_dir, "compile_commands.json")
+        if not os.path.isdir(build_dir):
+            raise UsageError(f"-p {build_dir}: no such directory")
+    if database:
+        from .analysis import compdb
+        try:
+            compdb.load(database)
+        except compdb.DatabaseError as exc:
+            raise UsageError(str(exc)) from None
+        return frontend, os.path.abspath(database)
+    return frontend, "auto"
 
 
 def options_from(ns: argparse.Namespace, default_resources: str = "auto") -> Options:

@@ -5,6 +5,7 @@ finds its settings.
 [tool.cudaperf]
 arch = "sm_90"
 resources = "estimate"
+frontend = "auto"                        # tree-sitter (default), clang, auto (docs/architecture.md, Frontends)
 select = ["CP1", "barrier-divergence"]   # replaces the default rule set
 extend-select = ["memory-bound"]         # adds to it (notes are off by default)
 ignore = ["CP5"]
@@ -25,8 +26,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-KEYS = {"arch": str, "resources": str, "select": list, "extend-select": list, "ignore": list, "exclude": list,
-        "per-file-ignores": dict}
+KEYS = {"arch": str, "resources": str, "frontend": str, "select": list, "extend-select": list, "ignore": list,
+        "exclude": list, "per-file-ignores": dict}
 FILE = "pyproject.toml"
 
 

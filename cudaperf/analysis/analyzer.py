@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import arch as arch_table
+from . import frontend, islands, parse
 from . import graph as access_graph
-from . import islands, parse
 from .annotations import HEAD_BYTES, launch_annotation
 from .banks import bank_conflicts
 from .budget import KERNEL_BUDGET_S, BudgetExceeded, check, kernel_budget
@@ -50,7 +50,7 @@ from .resources import CompileFlags, Resources, compile_resources, estimate, nor
 from .sampling import Sampler
 from .scope import explicit_instances, kernel_name, template_params
 from .shapes import alternative_blocks, reads_warp_layout
-from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load, read
+from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load
 from .sync import hazards
 from .vectorize import vectorised
 from .work import work
@@ -79,6 +79,8 @@ class Options:
     include_dirs: tuple[str, ...] = ()  # -I, for the compiler and the macro reader
     system_include_dirs: tuple[str, ...] = ()  # -isystem
     std: str = "c++17"
+    frontend: str = "tree-sitter"  # "tree-sitter" | "clang" | "auto" (frontend.py)
+    compile_commands: str | None = None  # a compile_commands.json (or its directory), "auto" to search, None
 
     # the analyses whose results are wanted (ANALYSES; None: all).  A report leaves out what was not
     # run: no accesses, branches or sync hazards, no FLOPs or DRAM bytes (lint and rewards ask for less)
@@ -221,6 +223,8 @@ class FileAnalysis:
         given = [defaults.get(n, "") for n in names]
         if host and host.template_args:
             given = host.template_args
+            if name in self._instances() and set(given) & self._template_parameter_names():
+                given = self._instances()[name]  # `k<T>` in a host template: the instance compiled
         elif name in self._instances():
             given = self._instances()[name]
         if self.options.kernel and "<" in self.options.kernel:
@@ -271,8 +275,8 @@ class FileAnalysis:
         return found or estimate(kernel, a, note="ptxas did not report this kernel")
 
     def _instances(self) -> dict[str, list[str]]:
-        if self._explicit is None:
-            self._explicit = explicit_instances(self.tree.root_node)
+        if self._explicit is None:  # explicit instantiations, else those clang saw launched (clangfront)
+            self._explicit = {**getattr(self.source.facts, "instances", {}), **explicit_instances(self.tree.root_node)}
         return self._explicit
 
     def _template_parameter_names(self) -> set[str]:
@@ -589,8 +593,8 @@ def analyze_file(path: str | Path, options: Options | None = None) -> FileReport
             head = f.read(HEAD_BYTES)
     except OSError:
         head = b""  # read() says why
-    return _analysis(lambda o: read(path, o.defines, tuple(Path(d) for d in (*o.include_dirs, *o.system_include_dirs))),
-                     head, options)
+    options, flags = frontend.with_database(options or Options(), path)  # the build's -I/-D/-std for this file
+    return _analysis(lambda o: frontend.read_file(path, o, flags), head, options)
 
 
 __all__ = ["LaunchError", "Options", "SourceError", "UnhandledSyntax", "analyze_file", "analyze_source",

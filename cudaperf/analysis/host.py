@@ -13,7 +13,8 @@ from functools import lru_cache
 from . import parse
 from .divergence import constant_period
 from .launch import written_arguments
-from .lower import Env, Lowerer, Scalar
+from .lower import Env, Lowerer, Scalar, _snippet
+from .macros import expand
 from .parse import Node, descendants, enclosing_function, text
 from .scope import FileScope, function_declarator, function_name
 from .symbolic import Const, Expr, Opaque, op
@@ -173,9 +174,16 @@ class HostResolver:
             while root.parent is not None:
                 root = root.parent
             self._calls = {}
+            macros = self.scope.source.macros
             for m in parse.matches("calls", root):
                 call = (m["call"][0], written_arguments(m["arguments"][0]))
                 self._calls.setdefault(text(m["callee"][0]), []).append(call)
+                macro = macros.get(text(m["callee"][0]))
+                if macro is not None and macro.params is not None:  # `BENCHMARK(0, ...)` calling benchmark(...)
+                    expanded = _macro_call(text(m["call"][0]), macros)
+                    if expanded is not None:
+                        self._calls.setdefault(text(expanded.child_by_field_name("function")), []).append(
+                            (m["call"][0], written_arguments(expanded.child_by_field_name("arguments"))))
         if fn.start_byte in self._passed:
             return self._passed[fn.start_byte]
         calls = self._calls.get(function_name(fn), [])
@@ -289,6 +297,20 @@ class HostResolver:
         env, _, lowerer = self._env(at)
         value = lowerer.rvalue(node, env, record=False)
         return value.expr if isinstance(value, Scalar) else None
+
+
+def _macro_call(call: str, macros: dict) -> Node | None:
+    """A function-like macro's call expanded, when the expansion is one call of a named function
+    (hexciton's `BENCHMARK(KID, ...)` -> `benchmark(sigma_in, ..., KID, ...)`)."""
+    expansion = expand(call, macros).strip()
+    node = _snippet(expansion) if expansion and expansion != call else None
+    while node is not None and node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node is None or node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    return node if function is not None and function.type == "identifier" and \
+        node.child_by_field_name("arguments") is not None else None
 
 
 _WRITTEN_THROUGH_ADDRESS = "written through its address"

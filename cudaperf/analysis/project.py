@@ -34,8 +34,23 @@ def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
     tree = parse.parse(source.data)
     scope = FileScope(source, tree.root_node)
     lowerer = Lowerer(scope)
+    _macro_types(scope)
     collect(source, tree.root_node, lambda node: lowerer.const_int(node) if node is not None else None, scope)
+    if source.facts is not None:  # the clang frontend's types and constants (clangfront.py)
+        source.facts.apply_scope(scope)
     return tree, scope
+
+
+_TYPE_WORDS = re.compile(r"(?:(?:const|unsigned|signed|long|short|struct)\s+)*[A-Za-z_][\w:]*")
+
+
+def _macro_types(scope: FileScope) -> None:
+    """A type named by an object-like macro (`-DT=float`, `#define real double`): the type it names."""
+    for name, macro in scope.source.macros.items():
+        if macro.params is None and name not in scope.types.user and _TYPE_WORDS.fullmatch(macro.body.strip()):
+            found = scope.types.lookup(macro.body)
+            if found is not None:
+                scope.types.user[name] = found
 
 
 @cache

@@ -54,6 +54,7 @@ class SourceFile:
     attributes: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
     # macros the file defines more than once in sequence, every definition in order (see macro())
     redefined: dict[str, list[Macro]] = field(default_factory=dict)
+    facts: object | None = None  # what the clang frontend resolved (clangfront.ClangFacts), else None
 
     def line_of(self, offset: int) -> int:
         return self.data.count(b"\n", 0, offset) + 1

@@ -1,0 +1,265 @@
+"""Cross-check of the two frontends (issue 29): tree-sitter against clang (libclang), kernel by kernel.
+
+    python benchmarks/frontends.py $(python benchmarks/corpora.py)         # HeCBench and cuda-samples
+    python benchmarks/frontends.py --every 3 --json all.json --figures tests/data/cpu/frontends.json DIR...
+    python benchmarks/frontends.py --from-json all.json --figures tests/data/cpu/frontends.json  # no rerun
+
+Each file is analysed twice, `Options(frontend="tree-sitter")` then `Options(frontend="clang")`, with the
+compile database found above it (none in the corpora: the files' own includes, searched as described
+in clangfront.compile_args).  Per kernel it compares the access patterns, element sizes, launch, FLOPs
+and lint findings, and gives the reason of each difference: a name tree-sitter could not resolve that
+clang knew as a macro, a constant or a type (`lost macro`, `lost constant`, `lost type`), or another one.
+
+Printed: the share of kernels with every access resolved under each frontend (no access whose offset
+holds a name nothing in sight declares, or whose element type is unknown), the share with no `unknown`
+pattern, clang's cost per file (the libclang parse and fact gathering alone, and the whole analysis),
+the files clang could not parse (analysed with tree-sitter, with a note), and the differences by kind.
+Fetched code is never committed; nothing here needs a GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cudaperf.analysis import clangfront
+from cudaperf.analysis.analyzer import Options, analyze_file, find_sources
+from cudaperf.analysis.source import SourceError
+from cudaperf.analysis.symbolic import Op, Opaque
+from cudaperf.lint.rules import REGISTRY
+from cudaperf.lint.run import lint_file
+from cudaperf.lint.selection import default_rules
+
+_last: dict = {}
+_original_facts_for = clangfront.facts_for
+
+
+def _timed_facts_for(path, options, database=False):
+    start = time.perf_counter()
+    try:
+        facts = _original_facts_for(path, options, database)
+    finally:
+        _last["seconds"] = time.perf_counter() - start
+    _last["facts"] = facts
+    return facts
+
+
+clangfront.facts_for = _timed_facts_for
+
+
+def unseen_names(expr, found: set[str], depth: int = 0) -> set[str]:
+    if depth > 200:
+        return found
+    if isinstance(expr, Opaque):
+        if expr.unseen:
+            found.add(expr.reason)
+        for e in expr.follows:
+            unseen_names(e, found, depth + 1)
+    elif isinstance(expr, Op):
+        for e in expr.args:
+            unseen_names(e, found, depth + 1)
+    return found
+
+
+def summary(report, text: str, rules) -> dict:
+    kernels = {}
+    findings = lint_file(report, rules, text)
+    for k in report.kernels:
+        name = f"{k.kernel.name}:{k.kernel.line}"
+        lost, types, accesses = set(), 0, []
+        for a in k.accesses:
+            names = unseen_names(a.access.offset, set())
+            lost |= names
+            types += a.access.type_name == "?"
+            accesses.append((a.access.line, a.access.column, a.access.array, a.pattern, a.access.size))
+        work = k.work.to_json() if k.work is not None else {}
+        kernels[name] = {
+            "accesses": accesses, "lost": sorted(lost), "unknown_types": types,
+            "unknown_patterns": sum(a.pattern == "unknown" for a in k.accesses),
+            "launch": [list(k.launch.grid), list(k.launch.block)],
+            "flops": work.get("flops"),
+            "findings": sorted({(f.line, f.code) for f in findings if k.kernel.line <= f.line}),
+        }
+    return kernels
+
+
+def one(path: str) -> dict:
+    rules = [*default_rules(), REGISTRY["CP501"], REGISTRY["CP502"]]
+    text = Path(path).read_text(errors="replace")
+    out: dict = {"path": path}
+    for frontend in ("tree-sitter", "clang"):
+        _last.clear()
+        start = time.perf_counter()
+        try:
+            report = analyze_file(path, Options(resources="estimate", frontend=frontend, compile_commands="auto"))
+        except SourceError as exc:
+            out[frontend] = {"error": str(exc)}
+            continue
+        except Exception as exc:  # the benchmark reports it and goes on
+            out[frontend] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        seconds = time.perf_counter() - start
+        entry = {"seconds": seconds, "kernels": summary(report, text, rules)}
+        if frontend == "clang":
+            entry["clang_seconds"] = _last.get("seconds")
+            facts = _last.get("facts")
+            entry["fell_back"] = [d.message for d in report.diagnostics if "analysed with tree-sitter" in d.message]
+            if facts is not None:
+                entry["facts"] = {"macros": sorted(facts.macros), "constants": sorted(facts.constants),
+                                  "types": sorted(facts.types), "errors": facts.errors,
+                                  "missing": sorted(set(facts.missing_headers))}
+        out[frontend] = entry
+    return out
+
+
+def reasons(tree: dict, clang: dict, facts: dict | None) -> list[str]:
+    """Why the two frontends disagree on a kernel."""
+    found = []
+    for name in tree["lost"]:
+        if name not in clang["lost"]:
+            if facts and name in facts["constants"]:
+                found.append(f"lost constant {name}")
+            elif facts and name in facts["macros"]:
+                found.append(f"lost macro {name}")
+            else:
+                found.append(f"lost name {name}")
+    if tree["unknown_types"] > clang["unknown_types"]:
+        found.append("lost type")
+    if found:
+        return found
+    tree_sizes = [a[4] for a in tree["accesses"]]
+    clang_sizes = [a[4] for a in clang["accesses"]]
+    if tree_sizes != clang_sizes:
+        found.append("element type (typedef, #if arm or template argument clang resolved differently)")
+    elif tree["launch"] != clang["launch"]:
+        found.append("launch (a macro's value: the #if arm or redefinition clang takes)")
+    elif [a[3] for a in tree["accesses"]] != [a[3] for a in clang["accesses"]]:
+        found.append("pattern (a macro's or constant's value: the #if arm or redefinition clang takes)")
+    elif tree["flops"] != clang["flops"]:
+        found.append("FLOPs (a constant or type clang resolved)")
+    else:
+        found.append("findings only")
+    return found
+
+
+def _relative(path: str) -> str:
+    """A corpus path without the cache directory: `HeCBench/src/degrid-cuda/kernels.cu`."""
+    parts = Path(path).parts
+    for i, part in enumerate(parts):
+        if part.startswith(("HeCBench-", "cuda-samples-")):
+            return "/".join((part.rsplit("-", 1)[0], *parts[i + 1:]))
+    return path
+
+
+def _times(values: list[float]) -> dict | None:
+    if not values:
+        return None
+    return {"median": round(statistics.median(values), 3), "mean": round(statistics.mean(values), 3),
+            "max": round(max(values), 3)}
+
+
+def stats(results: list[dict]) -> dict:
+    """The figures the docs publish, from every file's summaries."""
+    totals: Counter = Counter()
+    differences, kinds = [], Counter()
+    tree_times, clang_times, parse_times, fell_back = [], [], [], []
+    for r in sorted(results, key=lambda r: r["path"]):
+        tree, clang = r.get("tree-sitter", {}), r.get("clang", {})
+        totals["files"] += 1
+        if "kernels" not in tree or "kernels" not in clang:
+            totals["unreadable"] += 1
+            continue
+        tree_times.append(tree["seconds"])
+        clang_times.append(clang["seconds"])
+        if clang.get("clang_seconds") is not None:
+            parse_times.append(clang["clang_seconds"])
+        if clang.get("fell_back"):
+            fell_back.append([_relative(r["path"]), clang["fell_back"][0]])
+        for name, t in tree["kernels"].items():
+            c = clang["kernels"].get(name)
+            totals["kernels"] += 1
+            totals["tree_resolved"] += not t["lost"] and not t["unknown_types"]
+            totals["tree_known_patterns"] += not t["unknown_patterns"]
+            if c is None:
+                totals["clang_missing"] += 1
+                continue
+            totals["clang_resolved"] += not c["lost"] and not c["unknown_types"]
+            totals["clang_known_patterns"] += not c["unknown_patterns"]
+            what = [f for f in ("accesses", "launch", "flops", "findings") if t[f] != c[f]]
+            if what:
+                why = reasons(t, c, clang.get("facts"))
+                kinds.update(what)
+                kinds.update("why: " + " ".join(w.split(" ")[:2]) for w in why)
+                differences.append({"path": _relative(r["path"]), "kernel": name, "differs": what, "why": why})
+    n = max(totals["kernels"], 1)
+    return {
+        "files": totals["files"], "unreadable": totals["unreadable"], "kernels": totals["kernels"],
+        "resolved_share": {"tree-sitter": round(totals["tree_resolved"] / n, 4),
+                           "clang": round(totals["clang_resolved"] / n, 4)},
+        "known_pattern_share": {"tree-sitter": round(totals["tree_known_patterns"] / n, 4),
+                                "clang": round(totals["clang_known_patterns"] / n, 4)},
+        "seconds_per_file": {"tree-sitter": _times(tree_times), "clang": _times(clang_times),
+                             "libclang": _times(parse_times)},
+        "fell_back": fell_back, "kernels_differing": len(differences), "kinds": dict(kinds.most_common()),
+        "differences": differences,
+    }
+
+
+def report(figures: dict) -> str:
+    shares, known, times = figures["resolved_share"], figures["known_pattern_share"], figures["seconds_per_file"]
+    lines = [f"files: {figures['files']} ({figures['unreadable']} unreadable), kernels: {figures['kernels']}",
+             f"every access resolved (no lost name or type): tree-sitter {shares['tree-sitter']:.1%}, "
+             f"clang {shares['clang']:.1%}",
+             f"no `unknown` pattern: tree-sitter {known['tree-sitter']:.1%}, clang {known['clang']:.1%}"]
+    if times["tree-sitter"] and times["clang"] and times["libclang"]:
+        lines.append(f"seconds per file, median / mean: tree-sitter analysis {times['tree-sitter']['median']:.3f} / "
+                     f"{times['tree-sitter']['mean']:.3f}; clang analysis {times['clang']['median']:.3f} / "
+                     f"{times['clang']['mean']:.3f}; libclang parse + facts alone {times['libclang']['median']:.3f} / "
+                     f"{times['libclang']['mean']:.3f} (max {times['libclang']['max']:.3f})")
+    lines.append(f"clang could not parse (fell back to tree-sitter): {len(figures['fell_back'])} files")
+    lines += [f"  {path}: {why}" for path, why in figures["fell_back"][:10]]
+    lines.append(f"kernels that differ: {figures['kernels_differing']}")
+    lines += [f"  {kind}: {count}" for kind, count in figures["kinds"].items()]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dirs", nargs="*")
+    ap.add_argument("--every", type=int, default=1, help="every Nth file (a sample), default all")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--json", help="write every file's summaries here (large)")
+    ap.add_argument("--from-json", help="recompute the figures from an earlier --json instead of analysing")
+    ap.add_argument("--figures", help="write the published figures here (tests/data/cpu/frontends.json)")
+    ns = ap.parse_args(argv)
+    if ns.from_json:
+        results = json.loads(Path(ns.from_json).read_text())["files"]
+    else:
+        if not clangfront.available():
+            print("frontends.py needs libclang: pip install 'cudaperf[clang]'", file=sys.stderr)
+            return 2
+        files = [str(p) for p in find_sources(ns.dirs)][::ns.every]
+        start = time.perf_counter()
+        with multiprocessing.Pool(ns.jobs) as pool:
+            results = list(pool.imap_unordered(one, files, chunksize=4))
+        print(f"wall {time.perf_counter() - start:.0f} s on {ns.jobs} processes")
+        if ns.json:
+            Path(ns.json).write_text(json.dumps({"files": results}, default=str))
+    figures = stats(results)
+    figures["every"] = ns.every
+    print(report(figures))
+    if ns.figures:
+        Path(ns.figures).write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,689 @@
+"""The precise frontend: libclang resolves what tree-sitter cannot know, the tree-sitter lowering does the rest.
+
+tree-sitter reads the file as written.  What the compiler knows and the text does not say is lost:
+a macro defined in a header found only through the build's `-I`, the `#if` arm a `-D` selects, a
+`typedef` or `using` in a header, an `enum` or `constexpr` constant computed from other constants,
+`sizeof` of a struct.  This frontend runs clang's real preprocessor and semantic analysis on the file
+(libclang, the PyPI `libclang` wheel; `pip install 'cudaperf[clang]'`) with the file's own flags (the
+compile database's -I/-D/-std, see compdb.py) and turns what clang resolved into facts the existing
+lowering consumes, so every analysis and lint rule runs unchanged on the same IR:
+
+- macros: every definition in force in the translation unit (the active `#if` arm, headers reached
+  through any include path, `-D`/`-U`), replacing the text reader's first-arm guesses;
+- types: typedefs and aliases resolved to their canonical type, structs with their members (clang's
+  layout), so a `real_t` from a header is a `float`, not an unknown type;
+- constants: namespace-scope `const`/`constexpr` integers and enumerators, evaluated by clang.
+
+Clang's CUDA support needs the CUDA headers, which a machine without the toolkit lacks: the frontend
+compiles with `-nocudainc -nocudalib` and a prelude that defines the qualifiers, the built-in
+variables, `dim3` and the vector types (../shared/reference/parsers.md lists the pitfalls).  Headers
+that cannot be found stay missing (clang reports them and goes on).  Where libclang cannot read the
+file at all, or finds none of the kernels tree-sitter finds, the file is analysed with tree-sitter
+alone and a note says so.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .ctype import BUILTIN_TYPES, CType, array_of, normalize, struct_of
+from .source import Diagnostic, Macro, SourceError, SourceFile
+
+INSTALL_HINT = "pip install 'cudaperf[clang]'"
+MAX_CLANG_BYTES = 2 * 1024 * 1024  # --frontend auto leaves larger files to tree-sitter
+ANCESTOR_INCLUDES = 6  # directories above the file searched for headers when no database says where
+
+
+class ClangUnavailable(SourceError):
+    """libclang is not installed (or its library does not load); the message is one line."""
+
+
+_VECTOR_BASES = [("char", "signed char", 1), ("uchar", "unsigned char", 1), ("short", "short", 2),
+                 ("ushort", "unsigned short", 2), ("int", "int", 4), ("uint", "unsigned int", 4),
+                 ("long", "long", 8), ("ulong", "unsigned long", 8), ("longlong", "long long", 8),
+                 ("ulonglong", "unsigned long long", 8), ("float", "float", 4), ("double", "double", 8)]
+
+
+_MATH = [(f, 1) for f in ("sqrtf", "expf", "logf", "sinf", "cosf", "tanf", "floorf", "ceilf", "fabsf", "rsqrtf",
+                          "exp2f", "log2f", "log10f", "tanhf", "erff", "roundf", "truncf", "atanf", "asinf", "acosf",
+                          "sinhf", "coshf", "expm1f", "log1pf", "cbrtf", "rintf")] + \
+    [(f, 2) for f in ("powf", "fminf", "fmaxf", "fmodf", "atan2f", "hypotf")] + [("fmaf", 3)]
+_FAST_MATH = [("__expf", 1), ("__logf", 1), ("__sinf", 1), ("__cosf", 1), ("__fdividef", 2), ("__saturatef", 1),
+              ("__frsqrt_rn", 1), ("__fsqrt_rn", 1), ("__powf", 2)]
+# the runtime API's host calls: declared, so that a host function template calling them stays valid and its
+# calls (and the kernel launches in it) stay in the AST
+_RUNTIME_API = [
+    "enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, "
+    "cudaMemcpyDeviceToDevice, cudaMemcpyDefault };",
+    "enum { cudaSuccess = 0 }; typedef struct CUevent_st *cudaEvent_t;",
+    "cudaError_t cudaMalloc(void** p, size_t n); template <class T> cudaError_t cudaMalloc(T** p, size_t n);",
+    "cudaError_t cudaMallocManaged(void** p, size_t n, unsigned f = 1);",
+    "template <class T> cudaError_t cudaMallocManaged(T** p, size_t n, unsigned f = 1);",
+    "cudaError_t cudaMallocHost(void** p, size_t n); template <class T> cudaError_t cudaMallocHost(T** p, size_t n);",
+    "cudaError_t cudaFree(void* p); cudaError_t cudaFreeHost(void* p);",
+    "cudaError_t cudaMemcpy(void* d, const void* s, size_t n, cudaMemcpyKind k);",
+    "cudaError_t cudaMemcpyAsync(void* d, const void* s, size_t n, cudaMemcpyKind k, cudaStream_t st = 0);",
+    "cudaError_t cudaMemset(void* d, int v, size_t n); cudaError_t cudaMemsetAsync(void* d, int v, size_t n, "
+    "cudaStream_t st = 0);",
+    "template <class T> cudaError_t cudaMemcpyToSymbol(const T& s, const void* src, size_t n, size_t o = 0, "
+    "cudaMemcpyKind k = cudaMemcpyHostToDevice);",
+    "template <class T> cudaError_t cudaMemcpyFromSymbol(void* d, const T& s, size_t n, size_t o = 0, "
+    "cudaMemcpyKind k = cudaMemcpyDeviceToHost);",
+    "cudaError_t cudaDeviceSynchronize(); cudaError_t cudaGetLastError(); cudaError_t cudaPeekAtLastError();",
+    "const char* cudaGetErrorString(cudaError_t e); cudaError_t cudaSetDevice(int d);",
+    "cudaError_t cudaStreamCreate(cudaStream_t* s); cudaError_t cudaStreamSynchronize(cudaStream_t s);",
+    "cudaError_t cudaStreamDestroy(cudaStream_t s); cudaError_t cudaEventCreate(cudaEvent_t* e);",
+    "cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0); cudaError_t cudaEventSynchronize(cudaEvent_t e);",
+    "cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b); "
+    "cudaError_t cudaEventDestroy(cudaEvent_t e);",
+]
+
+
+def _prelude() -> str:
+    vectors = []
+    for name, base, size in _VECTOR_BASES:
+        for n, members in ((1, "x"), (2, "x, y"), (3, "x, y, z"), (4, "x, y, z, w")):
+            align = size * (n if n != 3 else 1)
+            align = min(align, 16)
+            vectors.append(f"struct __attribute__((aligned({align}))) {name}{n} {{ {base} {members}; }};")
+    return "\n".join([
+        "#pragma clang system_header",
+        "#define __CUDACC__ 1", "#define __NVCC__ 1", "#define __CUDACC_VER_MAJOR__ 12",
+        "#define __CUDACC_VER_MINOR__ 3", "#define CUDART_VERSION 12030", "#define CUDA_VERSION 12030",
+        "#define __global__ __attribute__((global))", "#define __device__ __attribute__((device))",
+        "#define __host__ __attribute__((host))", "#define __shared__ __attribute__((shared))",
+        "#define __constant__ __attribute__((constant))", "#define __managed__ __attribute__((managed))",
+        "#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))",
+        "#define __forceinline__ __inline__ __attribute__((always_inline))",
+        "#define __noinline__ __attribute__((noinline))", "#define __restrict__ __restrict",
+        "#define __align__(n) __attribute__((aligned(n)))", "#define __grid_constant__",
+        "#define __maxnreg__(n)", "#define __cluster_dims__(...)",
+        "typedef __SIZE_TYPE__ size_t;",
+        *vectors,
+        "struct dim3 { unsigned int x, y, z; __host__ __device__ constexpr dim3(unsigned int vx = 1, "
+        "unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {} "
+        "__host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {} "
+        "__host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; } };",
+        "typedef struct CUstream_st *cudaStream_t; typedef int cudaError_t;",
+        'extern "C" int __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, '
+        "cudaStream_t stream = 0);",
+        'extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);',
+        "extern const __device__ uint3 threadIdx; extern const __device__ uint3 blockIdx;",
+        "extern const __device__ dim3 blockDim; extern const __device__ dim3 gridDim;",
+        "extern const __device__ int warpSize;",
+        "__device__ void __syncthreads(); __device__ void __syncwarp(unsigned mask = 0xffffffff);",
+        "__device__ void __threadfence(); __device__ void __threadfence_block();",
+        "struct __half { unsigned short __x; }; struct __nv_bfloat16 { unsigned short __x; };",
+        "typedef __half half; typedef __nv_bfloat16 nv_bfloat16;",
+        "typedef long clock_t; __device__ long long clock64();",
+        "typedef unsigned int uint; typedef unsigned short ushort;",
+        *_RUNTIME_API,
+        *(f"__device__ float {f}({', '.join(['float'] * n)}); __device__ double {f[:-1]}({', '.join(['double'] * n)});"
+          for f, n in _MATH),
+        *(f"__device__ float {f}({', '.join(['float'] * n)});" for f, n in _FAST_MATH),
+        *(f"__device__ {t} {f}({t}* address, {t} value);" for f in ("atomicAdd", "atomicSub", "atomicExch",
+                                                                    "atomicMin", "atomicMax")
+          for t in ("int", "unsigned int", "unsigned long long", "float", "double")),
+        *(f"__device__ {t} atomicCAS({t}* address, {t} compare, {t} value);"
+          for t in ("int", "unsigned int", "unsigned long long")),
+        *(f"__device__ {t} {f}({t} a, {t} b);" for f in ("min", "max")
+          for t in ("int", "unsigned int", "long long", "float", "double")),
+        *(f"template <class T> __device__ T {f}(unsigned mask, T v, int lane, int width = 32);"
+          for f in ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")),
+        "__device__ unsigned __ballot_sync(unsigned mask, int p); __device__ int __any_sync(unsigned, int);",
+        "__device__ int __all_sync(unsigned, int); __device__ int __popc(unsigned); __device__ int __clz(int);",
+        "__device__ int __ffs(int); template <class T> __device__ T __ldg(const T* p);",
+        "",
+    ])
+
+
+# headers the toolkit provides: found in the prelude's directory as empty files (the prelude declares
+# what clang needs), so a missing toolkit does not end the preprocessing of the file
+_TOOLKIT_HEADERS = ("cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h",
+                    "cuda_fp16.h", "cuda_bf16.h", "vector_types.h", "device_functions.h", "math_constants.h",
+                    "cuda_profiler_api.h", "driver_types.h", "sm_60_atomic_functions.h", "cuda_fp8.h")
+
+# clang's own resource headers (stddef.h, float.h ...), which the PyPI wheel does not ship: minimal
+# stand-ins, searched last (-idirafter) so that a real clang or gcc install, when found, comes first
+_RESOURCE_HEADERS = {
+    "stddef.h": "#ifndef __CUDAPERF_STDDEF\n#define __CUDAPERF_STDDEF\ntypedef __SIZE_TYPE__ size_t;\n"
+                "typedef __PTRDIFF_TYPE__ ptrdiff_t;\ntypedef struct { long long __a; long double __b; } max_align_t;\n"
+                "#endif\n#undef NULL\n#define NULL __null\n#ifndef offsetof\n"
+                "#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n",
+    "stdarg.h": "#ifndef __CUDAPERF_STDARG\n#define __CUDAPERF_STDARG\ntypedef __builtin_va_list va_list;\n"
+                "typedef __builtin_va_list __gnuc_va_list;\n#define va_start(v, l) __builtin_va_start(v, l)\n"
+                "#define va_end(v) __builtin_va_end(v)\n#define va_arg(v, l) __builtin_va_arg(v, l)\n"
+                "#define va_copy(d, s) __builtin_va_copy(d, s)\n#endif\n",
+    "stdbool.h": "#pragma once\n",
+    "float.h": "#pragma once\n" + "".join(f"#define {p}_{n} __{p}_{n}__\n" for p in ("FLT", "DBL", "LDBL")
+                                          for n in ("MAX", "MIN", "EPSILON", "DIG", "MANT_DIG", "MAX_EXP",
+                                                    "MIN_EXP", "MAX_10_EXP", "MIN_10_EXP", "DENORM_MIN")),
+    "limits.h": "#pragma once\n#ifndef CHAR_BIT\n#define CHAR_BIT __CHAR_BIT__\n#endif\n"
+                "#ifndef INT_MAX\n#define INT_MAX __INT_MAX__\n#define INT_MIN (-__INT_MAX__ - 1)\n"
+                "#define UINT_MAX (__INT_MAX__ * 2U + 1U)\n#define LONG_MAX __LONG_MAX__\n"
+                "#define LONG_MIN (-__LONG_MAX__ - 1L)\n#define ULONG_MAX (__LONG_MAX__ * 2UL + 1UL)\n"
+                "#define SHRT_MAX __SHRT_MAX__\n#define SCHAR_MAX __SCHAR_MAX__\n#define UCHAR_MAX 255\n"
+                "#define LLONG_MAX __LONG_LONG_MAX__\n#define LLONG_MIN (-__LONG_LONG_MAX__ - 1LL)\n"
+                "#define ULLONG_MAX (__LONG_LONG_MAX__ * 2ULL + 1ULL)\n#endif\n",
+}
+
+_lock = threading.Lock()
+_state: dict = {}
+
+
+def _prelude_dir() -> str:
+    with _lock:
+        if "dir" not in _state:
+            directory = tempfile.mkdtemp(prefix="cudaperf-clang-")
+            Path(directory, "cudaperf_cuda_prelude.h").write_text(_prelude())
+            for name in _TOOLKIT_HEADERS:
+                Path(directory, name).write_text("#pragma once\n")
+            Path(directory, "resource").mkdir()
+            for name, text in _RESOURCE_HEADERS.items():
+                Path(directory, "resource", name).write_text(text)
+            _state["dir"] = directory
+        return _state["dir"]
+
+
+def _cindex():
+    """clang.cindex, with its library loaded; ClangUnavailable (one line) if either is missing."""
+    if "cindex" in _state:
+        return _state["cindex"]
+    try:
+        import clang.cindex as ci
+    except ImportError:
+        raise ClangUnavailable(f"--frontend clang needs libclang ({INSTALL_HINT})") from None
+    try:
+        ci.Index.create()
+    except Exception as exc:  # the bindings without a library: clang.cindex.LibclangError
+        raise ClangUnavailable(f"--frontend clang: libclang does not load ({exc}); {INSTALL_HINT}") from None
+    lib = ci.conf.lib
+    try:  # clang_Cursor_Evaluate: not wrapped by every version of the Python bindings
+        lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+        lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+        lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_getKind.restype = ctypes.c_int
+        lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+        lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+        _state["evaluate"] = True
+    except AttributeError:
+        _state["evaluate"] = False
+    _state["cindex"] = ci
+    return ci
+
+
+def check() -> None:
+    """Raise ClangUnavailable (one line) unless libclang is installed and loads."""
+    _cindex()
+
+
+def available() -> bool:
+    try:
+        _cindex()
+        return True
+    except ClangUnavailable:
+        return False
+
+
+def _evaluate_int(ci, cursor) -> int | None:
+    if not _state.get("evaluate"):
+        return None
+    lib = ci.conf.lib
+    result = lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        if lib.clang_EvalResult_getKind(result) != 1:  # CXEval_Int
+            return None
+        return int(lib.clang_EvalResult_getAsLongLong(result))
+    finally:
+        lib.clang_EvalResult_dispose(result)
+
+
+@dataclass
+class ClangFacts:
+    """What clang resolved in one translation unit."""
+
+    macros: dict[str, list[Macro]] = field(default_factory=dict)  # in force, in order of definition
+    types: dict[str, CType] = field(default_factory=dict)  # typedef/alias/struct name -> type
+    constants: dict[str, int] = field(default_factory=dict)  # evaluated integer constants and enumerators
+    kernels: list[str] = field(default_factory=list)  # __global__ functions defined in the main file
+    # kernel -> template arguments of the first instance the translation unit launches or calls, as clang
+    # deduced them (`degrid_kernel<<<...>>>(d_out, ...)` with `PRECISION2* d_out`: `float2`)
+    instances: dict[str, list[str]] = field(default_factory=dict)
+    errors: int = 0
+    missing_headers: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def apply_source(self, source: SourceFile) -> None:
+        """Clang's macro table replaces the text reader's: the `#if` arms the flags select, every
+        header's definitions (-D given to the analyzer came in through clang's command line)."""
+        for name in [n for n, m in source.macros.items() if m.line > 0 and n not in self.macros]:
+            del source.macros[name]  # defined in an `#if` arm the compiler skips, or undefined again
+            source.redefined.pop(name, None)
+        for name, found in self.macros.items():
+            source.macros[name] = found[0]
+            if len(found) > 1:
+                source.redefined[name] = found
+            else:
+                source.redefined.pop(name, None)
+
+    def apply_scope(self, scope) -> None:
+        """Types and constants clang resolved, where tree-sitter could not resolve them itself."""
+        for name, ctype in self.types.items():
+            known = scope.types.user.get(name)
+            if known is None or known.name == "?" or (known.size != ctype.size and ctype.size > 0):
+                scope.types.user[name] = ctype
+        source = scope.source
+        for name, value in self.constants.items():
+            if name in scope.arrays or name in source.macros:
+                continue
+            scope.constants.pop(name, None)  # evaluated by the compiler: the value, not the initializer
+            source.macros[name] = Macro(name, None, str(value), 0)
+
+
+def _macro_of(cursor, data: bytes | None, main: bool) -> Macro | None:
+    tokens = list(cursor.get_tokens())
+    if not tokens:
+        return None
+    name = tokens[0].spelling
+    params = None
+    body_start = 1
+    if len(tokens) > 1 and tokens[1].spelling == "(" and \
+            tokens[1].extent.start.offset == tokens[0].extent.end.offset:
+        params, i = [], 2
+        while i < len(tokens) and tokens[i].spelling != ")":
+            if tokens[i].spelling != ",":
+                params.append(tokens[i].spelling)
+            i += 1
+        body_start = i + 1
+    if data is not None and body_start < len(tokens):
+        start, end = tokens[body_start].extent.start.offset, cursor.extent.end.offset
+        body = data[start:end].decode(errors="replace").replace("\\\r\n", " ").replace("\\\n", " ").strip()
+    else:
+        body = " ".join(t.spelling for t in tokens[body_start:])
+    return Macro(name, tuple(params) if params is not None else None, body, cursor.location.line if main else 0)
+
+
+_RECORDS = ("STRUCT_DECL", "CLASS_DECL", "UNION_DECL")
+
+
+class _Types:
+    """clang types -> CType, structs with their members (cached by canonical spelling)."""
+
+    def __init__(self, ci):
+        self.ci = ci
+        self.cache: dict[str, CType | None] = {}
+
+    def of(self, ctype, depth: int = 0) -> CType | None:
+        ci = self.ci
+        canonical = ctype.get_canonical()
+        spelling = canonical.spelling
+        if spelling in self.cache:
+            return self.cache[spelling]
+        kind = canonical.kind
+        result: CType | None = None
+        if kind == ci.TypeKind.POINTER:
+            pointee = self.of(canonical.get_pointee(), depth + 1) if depth < 4 else None
+            result = CType("pointer", 8, 8, pointee=pointee)
+        elif kind == ci.TypeKind.CONSTANTARRAY:
+            element = self.of(canonical.element_type, depth + 1)
+            result = array_of(element, canonical.element_count) if element is not None else None
+        elif kind == ci.TypeKind.RECORD and depth < 6:
+            declaration = canonical.get_declaration()
+            name = normalize(spelling)
+            builtin = BUILTIN_TYPES.get(name)
+            if builtin is not None:
+                result = builtin
+            else:
+                members = []
+                for member in declaration.get_children():
+                    if member.kind == ci.CursorKind.FIELD_DECL:
+                        mtype = self.of(member.type, depth + 1)
+                        if mtype is None:
+                            size = member.type.get_size()
+                            mtype = CType("?", max(size, 1), max(member.type.get_align(), 1)) if size > 0 else None
+                        if mtype is None:
+                            members = None
+                            break
+                        members.append((member.spelling, mtype))
+                size, align = canonical.get_size(), canonical.get_align()
+                if members is not None and size > 0:
+                    laid = struct_of(name, members, align if align > 0 else None)
+                    if laid.size != size:  # clang's layout is the compiler's: keep its size
+                        laid = CType(laid.name, size, align, laid.is_float, laid.fields)
+                    result = laid
+        elif kind == ci.TypeKind.ENUM:
+            result = BUILTIN_TYPES.get("int") if canonical.get_size() == 4 else None
+        else:
+            result = BUILTIN_TYPES.get(normalize(spelling))
+        self.cache[spelling] = result
+        return result
+
+
+def _walk_declarations(ci, cursor, main_file: str, facts: ClangFacts, types: _Types, depth: int = 0) -> None:
+    kinds = ci.CursorKind
+    for child in cursor.get_children():
+        kind = child.kind
+        if kind.is_preprocessing() or kind not in _wanted(ci):
+            continue
+        location = child.location.file
+        if location is None:
+            continue
+        if _system(str(location)):
+            # the C library's typedefs (clock_t, uint, int64_t) are what kernels use from there; its
+            # namespaces, structs and constants (and all of the C++ library) are not walked
+            if kind == kinds.TYPEDEF_DECL and depth == 0 and "/c++/" not in os.path.normpath(str(location)):
+                resolved = types.of(child.underlying_typedef_type)
+                if resolved is not None and child.spelling and not child.spelling.startswith("_"):
+                    facts.types.setdefault(child.spelling, resolved)
+            continue
+        if kind in (kinds.NAMESPACE, kinds.LINKAGE_SPEC, kinds.UNEXPOSED_DECL) and depth < 8:
+            _walk_declarations(ci, child, main_file, facts, types, depth + 1)
+            continue
+        name = child.spelling
+        if kind in (kinds.TYPEDEF_DECL, kinds.TYPE_ALIAS_DECL):
+            resolved = types.of(child.underlying_typedef_type)
+            if resolved is not None and name:
+                facts.types.setdefault(name, resolved)
+        elif kind.name in _RECORDS and child.is_definition() and name:
+            resolved = types.of(child.type)
+            if resolved is not None:
+                facts.types.setdefault(name, resolved)
+        elif kind == kinds.ENUM_DECL:
+            for constant in child.get_children():
+                if constant.kind == kinds.ENUM_CONSTANT_DECL:
+                    facts.constants.setdefault(constant.spelling, int(constant.enum_value))
+        elif kind == kinds.VAR_DECL and name:
+            qualified = child.type.is_const_qualified() or any(t.spelling == "constexpr"
+                                                                for t in list(child.get_tokens())[:4])
+            if qualified and child.type.get_canonical().kind in _INTEGER_KINDS(ci):
+                value = _evaluate_int(ci, child)
+                if value is not None:
+                    facts.constants.setdefault(name, value)
+        elif kind in (kinds.FUNCTION_DECL, kinds.FUNCTION_TEMPLATE) and \
+                _same_name(location, main_file) and any(c.kind == kinds.CUDAGLOBAL_ATTR for c in child.get_children()):
+            facts.kernels.append(name)
+
+
+_TEMPLATE_KERNEL = re.compile(rb"template\s*<[^{;]*?__global__|__global__[^{;]*?template", re.DOTALL)
+_HOST_BODIES = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD", "CONSTRUCTOR")
+MAX_CALLS_WALKED = 200_000
+
+
+def _template_arguments(ci, function) -> list[str] | None:
+    count = function.get_num_template_arguments()
+    if count <= 0:
+        return None
+    out = []
+    for i in range(count):
+        try:
+            kind = function.get_template_argument_kind(i)
+        except ValueError:  # a kind these Python bindings do not know (a pack, a null pointer ...)
+            return None
+        if kind == ci.TemplateArgumentKind.TYPE:
+            out.append(function.get_template_argument_type(i).get_canonical().spelling)
+        elif kind == ci.TemplateArgumentKind.INTEGRAL:
+            out.append(str(function.get_template_argument_value(i)))
+        else:
+            return None
+    return out
+
+
+def _template_parameters(ci, template) -> list[str]:
+    kinds = ci.CursorKind
+    return [c.spelling for c in template.get_children()
+            if c.kind in (kinds.TEMPLATE_TYPE_PARAMETER, kinds.TEMPLATE_NON_TYPE_PARAMETER)]
+
+
+def _bare(spelling: str) -> str:
+    """`const T *__restrict` -> `T`."""
+    words = [w for w in spelling.replace("*", " ").replace("&", " ").split()
+             if w not in ("const", "volatile", "__restrict", "__restrict__", "restrict")]
+    return words[0] if len(words) == 1 else ""
+
+
+def _written_template_arguments(launch, name: str) -> list[str]:
+    """The template arguments written at a launch (`k<TData, 4><<<...>>>` -> ["TData", "4"])."""
+    tokens = [t.spelling for t in launch.get_tokens()][:64]
+    if name not in tokens:
+        return []
+    i = tokens.index(name) + 1
+    if i >= len(tokens) or tokens[i] != "<":
+        return []
+    out, current, depth = [], [], 0
+    for token in tokens[i + 1:]:
+        if token in ("<<<", ">>>"):
+            break
+        if token == "<":
+            depth += 1
+        elif token in (">", ">>") and depth == 0:
+            out.append(" ".join(current))
+            return out
+        elif token == ">":
+            depth -= 1
+        elif token == "," and depth == 0:
+            out.append(" ".join(current))
+            current = []
+            continue
+        current.append(token)
+    return []
+
+
+def _instances(ci, root, files: set[str], facts: ClangFacts) -> None:
+    """The template arguments of kernels the unit's own functions launch (or call), as clang deduced
+    them.  A launch inside a host function template (`degridGPU<CmplxType>` launching
+    `degrid_kernel<<<...>>>(out, ...)`) is dependent: clang resolves it only in the host template's
+    instantiation, which libclang does not show; there the kernel's parameters are bound from the
+    host template's arguments at its calls (same-named template parameters, or a kernel parameter
+    `T*` given a host argument of type `CmplxType*`)."""
+    kinds = ci.CursorKind
+    templates: dict[str, object] = {}  # function template name -> its cursor (kernels and host code)
+    host_args: dict[str, dict[str, str]] = {}  # host template -> parameter -> argument of its first call
+    dependent: list[tuple[str, object, object]] = []  # (kernel name, the launch, the enclosing host template)
+    walked = 0
+    for child in root.get_children():
+        if child.kind.is_preprocessing() or child.location.file is None or \
+                os.path.normpath(os.path.abspath(str(child.location.file))) not in files:
+            continue
+        if child.kind == kinds.FUNCTION_TEMPLATE:
+            templates.setdefault(child.spelling, child)
+        stack = [(child, child if child.kind == kinds.FUNCTION_TEMPLATE else None)]
+        while stack and walked < MAX_CALLS_WALKED:
+            node, enclosing = stack.pop()
+            walked += 1
+            if node.kind == kinds.CALL_EXPR:
+                callee = node.referenced
+                if callee is not None and callee.kind == kinds.FUNCTION_DECL:
+                    arguments = _template_arguments(ci, callee)
+                    if arguments and any(c.kind == kinds.CUDAGLOBAL_ATTR for c in callee.get_children()):
+                        facts.instances.setdefault(callee.spelling, arguments)
+                    elif arguments and enclosing is None:
+                        host_args.setdefault(callee.spelling, {"": arguments})
+                elif callee is None and enclosing is not None:
+                    first = next(iter(node.get_children()), None)
+                    name = next((g.spelling for g in first.walk_preorder() if g.spelling), "") if first else ""
+                    if name:
+                        dependent.append((name, node, enclosing))
+            stack.extend((c, enclosing) for c in node.get_children())
+    for name, launch, enclosing in dependent:
+        kernel = templates.get(name)
+        if kernel is None or name in facts.instances or \
+                not any(c.kind == kinds.CUDAGLOBAL_ATTR for c in kernel.get_children()):
+            continue
+        given = host_args.get(enclosing.spelling, {}).get("")
+        if not given:
+            continue
+        binding = dict(zip(_template_parameters(ci, enclosing), given))
+        params = _template_parameters(ci, kernel)
+        bound = {p: binding[p] for p in params if p in binding}
+        written = _written_template_arguments(launch, name)  # `testKernel<TData><<<...>>>`
+        for p, arg in zip(params, written):
+            if arg in binding:
+                bound[p] = binding[arg]
+            elif re.fullmatch(r"-?\d+[uUlL]*", arg):
+                bound[p] = arg.rstrip("uUlL")
+        kernel_types = [_bare(c.type.spelling) for c in kernel.get_children() if c.kind == kinds.PARM_DECL]
+        actual = [_bare(c.type.spelling) for c in list(launch.get_children())[1:]
+                  if c.kind != kinds.CALL_EXPR or c.spelling != "cudaConfigureCall"]
+        for formal, given_type in zip(kernel_types, actual[-len(kernel_types):] if kernel_types else []):
+            if formal in params and formal not in bound and given_type in binding:
+                bound[formal] = binding[given_type]
+        if params and all(p in bound for p in params):
+            facts.instances[name] = [bound[p] for p in params]
+
+
+def _wanted(ci):
+    if "wanted" not in _state:
+        k = ci.CursorKind
+        _state["wanted"] = {k.NAMESPACE, k.LINKAGE_SPEC, k.UNEXPOSED_DECL, k.TYPEDEF_DECL, k.TYPE_ALIAS_DECL,
+                            k.STRUCT_DECL, k.CLASS_DECL, k.UNION_DECL, k.ENUM_DECL, k.VAR_DECL, k.FUNCTION_DECL,
+                            k.FUNCTION_TEMPLATE}
+    return _state["wanted"]
+
+
+def _system(file_name: str) -> bool:
+    """A header of the C or C++ library, or the prelude: nothing the analysis needs from there."""
+    name = os.path.normpath(file_name)
+    return name.startswith(("/usr/include", "/usr/lib", "/include/", "/lib/", _state.get("dir", "\0"))) or \
+        "/c++/" in name
+
+
+def _same_name(location, main_file: str) -> bool:
+    return os.path.normpath(os.path.abspath(str(location))) == main_file
+
+
+def _INTEGER_KINDS(ci):  # a constant table, built once the bindings are loaded
+    if "integers" not in _state:
+        t = ci.TypeKind
+        _state["integers"] = {t.BOOL, t.CHAR_U, t.UCHAR, t.CHAR16, t.CHAR32, t.USHORT, t.UINT, t.ULONG, t.ULONGLONG,
+                              t.CHAR_S, t.SCHAR, t.WCHAR, t.SHORT, t.INT, t.LONG, t.LONGLONG, t.ENUM}
+    return _state["integers"]
+
+
+def compile_args(options, path: str | Path, database: bool = False) -> list[str]:
+    """clang's command line for `path` under the analyzer's options (include dirs and defines already
+    merged from the compile database by compdb.apply)."""
+    prelude = _prelude_dir()
+    arch = options.arch.rstrip("a") if options.arch.startswith("sm_") else "sm_90"
+    args = ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", f"--cuda-gpu-arch={arch}",
+            f"-std={options.std}", "-Wno-unknown-cuda-version", "-ferror-limit=0", "-w",
+            "-include", str(Path(prelude, "cudaperf_cuda_prelude.h")), f"-I{prelude}",
+            f"-idirafter{Path(prelude, 'resource')}"]
+    args += [f"-D{k}={v}" for k, v in options.defines.items()]
+    args += [f"-I{Path(d).resolve()}" for d in options.include_dirs]
+    args += [a for d in options.system_include_dirs for a in ("-isystem", str(Path(d).resolve()))]
+    if not database:
+        # no database said where the headers are: the project's root and its `Common`/`include`
+        # directories, as the tree-sitter reader searches them (cuda-samples' <helper_cuda.h>)
+        here = Path(path).resolve().parent
+        for directory in list(here.parents)[:ANCESTOR_INCLUDES]:
+            args.append(f"-idirafter{directory}")
+            for sub in ("Common", "common", "include"):
+                if (directory / sub).is_dir():
+                    args.append(f"-idirafter{directory / sub}")
+    return args
+
+
+_UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx")
+
+
+def translation_unit(path: Path) -> Path:
+    """The file clang compiles `path` in: itself, or a source file beside it (or in the directory above)
+    that `#include`s it (HeCBench's main.cu including kernels.cu after the header defining GCF_DIM)."""
+    from .project import neighbours
+    from .source import _include_sites
+
+    for unit in neighbours(path):
+        if unit.suffix in _UNIT_SUFFIXES and any(site == path for _, site in _include_sites(unit)):
+            return unit
+    return path
+
+
+def facts_for(path: str | Path, options, database: bool = False) -> ClangFacts:
+    """Parse `path` with libclang under `options` and gather the facts; ClangUnavailable without
+    libclang, ClangFailed where libclang cannot read the file.  A file another source includes (and
+    no compile database lists) is parsed as part of that translation unit."""
+    ci = _cindex()
+    start = time.perf_counter()
+    main_file = str(Path(path).resolve())
+    unit_file = main_file if database else str(translation_unit(Path(main_file)))
+    # function bodies are needed only for the instances of templates (the launches that instantiate them)
+    templates = _TEMPLATE_KERNEL.search(Path(main_file).read_bytes()) is not None
+    flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    if not templates:
+        flags |= ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
+    try:
+        index = ci.Index.create()
+        unit = index.parse(unit_file, args=compile_args(options, unit_file, database), options=flags)
+    except ci.TranslationUnitLoadError as exc:
+        raise ClangFailed(f"libclang could not parse the file ({exc or 'translation unit not loaded'})") from None
+    facts = ClangFacts()
+    contents: dict[str, bytes | None] = {}
+    definition = ci.CursorKind.MACRO_DEFINITION
+    for cursor in unit.cursor.get_children():
+        if cursor.kind != definition:
+            continue
+        location = cursor.location.file
+        if location is None:
+            continue
+        file_name = str(location)
+        if _system(file_name):
+            continue
+        if file_name not in contents:
+            try:
+                contents[file_name] = Path(file_name).read_bytes()
+            except OSError:
+                contents[file_name] = None
+        macro = _macro_of(cursor, contents[file_name], _same_name(location, main_file))
+        if macro is not None:
+            facts.macros.setdefault(macro.name, []).append(macro)
+    for diagnostic in unit.diagnostics:
+        if diagnostic.severity >= ci.Diagnostic.Error:
+            facts.errors += 1
+            if diagnostic.spelling.endswith("file not found"):
+                facts.missing_headers.append(diagnostic.spelling.split("'")[1] if "'" in diagnostic.spelling
+                                             else diagnostic.spelling)
+    _walk_declarations(ci, unit.cursor, main_file, facts, _Types(ci))
+    if templates:
+        _instances(ci, unit.cursor, {main_file, unit_file}, facts)
+    facts.seconds = time.perf_counter() - start
+    return facts
+
+
+class ClangFailed(Exception):
+    """libclang could not read the file; the analysis falls back to tree-sitter."""
+
+
+def attach(source: SourceFile, path: str | Path, options, tree_kernels: int | None = None,
+           database: bool = False) -> list[Diagnostic]:
+    """Give `source` clang's facts (ClangUnavailable propagates).  Returns notes for the report: a
+    fallback to tree-sitter, headers clang could not find."""
+    try:
+        facts = facts_for(path, options, database)
+    except ClangUnavailable:
+        raise
+    except ClangFailed as exc:
+        return [Diagnostic(1, 1, "note", f"clang frontend: {exc}; analysed with tree-sitter")]
+    except Exception as exc:  # a crash inside libclang's bindings costs the precision, not the file
+        return [Diagnostic(1, 1, "note", f"clang frontend failed ({type(exc).__name__}: {exc}); "
+                                         "analysed with tree-sitter")]
+    if tree_kernels and not facts.kernels:
+        return [Diagnostic(1, 1, "note", f"clang frontend: clang found none of the file's kernels "
+                                         f"({facts.errors} errors); analysed with tree-sitter")]
+    facts.apply_source(source)
+    source.facts = facts
+    notes = []
+    if facts.missing_headers:
+        shown = ", ".join(dict.fromkeys(facts.missing_headers))
+        notes.append(Diagnostic(1, 1, "note", f"clang frontend: headers not found: {shown} "
+                                              "(pass -I or a compile database)"))
+    return notes
