@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cudaperf.cli import main
+from cudaperf.costmodel.wrapper import bind, evaluate, wrappers
 from cudaperf.rewards.triage import select
 from cudaperf.rl.dataset.styles import candidate
-from cudaperf.rl.wrapper import bind, evaluate, wrappers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -219,7 +219,7 @@ def test_tracing_runs_candidates_in_a_bounded_child():
     """The trace executes untrusted candidate Python: its address space is capped and a candidate that
     never returns is killed at the time limit, with a one-line reason either way."""
     pytest.importorskip("torch")
-    from cudaperf.rl import trace
+    from cudaperf.costmodel import trace
 
     hog = "buffer = bytearray(10 << 30)\n" + NO_CUDA   # under this machine's memory, over the cap
     record = trace.run(REFERENCE, [hog])["candidates"][0]

@@ -224,7 +224,7 @@ def score_kernels(found: list[tuple[str, dict[str, float]]], config: RewardConfi
 
 def score_launches(estimate, config: RewardConfig) -> StructuralScore:
     """The structural score at the task's real shapes: the kernels a candidate launches on the
-    reference's inputs (`rl.candidates.Estimate.launches`, analysed under the grid and block its
+    reference's inputs (`costmodel.candidates.Estimate.launches`, analysed under the grid and block its
     wrapper computes for them)."""
     if not estimate.launches:
         return floor(config, estimate.reason or "no kernel launched")

@@ -71,7 +71,7 @@ def relative_times() -> dict[str, dict[str, float]]:
 
 def rows() -> list[dict]:
     """Every measured candidate estimated at its task's shapes (one trace per task)."""
-    from ..candidates import estimate
+    from ...costmodel.candidates import estimate
     from .styles_data import estimate_row
 
     out = []
@@ -113,7 +113,7 @@ def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
     in the first two (it comes last)."""
     import math
 
-    from ..ranking import Ranker
+    from ...costmodel.model import Ranker
 
     ranker = ranker or Ranker.default()
     out: dict[str, list[float]] = {"ranker": [], "untrained time estimate": [], "more CUDA lines": [],

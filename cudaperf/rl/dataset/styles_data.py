@@ -46,7 +46,7 @@ def estimate_row(est, source: str) -> dict:
 def rows(families: tuple[str, ...] = ()) -> list[dict]:
     """Every (task, configuration, candidate) estimated at the configuration's shapes (of `families`
     only, when given)."""
-    from ..candidates import estimate
+    from ...costmodel.candidates import estimate
     from .styles import all_tasks
 
     out = []

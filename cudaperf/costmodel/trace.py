@@ -7,7 +7,7 @@ it runs outside the extension is recorded with its FLOPs and bytes.
 
 The candidate is untrusted code: this runs in a child process (`run`), as
 
-    python -m cudaperf.rl.trace REQUEST.json RESULT.json
+    python -m cudaperf.costmodel.trace REQUEST.json RESULT.json
 
 REQUEST: {"reference": text, "sizes": {GLOBAL: value} | null, "candidates": [text, ...]};
 RESULT: {"inputs": [...], "candidates": [{"error", "extensions": [{cuda, functions}], "calls":
@@ -355,7 +355,7 @@ def run(reference: str, candidates: list[str], sizes: dict | None = None, timeou
         req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
         req.write_text(json.dumps({"reference": reference, "sizes": sizes, "candidates": candidates}))
         prefix, env = _confinement(Path(tmp))
-        proc = run_bounded([*prefix, sys.executable, "-m", "cudaperf.rl.trace", str(req), str(res)], timeout,
+        proc = run_bounded([*prefix, sys.executable, "-m", "cudaperf.costmodel.trace", str(req), str(res)], timeout,
                            env=env, address_space=TRACE_ADDRESS_SPACE, cwd=tmp)
         if proc.returncode is None:
             raise RuntimeError(f"tracing the candidates took more than {timeout:.0f} s")
