@@ -54,6 +54,7 @@ class Estimate:
     sizes: dict[str, dict[str, float]] = field(default_factory=dict)   # function -> wrapper values inferred
     unknown: list[str] = field(default_factory=list)
     note: str | None = None       # how the trace ended when it did not end normally (partial, guessed calls)
+    reference_seconds: float | None = None   # the reference's own estimated time (`reference_seconds`)
 
     @property
     def rankable(self) -> bool:
@@ -68,7 +69,8 @@ class Estimate:
         return sum(k.count for k in self.launches) + len(self.torch_ops)
 
     def to_json(self) -> dict:
-        return {"label": self.label, "seconds": self.seconds, "reason": self.reason, "guess": self.guess,
+        return {"label": self.label, "seconds": self.seconds, "reference_seconds": self.reference_seconds,
+                "reason": self.reason, "guess": self.guess,
                 "note": self.note,
                 "launches": [{"function": k.function, "kernel": k.kernel, "count": k.count, "grid": k.grid,
                               "block": k.block, "launch": k.launch_source} for k in self.launches],
@@ -228,7 +230,22 @@ def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels
 
     labels = labels or [f"candidate {i}" for i in range(len(codes))]
     traced = traced or trace.run(reference, codes, sizes)
-    return [estimate_traced(label, t) for label, t in zip(labels, traced["candidates"])]
+    found = [estimate_traced(label, t) for label, t in zip(labels, traced["candidates"])]
+    ref = reference_seconds(traced.get("reference_ops"))
+    for e in found:
+        e.reference_seconds = ref
+    return found
+
+
+def reference_seconds(ops: list[dict] | None) -> float | None:
+    """The reference's estimated time: its torch operators priced as a candidate's (`op_terms`: bytes at
+    DRAM rate, FLOPs at cuBLAS / cuDNN rates, a launch each), their sum or the host's time per call if
+    larger.  None when the reference could not be run on meta tensors or runs no operator."""
+    if not ops:
+        return None
+    gpu = sum(op_terms(op)["total"] for op in ops if op["op"] != "item")
+    host = sum(TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] for op in ops)
+    return max(gpu, host)
 
 
 def task_reference(task: Any) -> str:

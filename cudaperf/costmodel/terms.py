@@ -12,7 +12,8 @@ from typing import Any
 # H200 rates the time terms use: DRAM and the launch overhead measured (docs/ranking.md); sector, atomic
 # and shared rates per SM and clock as the hardware issues them.
 ARCH = {"sm_count": 132, "clock_hz": 1.98e9, "dram_bps": 4.0e12, "load_sector_bps": 7e12, "store_sector_bps": 2e12,
-        "fp32_flops": 60e12, "atomic_sectors_per_clock": 2.0, "latency_s": 6e-7, "launch_s": 3e-6}
+        "fp32_flops": 60e12, "atomic_sectors_per_clock": 2.0, "latency_s": 6e-7, "launch_s": 3e-6,
+        "shared_step_cycles": 100.0, "same_address_atomic_s": 1.8e-9}
 _FEATURES = ("global_load_efficiency", "global_store_efficiency", "shared_efficiency", "uncoalesced_access_fraction",
              "vector_access_fraction", "indirect_access_fraction", "divergent_warp_fraction", "occupancy_theoretical",
              "registers_per_thread", "global_requests_per_thread", "shared_requests_per_thread",
@@ -73,11 +74,39 @@ def serial_requests(d: dict[str, float]) -> float:
     return d["global_requests_per_thread"] * block / (32.0 * math.ceil(block / 32.0))
 
 
+def serial_shared(d: dict[str, float]) -> float:
+    """Shared-memory round trips one thread makes in sequence, in a kernel with barriers in loops (a
+    tree reduction, a Hillis-Steele scan: each step a shared load, a store and a barrier the whole
+    block waits on).  Shared loads that feed arithmetic (a tiled matmul's inner product: an FMA's two
+    FLOPs per pair of loads, independent of one another) overlap; the requests beyond the thread's
+    FLOPs are the chain, per warp as `serial_requests`."""
+    requests = d.get("shared_requests_per_thread", 0.0)
+    if requests <= 0 or d.get("barriers_in_loops", 0.0) <= 0:
+        return 0.0
+    block = d.get("block_threads") or 32.0
+    chain = max(0.0, requests - d.get("flops_per_thread", 0.0))
+    return chain * block / (32.0 * math.ceil(block / 32.0))
+
+
+def contended_atomics(d: dict[str, float]) -> float:
+    """Seconds of global atomics every lane aims at one address (a float `atomicAdd(out, v)` per element):
+    they serialise at the L2 slice that owns it, one lane's update after another, 1.8 ns each (the
+    model-style mse candidate's atomic per element on the H200).  The analyzer's `contended_atomics`
+    already leaves out the forms nvcc reduces to one update per warp."""
+    if d.get("contended_atomics", 0.0) <= 0:
+        return 0.0
+    lanes = min(32.0, d.get("block_threads") or 32.0)
+    return d["gatomic_requests"] * lanes * ARCH["same_address_atomic_s"]
+
+
 def time_terms(d: dict[str, float]) -> dict[str, float]:
     """Seconds each resource would take on its own, and their maximum plus a launch: DRAM bytes;
     32-byte sectors of global loads and of stores (partial-sector stores cost more); shared-memory
-    wavefronts (bank conflicts); issued memory instructions; FLOPs; sectors of global atomics and
-    requests of shared atomics; the latency chain of one thread times the waves of blocks."""
+    wavefronts (bank conflicts); issued memory instructions; FLOPs; sectors of global atomics (or their
+    lanes one after another where they all hit one address, `contended_atomics`) and
+    requests of shared atomics; the latency chain of one thread times the waves of blocks: its global
+    requests (four in flight) and its barrier-separated shared round trips (`serial_shared`, 100 cycles
+    a step)."""
     sm, clock = ARCH["sm_count"], ARCH["clock_hz"]
     resident = max(d["active_blocks_per_sm"], 1.0) * sm
     waves = max(1.0, math.ceil(d["blocks"] / resident))
@@ -89,9 +118,10 @@ def time_terms(d: dict[str, float]) -> dict[str, float]:
         "issue": (d["gld_requests"] + d["gst_requests"] + d["gatomic_requests"] + d["shared_requests"]
                   + d["satomic_requests"]) / (sm * 4 * clock),
         "flops": d["flops"] / ARCH["fp32_flops"],
-        "global_atomics": d["gatomic_sectors"] / (ARCH["atomic_sectors_per_clock"] * clock),
+        "global_atomics": max(d["gatomic_sectors"] / (ARCH["atomic_sectors_per_clock"] * clock), contended_atomics(d)),
         "shared_atomics": 4.0 * d["satomic_requests"] / (sm * clock),
-        "latency": waves * serial_requests(d) * ARCH["latency_s"] / 4.0,
+        "latency": waves * (serial_requests(d) * ARCH["latency_s"] / 4.0
+                            + serial_shared(d) * ARCH["shared_step_cycles"] / clock),
     }
     terms["total"] = max(terms.values()) + ARCH["launch_s"]
     return terms
