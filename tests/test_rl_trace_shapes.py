@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cudaperf.rl.wrapper import bind, wrappers
+from cudaperf.costmodel.wrapper import bind, wrappers
 
 SHAPES = Path(__file__).resolve().parent / "rank_shapes"
 REFERENCE = SHAPES / "softmax_reference.py"
@@ -148,7 +148,7 @@ std::vector<torch::Tensor> f(torch::Tensor input, int64_t stream) {
 
 SHIM_PROBES = """
 import torch
-from cudaperf.rl.cudashim import install, on_meta_mode
+from cudaperf.costmodel.cudashim import install, on_meta_mode
 install()
 probes = {
     "generator": lambda: torch.Generator(device="cuda"),

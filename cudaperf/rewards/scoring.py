@@ -170,7 +170,7 @@ class Scorer:
         """The structural score of each KernelBench candidate at its task's input shapes
         (`structural.score_launches`); None where the candidate cannot be traced (the file-level
         score then applies)."""
-        from ..rl.candidates import estimate
+        from ..costmodel.candidates import estimate
 
         scores: list[StructuralScore | None] = [None] * len(codes)
         for reference, members in self._kernelbench_groups(tasks, codes).items():

@@ -13,7 +13,10 @@ Per kernel, each component is in [0, 1] (None where it does not apply; weights r
 
 and the sync hygiene factor 1 / (1 + sum of penalty x count) over races, barriers some threads
 never reach and redundant barriers multiplies their weighted mean: a racy kernel's speed is moot.
-A candidate scores the mean over its kernels; unreadable code or no kernel scores the floor."""
+A candidate scores the mean over its kernels; unreadable code or no kernel scores the floor.  At the
+task's real shapes (`score_launches`, `score_at_shapes`) the kernels are weighted by their estimated
+seconds, and the candidate's estimated speed-up over the reference counts beside them with
+`RewardConfig.speed_weight`: where the time goes, not only how well each kernel uses the memory system."""
 
 from __future__ import annotations
 
@@ -224,12 +227,41 @@ def score_kernels(found: list[tuple[str, dict[str, float]]], config: RewardConfi
 
 def score_launches(estimate, config: RewardConfig) -> StructuralScore:
     """The structural score at the task's real shapes: the kernels a candidate launches on the
-    reference's inputs (`rl.candidates.Estimate.launches`, analysed under the grid and block its
-    wrapper computes for them)."""
+    reference's inputs (`costmodel.candidates.Estimate.launches`, analysed under the grid and block its
+    wrapper computes for them), weighted by where the time goes, and its estimated speed-up over the
+    reference (`score_at_shapes`)."""
     if not estimate.launches:
         return floor(config, estimate.reason or "no kernel launched")
-    return score_weighted([(k.kernel, k.report["features"], k.count * k.terms["total"]) for k in estimate.launches],
-                          config)
+    return score_at_shapes([(k.kernel, k.report["features"], k.count * k.terms["total"]) for k in estimate.launches],
+                           estimate.seconds, estimate.reference_seconds, config)
+
+
+def speed(seconds: float | None, reference_seconds: float | None) -> float | None:
+    """The estimated speed-up s = reference time / candidate time mapped to [0, 1): s / (1 + s), 0.5 at
+    parity with the reference; None without both estimates."""
+    if not seconds or not reference_seconds or seconds <= 0 or reference_seconds <= 0:
+        return None
+    s = reference_seconds / seconds
+    return s / (1.0 + s)
+
+
+def score_at_shapes(found: list[tuple[str, Mapping[str, float], float]], seconds: float | None,
+                    reference_seconds: float | None, config: RewardConfig) -> StructuralScore:
+    """Kernels (name, features, estimated seconds) at the task's shapes: their components weighted by
+    their seconds (`score_weighted`), and beside them with `config.speed_weight` (against 1 for the
+    kernel components together) the candidate's estimated speed-up over the reference (`speed`: the
+    whole candidate's time, launches, torch operators and host time included), under the same sync
+    hygiene factor.  Within a task this is what orders candidates by where their time goes: two
+    kernels that use the memory system equally well but do 30x different work no longer tie."""
+    base = score_weighted(found, config)
+    fast = speed(seconds, reference_seconds)
+    if base.reason is not None or fast is None or config.speed_weight <= 0:
+        return base
+    hygiene_ = base.components.get("hygiene")
+    factor = 1.0 if hygiene_ is None else hygiene_
+    w = config.speed_weight
+    return StructuralScore((base.score + w * factor * fast) / (1.0 + w), {**base.components, "speed": fast},
+                           base.kernels)
 
 
 def score_weighted(found: list[tuple[str, Mapping[str, float], float]], config: RewardConfig) -> StructuralScore:

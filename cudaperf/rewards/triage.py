@@ -18,7 +18,7 @@ DEFAULT_UNCERTAIN_P = 0.25
 
 
 def _ranked(reference: str, codes: Sequence[str]) -> list[dict]:
-    from ..rl.ranking import Ranker
+    from ..costmodel.model import Ranker
 
     try:
         return Ranker.default().rank_candidates(reference, list(codes))

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .ranking import Ranker
+from ..costmodel.model import Ranker
 
 
 def order(paths: list[str], options, model: str | None, fmt: str, stream: TextIO | None = None) -> int:

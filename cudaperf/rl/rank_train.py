@@ -22,9 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..costmodel.model import SCHEMA, Ranker
+from ..costmodel.terms import log_terms, vector
 from .dataset import styles_data
 from .dataset.load import DEFAULT, Sample, samples
-from .ranking import SCHEMA, Ranker, log_terms, vector
 
 TRAIN_RATIO, TARGET_RATIO = 1.1, 1.25
 RATES = ("accuracy_1.25", "accuracy_1.1", "kendall_tau", "top1")

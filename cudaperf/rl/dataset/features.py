@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...costmodel.terms import describe
 from ...rewards.execution import harness, spec
-from ..ranking import describe
 from .emulate import parameters
 from .generate import all_tasks
 from .kit import DTYPES, Implementation, Task, init_sizes, resolve

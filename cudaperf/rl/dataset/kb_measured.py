@@ -71,7 +71,7 @@ def relative_times() -> dict[str, dict[str, float]]:
 
 def rows() -> list[dict]:
     """Every measured candidate estimated at its task's shapes (one trace per task)."""
-    from ..candidates import estimate
+    from ...costmodel.candidates import estimate
     from .styles_data import estimate_row
 
     out = []
@@ -89,7 +89,7 @@ def samples(features: str | Path = FEATURES) -> list[Sample]:
     """Measured candidates joined with their committed estimates; `time_ms` is the relative time
     (candidate over reference), `inputs` as `styles_data.samples` gives them."""
     from ...rewards.config import RewardConfig
-    from ...rewards.structural import score_weighted
+    from ...rewards.structural import score_at_shapes
 
     config = RewardConfig()
     feats = {r["impl_id"]: r for r in read_jsonl(features)}
@@ -102,8 +102,9 @@ def samples(features: str | Path = FEATURES) -> list[Sample]:
             found.append(Sample(f"kb/{Path(task).name}", 0, Path(path).name, ratio,
                                 {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
                                  "guess": f["guess"], "reason": f["reason"],
-                                 "structural": score_weighted([(k["kernel"], k["features"], k["count"] * k["seconds"])
-                                                               for k in f["kernels"]], config).score}))
+                                 "structural": score_at_shapes([(k["kernel"], k["features"], k["count"] * k["seconds"])
+                                                                for k in f["kernels"]], f["terms"]["total"],
+                                                               f.get("reference_seconds"), config).score}))
     return found
 
 
@@ -113,7 +114,7 @@ def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
     in the first two (it comes last)."""
     import math
 
-    from ..ranking import Ranker
+    from ...costmodel.model import Ranker
 
     ranker = ranker or Ranker.default()
     out: dict[str, list[float]] = {"ranker": [], "untrained time estimate": [], "more CUDA lines": [],

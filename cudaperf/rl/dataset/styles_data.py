@@ -35,7 +35,8 @@ def cuda_lines(source: str) -> int:
 
 def estimate_row(est, source: str) -> dict:
     """What the features files keep of one candidate's estimate (`candidates.Estimate`)."""
-    return {"terms": est.terms, "reason": est.reason, "guess": est.guess, "unknown": est.unknown, "note": est.note,
+    return {"terms": est.terms, "reference_seconds": est.reference_seconds, "reason": est.reason,
+            "guess": est.guess, "unknown": est.unknown, "note": est.note,
             "launches": est.launch_count(), "lines": cuda_lines(source), "inferred": est.sizes,
             "kernels": [{"kernel": k.kernel, "count": k.count, "grid": k.grid, "block": k.block,
                          "launch": k.launch_source, "seconds": k.terms["total"],
@@ -46,7 +47,7 @@ def estimate_row(est, source: str) -> dict:
 def rows(families: tuple[str, ...] = ()) -> list[dict]:
     """Every (task, configuration, candidate) estimated at the configuration's shapes (of `families`
     only, when given)."""
-    from ..candidates import estimate
+    from ...costmodel.candidates import estimate
     from .styles import all_tasks
 
     out = []
@@ -65,7 +66,7 @@ def samples(data: str | Path = STYLES) -> list[Sample]:
     """Verified measurements joined with their estimates; `inputs` carries the summed `terms` and
     the baselines' counts."""
     from ...rewards.config import RewardConfig
-    from ...rewards.structural import score_weighted
+    from ...rewards.structural import score_at_shapes
 
     config = RewardConfig()
     data = Path(data)
@@ -76,8 +77,9 @@ def samples(data: str | Path = STYLES) -> list[Sample]:
         if r.get("verified") and r.get("time_ms") and f is not None and f["terms"] is not None:
             found.append(Sample(r["task_id"], r["config_id"], r["cand_id"], r["time_ms"],
                                 {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
-                                 "structural": score_weighted([(k["kernel"], k["features"], k["count"] * k["seconds"])
-                                                               for k in f["kernels"]], config).score,
+                                 "structural": score_at_shapes([(k["kernel"], k["features"], k["count"] * k["seconds"])
+                                                                for k in f["kernels"]], f["terms"]["total"],
+                                                               f.get("reference_seconds"), config).score,
                                  "reference_ms": r["reference_ms"]}))
     return found
 

@@ -3,13 +3,13 @@ module whose `ModelNew` calls a `load_inline` extension (a C++ wrapper computing
 tensor sizes, one or several kernels), sometimes leaving part of the work to torch (a "torch tail")
 or fusing only part of it.  The tasks' sizes are upper-case module globals of the reference; each
 configuration assigns them.  Measured on the H200 by `measure_styles`; ranked by
-`cudaperf.rl.candidates`."""
+`cudaperf.costmodel.candidates`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...trace import configured  # noqa: F401  (the reference with a configuration's sizes assigned)
+from ....costmodel.trace import configured  # noqa: F401  (the reference with a configuration's sizes assigned)
 
 SCHEMA = "cudaperf.styles/1"
 

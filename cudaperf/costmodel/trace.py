@@ -7,11 +7,12 @@ it runs outside the extension is recorded with its FLOPs and bytes.
 
 The candidate is untrusted code: this runs in a child process (`run`), as
 
-    python -m cudaperf.rl.trace REQUEST.json RESULT.json
+    python -m cudaperf.costmodel.trace REQUEST.json RESULT.json
 
 REQUEST: {"reference": text, "sizes": {GLOBAL: value} | null, "candidates": [text, ...]};
-RESULT: {"inputs": [...], "candidates": [{"error", "extensions": [{cuda, functions}], "calls":
-[{"extension", "function", "args"}], "ops": [{"op", "flops", "bytes", "strided"}]}]}."""
+RESULT: {"inputs": [...], "reference_ops": [{"op", "flops", "bytes", "strided"}] | null (the reference's
+own operators), "candidates": [{"error", "extensions": [{cuda, functions}], "calls": [{"extension",
+"function", "args"}], "ops": [{"op", "flops", "bytes", "strided"}]}]}."""
 
 from __future__ import annotations
 
@@ -336,7 +337,43 @@ def trace_request(request: dict) -> dict:
             inputs = ref["get_inputs"]()
         init = ref["get_init_inputs"]() if "get_init_inputs" in ref else []
     return {"inputs": [_describe(x) for x in inputs], "init": [_describe(x) for x in init],
+            "reference_ops": _reference_ops(ref, inputs, init),
             "candidates": [_trace_one(src, inputs, init) for src in request["candidates"]]}
+
+
+def _reference_ops(ref: dict, inputs, init) -> list[dict] | None:
+    """The torch operators the reference's `Model` runs on the inputs (its warm, second call), each with
+    its FLOPs and bytes: what the task's own time is estimated from.  None when it cannot be run on
+    meta tensors."""
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from .cudashim import on_meta_mode
+
+    ops: list[dict] = []
+
+    class Recorder(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            name = func.overloadpacket.__name__.rstrip("_")
+            if name == "_local_scalar_dense" and args and args[0].device.type == "meta":
+                return _scalar(args[0], "run")
+            out = func(*args, **(kwargs or {}))
+            if name not in _FREE:
+                ops.append(_op_cost(name, (args, kwargs), out))
+            return out
+
+    if "Model" not in ref:
+        return None
+    try:
+        with on_meta_mode(), torch.device("meta"):
+            model = ref["Model"](*init)
+            with torch.no_grad():
+                model(*inputs)
+                with Recorder():
+                    model(*inputs)
+    except Exception:
+        return None
+    return ops
 
 
 # the tracing child's address-space cap: torch on the CPU with meta tensors needs a few GB of it
@@ -355,7 +392,7 @@ def run(reference: str, candidates: list[str], sizes: dict | None = None, timeou
         req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
         req.write_text(json.dumps({"reference": reference, "sizes": sizes, "candidates": candidates}))
         prefix, env = _confinement(Path(tmp))
-        proc = run_bounded([*prefix, sys.executable, "-m", "cudaperf.rl.trace", str(req), str(res)], timeout,
+        proc = run_bounded([*prefix, sys.executable, "-m", "cudaperf.costmodel.trace", str(req), str(res)], timeout,
                            env=env, address_space=TRACE_ADDRESS_SPACE, cwd=tmp)
         if proc.returncode is None:
             raise RuntimeError(f"tracing the candidates took more than {timeout:.0f} s")

@@ -1,0 +1,259 @@
+"""A KernelBench candidate's estimated time at the task's real input shapes, from static analysis.
+
+`trace.run` says what the candidate runs on the reference's inputs (meta tensors, no GPU): each
+extension call with its argument shapes, each torch operator left around it.  Per extension call,
+`wrapper.bind` turns the C++ wrapper's size computations into numbers, the analyzer reads every
+kernel that wrapper launches under the grid and block those numbers give, and `terms.time_terms`
+prices each launch; torch operators are priced by their bytes and FLOPs (`TORCH`).  A candidate's
+terms are the sums over everything it launches, times how often; `seconds` is the larger of the
+GPU's total and the host's (a call to the extension or to torch costs host time that a short
+kernel does not hide).  Candidates without a readable extension get `reason` and no terms."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .terms import ARCH, describe, time_terms
+from .wrapper import bind, wrappers
+
+# torch operators outside the extension: H200 rates measured on the styles tasks (tests/data/h200/styles:
+# cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN fp32 3x3 convolutions 10-17 TFLOP/s, copies from strided views
+# 3.5x slower than contiguous ones), and the host time per call (a cuDNN convolution's ~100 us of setup)
+TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4}
+_CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d")
+_GEMMS = ("mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot")
+
+
+@dataclass
+class KernelLaunch:
+    """One kernel of one extension call at the task's shapes."""
+
+    function: str
+    kernel: str
+    count: int
+    grid: list[int]
+    block: list[int]
+    launch_source: str        # traced (the wrapper run at these shapes) | inferred (read by patterns) |
+    #                           assumed (the wrapper's grid or block not known at these shapes) | default
+    report: dict = field(repr=False)
+    terms: dict[str, float] = field(repr=False)
+
+
+@dataclass
+class Estimate:
+    label: str
+    terms: dict[str, float] | None = None      # summed time terms (seconds); None: cannot be ranked
+    seconds: float | None = None
+    reason: str | None = None
+    launches: list[KernelLaunch] = field(default_factory=list)
+    torch_ops: list[dict] = field(default_factory=list)
+    sizes: dict[str, dict[str, float]] = field(default_factory=dict)   # function -> wrapper values inferred
+    unknown: list[str] = field(default_factory=list)
+    note: str | None = None       # how the trace ended when it did not end normally (partial, guessed calls)
+    reference_seconds: float | None = None   # the reference's own estimated time (`reference_seconds`)
+
+    @property
+    def rankable(self) -> bool:
+        return self.terms is not None
+
+    @property
+    def guess(self) -> bool:
+        """The estimate rests on something not known: a size, a call's arguments, a kernel not analysed."""
+        return bool(self.unknown) or self.note is not None
+
+    def launch_count(self) -> int:
+        return sum(k.count for k in self.launches) + len(self.torch_ops)
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "seconds": self.seconds, "reference_seconds": self.reference_seconds,
+                "reason": self.reason, "guess": self.guess,
+                "note": self.note,
+                "launches": [{"function": k.function, "kernel": k.kernel, "count": k.count, "grid": k.grid,
+                              "block": k.block, "launch": k.launch_source} for k in self.launches],
+                "torch_ops": [o["op"] for o in self.torch_ops], "sizes_inferred": self.sizes,
+                "unknown": self.unknown}
+
+
+@lru_cache(maxsize=512)
+def _analysed(text: str, scalars: str) -> list:
+    from ..analysis.analyzer import Options, analyze_source
+
+    args = json.loads(scalars)
+    return analyze_source(text, options=Options(args=args, resources="estimate")).kernels
+
+
+@lru_cache(maxsize=2048)
+def _launch_report(text: str, kernel: str, launch: str) -> dict:
+    """The analyzer's report of one kernel (a name expression: `k` or `k<float, 256>`) under one traced
+    launch (JSON: grid, block, smem, scalar arguments by name)."""
+    from ..analysis.analyzer import Options, analyze_source
+
+    cfg = json.loads(launch)
+    options = Options(kernel=kernel, grid=tuple(cfg["grid"]), block=tuple(cfg["block"]), dynamic_smem=cfg["smem"],
+                      args=cfg["args"], resources="estimate")
+    base = kernel.split("<", 1)[0].strip()
+    for k in analyze_source(text, options=options).kernels:
+        if k.kernel.name == base:
+            return k.to_json()
+    raise LookupError(f"the analyzer did not find {base}")
+
+
+def defaulted(report: dict) -> list[str]:
+    """What the analyzer assumed for one kernel: scalar arguments it gave a default value, a default launch."""
+    launch = report["launch"]
+    out = [f"{name} (assumed {a['value']})" for name, a in launch.get("args", {}).items()
+           if a.get("source") == "default"]
+    if launch.get("source") == "default":
+        out.append(f"launch (assumed <<<{launch['grid'][0]}, {launch['block'][0]}>>>)")
+    return out
+
+
+def op_terms(op: dict) -> dict[str, float]:
+    """Time terms of one torch operator: its bytes at DRAM rate (strided copies slower), its FLOPs
+    at cuBLAS / cuDNN rates, a launch."""
+    dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
+        "clone", "copy", "_to_copy") else 1.0)
+    rate = TORCH["conv_flops"] if op["op"] in _CONVS else TORCH["gemm_flops"]
+    flops = op["flops"] / rate
+    return {"dram": dram, "flops": flops, "total": max(dram, flops) + ARCH["launch_s"]}
+
+
+def _add(into: dict[str, float], terms: dict[str, float], times: float = 1.0) -> None:
+    for k, v in terms.items():
+        into[k] = into.get(k, 0.0) + v * times
+
+
+def _call_bytes(call: dict) -> float:
+    """Bytes of the tensors a call takes and returns (4-byte elements): the least it can move."""
+    shapes = [a["shape"] for a in call["args"] if "shape" in a] + list(call.get("outputs") or [])
+    return 4.0 * sum(math.prod(s) for s in shapes)
+
+
+def _traced_launches(est: Estimate, terms: dict[str, float], cuda: str, call: dict) -> None:
+    """The launches the interpreter recorded for one call, each analysed under its own configuration."""
+    fn = call["function"]
+    for launch in call["launches"]:
+        cfg = json.dumps({k: launch[k] for k in ("grid", "block", "smem", "args")}, sort_keys=True)
+        try:
+            k = _launch_report(cuda, launch["kernel"], cfg)
+        except Exception as exc:   # the analyzer's one-line errors: priced by the bytes the call moves, a guess
+            est.unknown.append(f"{fn}: {launch['kernel']} not analysed ({str(exc).splitlines()[0][:120]}): "
+                               f"priced as its call's tensors at DRAM rate")
+            _add(terms, op_terms({"op": launch["kernel"], "bytes": _call_bytes(call), "flops": 0.0,
+                                  "strided": False}), launch["count"])
+            continue
+        est.unknown += [f"{fn}: {launch['kernel']}: {d}" for d in defaulted(k)]
+        launch_terms = time_terms(describe(k))
+        _add(terms, launch_terms, launch["count"])
+        est.launches.append(KernelLaunch(fn, launch["kernel"], launch["count"], launch["grid"], launch["block"],
+                                         "traced", k, launch_terms))
+        est.sizes.setdefault(fn, {}).update({name: v for name, v in launch["args"].items()
+                                             if isinstance(v, (int, float))})
+
+
+def _read_launches(est: Estimate, terms: dict[str, float], cuda: str, call: dict) -> str | None:
+    """A call the interpreter could not run: the wrapper read by patterns (`wrapper.bind`); the reason
+    the candidate cannot be ranked, or None."""
+    fn = call["function"]
+    wrapper = wrappers(cuda).get(fn)
+    if wrapper is None:
+        return f"no C++ wrapper named {fn} in the CUDA source"
+    plain = [a.get("shape", a.get("value")) for a in call["args"]]
+    bound = bind(cuda, wrapper, plain)
+    est.sizes[fn] = bound.sizes
+    est.unknown += [f"{fn}: {u}" for u in bound.unknown]
+    try:
+        reports = {k.kernel.name: k for k in _analysed(bound.text, json.dumps(bound.scalars, sort_keys=True))}
+    except Exception as exc:    # the analyzer's one-line errors: unreadable source, impossible launch
+        return f"{fn}: {str(exc).splitlines()[0][:200]}"
+    if not bound.launches:
+        return f"{fn} launches no kernel"
+    for kernel, count in bound.launches.items():
+        report = reports.get(kernel)
+        if report is None:
+            return f"{fn} launches {kernel}, which the analyzer did not find"
+        k = report.to_json()
+        est.unknown += [f"{fn}: {kernel}: {d}" for d in defaulted(k)]
+        launch_terms = time_terms(describe(k))
+        _add(terms, launch_terms, count)
+        assumed = any(u.startswith((f"{kernel}: grid", f"{kernel}: block")) for u in bound.unknown)
+        est.launches.append(KernelLaunch(fn, kernel, count, k["launch"]["grid"], k["launch"]["block"],
+                                         "assumed" if assumed else k["launch"]["source"], k, launch_terms))
+    if bound.filled:
+        _add(terms, op_terms({"op": "fill", "bytes": 4.0 * bound.filled, "flops": 0.0, "strided": False}))
+    return None
+
+
+def estimate_traced(label: str, traced: dict) -> Estimate:
+    """An Estimate from one candidate's trace (`trace.run(...)["candidates"][i]`)."""
+    if traced.get("error") and not traced.get("guessed"):
+        return Estimate(label, reason=traced["error"])
+    est = Estimate(label)
+    if traced.get("guessed"):
+        est.note = (f"not traced ({traced['guessed']}): its exported functions were called once with the "
+                    f"reference's inputs in order")
+    elif traced.get("partial"):
+        est.note = f"the trace stopped after the extension calls ({traced['partial']}): what followed is not counted"
+    terms: dict[str, float] = {}
+    host = 0.0
+    for call in traced["calls"]:
+        cuda = traced["extensions"][call["extension"]]["cuda"]
+        if "launches" in call:
+            _traced_launches(est, terms, cuda, call)
+        else:
+            reason = _read_launches(est, terms, cuda, call)
+            if reason is not None:
+                return Estimate(label, reason=reason)
+        host += TORCH["host_s"]
+    if not terms:
+        return Estimate(label, reason="no kernel of its own runs on the task's inputs")
+    for op in traced["ops"]:
+        _add(terms, op_terms(op))
+        est.torch_ops.append(op)
+        if not op.get("wrapper"):
+            host += TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"]
+    terms["host"] = host
+    terms["total"] = max(terms.get("total", 0.0), host)
+    est.terms, est.seconds = terms, terms["total"]
+    return est
+
+
+def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels: list[str] | None = None,
+             traced: dict | None = None) -> list[Estimate]:
+    """Estimates of every candidate at the reference's input shapes (`sizes` assigns its size
+    globals first); one child process traces them all."""
+    from . import trace
+
+    labels = labels or [f"candidate {i}" for i in range(len(codes))]
+    traced = traced or trace.run(reference, codes, sizes)
+    found = [estimate_traced(label, t) for label, t in zip(labels, traced["candidates"])]
+    ref = reference_seconds(traced.get("reference_ops"))
+    for e in found:
+        e.reference_seconds = ref
+    return found
+
+
+def reference_seconds(ops: list[dict] | None) -> float | None:
+    """The reference's estimated time: its torch operators priced as a candidate's (`op_terms`: bytes at
+    DRAM rate, FLOPs at cuBLAS / cuDNN rates, a launch each), their sum or the host's time per call if
+    larger.  None when the reference could not be run on meta tensors or runs no operator."""
+    if not ops:
+        return None
+    gpu = sum(op_terms(op)["total"] for op in ops if op["op"] != "item")
+    host = sum(TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] for op in ops)
+    return max(gpu, host)
+
+
+def task_reference(task: Any) -> str:
+    """The reference source of a Task, a path, or source text."""
+    from pathlib import Path
+
+    if hasattr(task, "source"):
+        return task.source
+    if isinstance(task, Path) or (isinstance(task, str) and "\n" not in task and Path(task).is_file()):
+        return Path(task).read_text()
+    return str(task)

@@ -1,0 +1,141 @@
+"""A kernel's time terms on the H200, from static analysis: `describe(kernel)` reads a
+`cudaperf.analyze/1` kernel object into named launch totals (threads, sectors, wavefronts, DRAM bytes,
+FLOPs, atomics, occupancy...), `time_terms` turns those into the seconds each H200 resource would need
+on its own, `log_terms` into the ranker's inputs.  Numbers only (math): below the ranker (`model`), the
+whole-candidate estimate (`candidates`), the rewards and rl."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# H200 rates the time terms use: DRAM and the launch overhead measured (docs/ranking.md); sector, atomic
+# and shared rates per SM and clock as the hardware issues them.
+ARCH = {"sm_count": 132, "clock_hz": 1.98e9, "dram_bps": 4.0e12, "load_sector_bps": 7e12, "store_sector_bps": 2e12,
+        "fp32_flops": 60e12, "atomic_sectors_per_clock": 2.0, "latency_s": 6e-7, "launch_s": 3e-6,
+        "shared_step_cycles": 100.0, "same_address_atomic_s": 1.8e-9}
+_FEATURES = ("global_load_efficiency", "global_store_efficiency", "shared_efficiency", "uncoalesced_access_fraction",
+             "vector_access_fraction", "indirect_access_fraction", "divergent_warp_fraction", "occupancy_theoretical",
+             "registers_per_thread", "global_requests_per_thread", "shared_requests_per_thread",
+             "atomic_requests_per_thread", "contended_atomics", "barriers", "barriers_in_loops", "flops_per_thread",
+             "dram_bytes_per_thread", "thread_divergent_branches", "unrolled_loops", "max_loop_depth")
+
+
+def _kernel_json(kernel: Any) -> dict:
+    return kernel.to_json() if hasattr(kernel, "to_json") else kernel
+
+
+def describe(kernel: Any) -> dict[str, float]:
+    """Launch totals of one analysed kernel: what the model's vector is built from.  Accepts a
+    `cudaperf.analyze/1` kernel object (dict) or a KernelReport."""
+    k = _kernel_json(kernel)
+    f = k["features"]
+    block, grid = k["launch"]["block"], k["launch"]["grid"]
+    block_threads = block[0] * block[1] * block[2]
+    blocks = grid[0] * grid[1] * grid[2]
+    warps = blocks * math.ceil(block_threads / 32)
+    totals = {"gld_requests": 0.0, "gst_requests": 0.0, "gld_sectors": 0.0, "gst_sectors": 0.0,
+              "gatomic_requests": 0.0, "gatomic_sectors": 0.0, "satomic_requests": 0.0, "shared_wavefronts": 0.0,
+              "shared_requests": 0.0, "indirect_requests": 0.0, "max_serial_requests": 0.0}
+    for a in k["memory"]["accesses"]:
+        requests = (a.get("executions_per_thread") or 0.0) * warps
+        if a["space"] == "global":
+            sectors = a["sectors_per_request"]
+            if sectors is None:   # data-dependent address: every lane its own sectors
+                sectors = 32.0 * max(1.0, a["instruction_bytes"] / 32.0)
+                totals["indirect_requests"] += requests
+            side = {"load": "gld", "store": "gst"}.get(a["kind"], "gatomic")
+            totals[f"{side}_requests"] += requests
+            totals[f"{side}_sectors"] += requests * sectors
+            totals["max_serial_requests"] = max(totals["max_serial_requests"], a.get("executions_per_thread") or 0.0)
+        elif a["space"] == "shared" and a["kind"] == "atomic":
+            totals["satomic_requests"] += requests
+        elif a["space"] == "shared":
+            totals["shared_requests"] += requests
+            totals["shared_wavefronts"] += requests * (a["wavefronts_per_request"] or 1.0)
+    occupancy = k["occupancy"]
+    resources_ = k["resources"]
+    return {
+        "threads": float(blocks * block_threads), "blocks": float(blocks), "block_threads": float(block_threads),
+        "warps": float(warps), **totals,
+        "dram_bytes": float((k["memory"]["dram_bytes_read"] or 0) + (k["memory"]["dram_bytes_write"] or 0)),
+        "flops": float(k["compute"]["flops"] or 0),
+        "active_blocks_per_sm": float(occupancy.get("active_blocks_per_sm") or 0),
+        "spill_bytes": float((resources_.get("spill_stores") or 0) + (resources_.get("spill_loads") or 0)),
+        **{name: float(f[name]) for name in _FEATURES},
+    }
+
+
+def serial_requests(d: dict[str, float]) -> float:
+    """Global requests one thread issues in sequence.  The analyzer's `global_requests_per_thread` is
+    warp requests x 32 / threads, which counts a block narrower than a warp (a single-thread tail
+    kernel looping over partial sums) 32 / block_threads times over; per warp is what one thread waits for."""
+    block = d.get("block_threads") or 32.0
+    return d["global_requests_per_thread"] * block / (32.0 * math.ceil(block / 32.0))
+
+
+def serial_shared(d: dict[str, float]) -> float:
+    """Shared-memory round trips one thread makes in sequence, in a kernel with barriers in loops (a
+    tree reduction, a Hillis-Steele scan: each step a shared load, a store and a barrier the whole
+    block waits on).  Shared loads that feed arithmetic (a tiled matmul's inner product: an FMA's two
+    FLOPs per pair of loads, independent of one another) overlap; the requests beyond the thread's
+    FLOPs are the chain, per warp as `serial_requests`."""
+    requests = d.get("shared_requests_per_thread", 0.0)
+    if requests <= 0 or d.get("barriers_in_loops", 0.0) <= 0:
+        return 0.0
+    block = d.get("block_threads") or 32.0
+    chain = max(0.0, requests - d.get("flops_per_thread", 0.0))
+    return chain * block / (32.0 * math.ceil(block / 32.0))
+
+
+def contended_atomics(d: dict[str, float]) -> float:
+    """Seconds of global atomics every lane aims at one address (a float `atomicAdd(out, v)` per element):
+    they serialise at the L2 slice that owns it, one lane's update after another, 1.8 ns each (the
+    model-style mse candidate's atomic per element on the H200).  The analyzer's `contended_atomics`
+    already leaves out the forms nvcc reduces to one update per warp."""
+    if d.get("contended_atomics", 0.0) <= 0:
+        return 0.0
+    lanes = min(32.0, d.get("block_threads") or 32.0)
+    return d["gatomic_requests"] * lanes * ARCH["same_address_atomic_s"]
+
+
+def time_terms(d: dict[str, float]) -> dict[str, float]:
+    """Seconds each resource would take on its own, and their maximum plus a launch: DRAM bytes;
+    32-byte sectors of global loads and of stores (partial-sector stores cost more); shared-memory
+    wavefronts (bank conflicts); issued memory instructions; FLOPs; sectors of global atomics (or their
+    lanes one after another where they all hit one address, `contended_atomics`) and
+    requests of shared atomics; the latency chain of one thread times the waves of blocks: its global
+    requests (four in flight) and its barrier-separated shared round trips (`serial_shared`, 100 cycles
+    a step)."""
+    sm, clock = ARCH["sm_count"], ARCH["clock_hz"]
+    resident = max(d["active_blocks_per_sm"], 1.0) * sm
+    waves = max(1.0, math.ceil(d["blocks"] / resident))
+    terms = {
+        "dram": d["dram_bytes"] / ARCH["dram_bps"],
+        "loads": 32.0 * d["gld_sectors"] / ARCH["load_sector_bps"],
+        "stores": 32.0 * d["gst_sectors"] / ARCH["store_sector_bps"],
+        "shared": d["shared_wavefronts"] / (sm * clock),
+        "issue": (d["gld_requests"] + d["gst_requests"] + d["gatomic_requests"] + d["shared_requests"]
+                  + d["satomic_requests"]) / (sm * 4 * clock),
+        "flops": d["flops"] / ARCH["fp32_flops"],
+        "global_atomics": max(d["gatomic_sectors"] / (ARCH["atomic_sectors_per_clock"] * clock), contended_atomics(d)),
+        "shared_atomics": 4.0 * d["satomic_requests"] / (sm * clock),
+        "latency": waves * (serial_requests(d) * ARCH["latency_s"] / 4.0
+                            + serial_shared(d) * ARCH["shared_step_cycles"] / clock),
+    }
+    terms["total"] = max(terms.values()) + ARCH["launch_s"]
+    return terms
+
+
+TERMS = ("dram", "loads", "stores", "shared", "issue", "flops", "global_atomics", "shared_atomics", "latency", "total")
+
+
+def log_terms(terms: dict[str, float]) -> dict[str, float]:
+    """Time terms (seconds; a kernel's, or a candidate's sums over what it launches) in log2
+    microseconds: the model's inputs."""
+    return {f"t_{name}": math.log2(1e6 * terms.get(name, 0.0) + 1e-3) for name in TERMS}
+
+
+def vector(d: dict[str, float]) -> dict[str, float]:
+    """The model's inputs of one described kernel: each time term, and their maximum."""
+    return log_terms(time_terms(d))

@@ -1,0 +1,172 @@
+"""The static cost model (cudaperf/costmodel, issue 27 item 3) and the structural reward at the task's
+shapes (item 6): the time terms order kernels whose time is a serial chain (a barrier-separated
+Hillis-Steele scan, a shared-memory tree) against parallel ones the way the H200 measured them, and
+the structural score at the task's shapes follows the estimated time rather than tying kernels that
+use the memory system equally well."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.costmodel.terms import describe, serial_shared, time_terms
+from cudaperf.rewards.config import RewardConfig
+from cudaperf.rewards.structural import score_at_shapes, speed
+from cudaperf.rl.dataset import kb_measured
+from cudaperf.rl.dataset.load import DEFAULT, groups, samples
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TREE = """
+__global__ void tree(const float* x, float* out, int cols) {
+    __shared__ float sh[256];
+    const float* row = x + (size_t)blockIdx.x * cols;
+    float acc = 0;
+    for (int j = threadIdx.x; j < cols; j += blockDim.x) acc += row[j];
+    sh[threadIdx.x] = acc; __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) sh[threadIdx.x] += sh[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = sh[0];
+}
+"""
+TILED = """
+__global__ void tiled(const float* a, const float* b, float* c, int n) {
+    __shared__ float ta[16][16], tb[16][16];
+    int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
+    float acc = 0;
+    for (int t = 0; t < n; t += 16) {
+        ta[threadIdx.y][threadIdx.x] = a[row * n + t + threadIdx.x];
+        tb[threadIdx.y][threadIdx.x] = b[(t + threadIdx.y) * n + col];
+        __syncthreads();
+        for (int k = 0; k < 16; ++k) acc += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+        __syncthreads();
+    }
+    c[row * n + col] = acc;
+}
+"""
+
+
+def _kernel(source: str, grid, block, args) -> dict:
+    return analyze_source(source, options=Options(grid=grid, block=block, args=args,
+                                                  resources="estimate")).kernels[0].to_json()
+
+
+def test_barrier_separated_shared_steps_are_a_serial_chain():
+    """A tree reduction's shared round trips wait on barriers: they are the thread's chain.  A tiled
+    matmul's shared loads each feed an FMA and overlap: hardly any chain, though it issues far more."""
+    tree = describe(_kernel(TREE, (4096, 1, 1), (256, 1, 1), {"cols": 1024}))
+    tiled = describe(_kernel(TILED, (64, 64, 1), (16, 16, 1), {"n": 1024}))
+    assert tiled["shared_requests_per_thread"] > 20 * tree["shared_requests_per_thread"]
+    assert serial_shared(tree) > 0.8 * tree["shared_requests_per_thread"]
+    assert serial_shared(tiled) < 0.1 * tiled["shared_requests_per_thread"]
+    assert time_terms(tree)["latency"] > time_terms({**tree, "barriers_in_loops": 0.0})["latency"]
+
+
+def _pairs(family: str, slow: str, fast: str) -> tuple[int, int]:
+    """(pairs >= 1.25x apart where `slow` was measured slower than `fast`, of them how many the
+    untrained time estimate orders the same way), over the committed kernel dataset."""
+    found = right = 0
+    for group in groups([s for s in samples(DEFAULT) if s.family == family]).values():
+        by = {s.impl_id: s for s in group}
+        if slow in by and fast in by and by[slow].time_ms >= 1.25 * by[fast].time_ms:
+            found += 1
+            right += time_terms(by[slow].inputs)["total"] > time_terms(by[fast].inputs)["total"]
+    return found, right
+
+
+@pytest.mark.parametrize("family, slow, fast, share", [
+    # 6 of 107 were ordered right before the shared chain; the misses left are block_registers' stores,
+    # four consecutive elements per thread priced as uncoalesced (docs/ranking.md)
+    ("scan", "block_hillis_steele", "block_registers", 0.6),
+    # 1 of 199 before; about half now: at the narrow shapes the two are within what the terms resolve
+    ("reduction", "block_tree", "warp_row", 0.5),
+])
+def test_serial_steps_order_kernels_as_the_h200_measured(family, slow, fast, share):
+    found, right = _pairs(family, slow, fast)
+    assert found >= 100
+    assert right >= share * found
+
+
+def test_speed_component():
+    assert speed(1e-5, 1e-5) == pytest.approx(0.5)
+    assert speed(1e-6, 1e-5) > speed(1e-5, 1e-5) > speed(1e-4, 1e-5) > 0
+    assert speed(None, 1e-5) is None and speed(1e-5, None) is None
+
+
+def test_structural_score_at_shapes_follows_where_the_time_goes():
+    """Two candidates whose one kernel uses the memory system equally well, one doing 30x the work
+    (a thread per row looping where the other spreads the row): without the speed component they tie;
+    with it the slow one scores lower, and a race still costs what it did."""
+    config = RewardConfig()
+    f = _kernel(TREE, (4096, 1, 1), (256, 1, 1), {"cols": 1024})["features"]
+    fast = score_at_shapes([("k", f, 1e-5)], 1e-5, 2e-5, config)
+    slow = score_at_shapes([("k", f, 3e-4)], 3e-4, 2e-5, config)
+    assert fast.score > slow.score + 0.3 and fast.components["speed"] > slow.components["speed"]
+    plain = RewardConfig(speed_weight=0.0)
+    assert score_at_shapes([("k", f, 1e-5)], 1e-5, 2e-5, plain).score == pytest.approx(
+        score_at_shapes([("k", f, 3e-4)], 3e-4, 2e-5, plain).score)
+    assert "speed" not in score_at_shapes([("k", f, 1e-5)], 1e-5, None, config).components
+    racy = score_at_shapes([("k", {**f, "races": 1.0}, 1e-5)], 1e-5, 2e-5, config)
+    assert racy.score == pytest.approx(fast.score / 2)
+
+
+def test_slow_held_out_solutions_score_below_the_fastest():
+    """Issue 27: on the held-out H200-measured corpora, two softmax solutions 25-35x slower (relative to
+    the reference timed beside them) than the task's fastest scored 1.0 while the fastest scored 0.47.
+    Every solution 10x or more slower than its task's fastest now scores below it."""
+    items = kb_measured.samples()
+    checked = 0
+    for task in {s.task_id for s in items}:
+        group = [s for s in items if s.task_id == task]
+        best = min(group, key=lambda s: s.time_ms)
+        for s in group:
+            if s.time_ms >= 10 * best.time_ms:
+                checked += 1
+                assert s.inputs["structural"] < best.inputs["structural"], (task, s.impl_id)
+    assert checked >= 2
+
+
+def test_no_structural_tie_hides_a_2x_gap_within_a_held_out_task():
+    items = kb_measured.samples()
+    for task in {s.task_id for s in items}:
+        group = [s for s in items if s.task_id == task]
+        for a, b in itertools.combinations(group, 2):
+            if max(a.time_ms, b.time_ms) >= 2 * min(a.time_ms, b.time_ms):
+                assert a.inputs["structural"] != b.inputs["structural"], (task, a.impl_id, b.impl_id)
+
+
+PER_ELEMENT = """
+__global__ void sum_atomic(const float* x, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(out, x[i]);
+}
+"""
+PER_BLOCK = """
+__global__ void sum_block(const float* x, float* out, int n) {
+    __shared__ float sh[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    sh[threadIdx.x] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) sh[threadIdx.x] += sh[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(out, sh[0]);
+}
+"""
+
+
+def test_same_address_atomics_serialise():
+    """A float atomicAdd per element into one address (the H200 took 1.85 ms for 1M of them, the
+    block-reduced version 0.012 ms): every lane's update waits for the previous one."""
+    n = 1 << 20
+    each = describe(_kernel(PER_ELEMENT, (n // 256, 1, 1), (256, 1, 1), {"n": n}))
+    block = describe(_kernel(PER_BLOCK, (n // 256, 1, 1), (256, 1, 1), {"n": n}))
+    assert each["contended_atomics"] > 0
+    assert time_terms(each)["global_atomics"] == pytest.approx(n * 1.8e-9, rel=0.05)
+    assert time_terms(each)["total"] > 20 * time_terms(block)["total"]
