@@ -178,22 +178,19 @@ class Calls:
         fn = interpreter.tr.functions[name]
         if kwargs or len(args) != len(fn.params) or not self.capacity:
             return interpreter.call(name, *args, **kwargs)     # raises the TypeError, or interprets
+        values = None                     # converted only when the call is not replayed
         key = self.quick_key(fn, args)
-        if key is not None:
-            entry = self.cache[name].get(key)
-            if entry is not None:
-                self.replayed += 1
-                return self._replay(entry, self._raw_inputs(fn, args))
-            values = [interpreter._from_python(a, ctype, name) for a, (_, ctype) in zip(args, fn.params)]
-        else:
+        if key is None:
             values, key = self.signature(name, fn, args)
             if key is None:
                 return interpreter.run(fn, values)
-            entry = self.cache[name].get(key)
-            if entry is not None:
-                self.replayed += 1
-                return self._replay(entry, self._inputs(values))
-        return self._record(name, fn, key, values)
+        entry = self.cache[name].get(key)
+        if entry is not None:
+            self.replayed += 1
+            return self._replay(entry, self._inputs(fn, args))
+        if values is None:
+            values = [interpreter._from_python(a, ctype, name) for a, (_, ctype) in zip(args, fn.params)]
+        return self._record(name, fn, key, values, self._inputs(fn, args))
 
     def quick_key(self, fn: Any, args: tuple) -> tuple | None:
         """The signature read straight off the Python arguments, when each is of a type whose
@@ -225,9 +222,9 @@ class Calls:
         return tuple(parts)
 
     @staticmethod
-    def _raw_inputs(fn: Any, args: tuple) -> list:
-        """The tensors a replay's slots start with, straight from a quick-keyed call's arguments (as
-        `_inputs` reads them from converted values)."""
+    def _inputs(fn: Any, args: tuple) -> list:
+        """The tensors a call's slots start with: its tensor arguments and the items of its tensor
+        lists, in order (the very objects conversion keeps)."""
         inputs: list = []
         for a, (_, ctype) in zip(args, fn.params):
             if ctype == "tensor":
@@ -269,19 +266,9 @@ class Calls:
             return None
         return (t.shape, t.stride(), t.dtype, t.device, t.storage_offset())
 
-    @staticmethod
-    def _inputs(values: list[V]) -> list:
-        inputs: list = []
-        for v in values:
-            if v.ctype == "tensor":
-                inputs.append(v.value)
-            elif v.ctype == "list":
-                inputs.extend(v.value)
-        return inputs
-
-    def _record(self, name: str, fn: Any, key: tuple, values: list[V]) -> Any:
+    def _record(self, name: str, fn: Any, key: tuple, values: list[V], inputs: list) -> Any:
         interpreter = self.interpreter
-        tape = interpreter.tape = Recording(self._inputs(values))
+        tape = interpreter.tape = Recording(inputs)
         try:
             result = interpreter.run(fn, values)
         except _PLAN_ERRORS as exc:
