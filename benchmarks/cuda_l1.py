@@ -1,0 +1,116 @@
+"""Model-written KernelBench solutions from deepreinforce-ai/CUDA-L1, timed on a GPU by the engine.
+
+CUDA-L1 released one optimised `ModelNew` per KernelBench task (levels 1-3) for each of five GPUs
+(3090, A100, H100, H20, L40): 441 distinct solutions over 247 tasks, 138 of them with a
+`load_inline` CUDA extension, the rest torch rewrites.  The code is fetched, never committed: this
+script writes it into task directories outside the repository, and the results it commits name each
+solution by task, source GPUs and the SHA-1 of its code.
+
+    python3 benchmarks/cuda_l1.py materialise CUDA_L1_GIT_DIR OUT_DIR     (a clone or a bare mirror)
+    python3 benchmarks/cuda_l1.py time TASKS_DIR RESULTS.jsonl [--seconds S] [--skip DONE.jsonl ...]
+
+`time` runs every solution once through the engine with the static gate off (the ranker wants the
+times of everything that runs correctly; the gate's verdict is a static fact, recomputed on any
+machine), CUDA solutions first, and writes each `cudaperf.eval/1` result as soon as it is known, with
+`task`, `solution` and `sha1` added, so a run cut short keeps what it finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+GPUS = ("3090", "a100", "h100", "h20", "l40")
+
+
+def _read_release(git_dir: Path, gpu: str) -> list[dict]:
+    """One JSON object per line, as CUDA-L1 ships `optimized_cuda_code/<gpu>.json`."""
+    text = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"HEAD:optimized_cuda_code/{gpu}.json"],
+                          capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def materialise(git_dir: Path, out: Path) -> int:
+    """OUT/L<level>_<task>/reference.py and one `<gpus>.py` per distinct solution."""
+    solutions: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    references: dict[str, str] = {}
+    for gpu in GPUS:
+        for row in _read_release(git_dir, gpu):
+            task = f"L{int(row['level_id'])}_{int(row['task_id']):03d}"
+            references.setdefault(task, row["ref_code"])
+            if (row.get("custom_code") or "").strip():
+                solutions[task][row["custom_code"]].append(gpu)
+    count = 0
+    for task, codes in sorted(solutions.items()):
+        directory = out / task
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "reference.py").write_text(references[task])
+        for code, gpus in codes.items():
+            (directory / f"cuda_l1_{'_'.join(gpus)}.py").write_text(code)
+            count += 1
+    print(f"{count} solutions over {len(solutions)} tasks in {out}")
+    return 0
+
+
+def _jobs(root: Path, skip: set[str]) -> list[tuple[Path, Path]]:
+    jobs = [(ref, p) for ref in sorted(root.glob("*/reference.py")) for p in sorted(ref.parent.glob("cuda_l1_*.py"))
+            if hashlib.sha1(p.read_bytes()).hexdigest() not in skip]
+    return sorted(jobs, key=lambda job: "load_inline" not in job[1].read_text())     # CUDA solutions first
+
+
+def time_all(root: Path, results: Path, seconds: float, skip_files: list[Path]) -> int:
+    from cudaperf.rewards.execution import Evaluator, Options, load_candidate, load_task
+
+    skip = {json.loads(line)["sha1"] for f in skip_files for line in f.read_text().splitlines() if line.strip()}
+    jobs = _jobs(root, skip)
+    deadline = time.monotonic() + seconds
+    started = time.perf_counter()
+    results.parent.mkdir(parents=True, exist_ok=True)
+    with results.open("a") as stream:
+        def progress(done: int, total: int, result) -> None:
+            path = Path(result.candidate)
+            row = {"task": path.parent.name, "solution": path.stem, "sha1": hashlib.sha1(path.read_bytes()).hexdigest(),
+                   **result.to_json()}
+            stream.write(json.dumps(row) + "\n")
+            stream.flush()
+            print(f"[{time.perf_counter() - started:6.1f} s] {done}/{total} {path.parent.name}/{path.stem:28} "
+                  f"{result.status:13} {result.speedup} {result.reason[:80]}", flush=True)
+
+        # Batches, so that the run stops between them when its time is up rather than mid-candidate.
+        with Evaluator(Options(gate=False, spare_workers=6)) as evaluator:
+            for start in range(0, len(jobs), 32):
+                if time.monotonic() > deadline:
+                    print(f"time is up: {len(jobs) - start} solutions not run")
+                    break
+                batch = jobs[start:start + 32]
+                evaluator.evaluate_many([load_task(ref) for ref, _ in batch], [load_candidate(c) for _, c in batch],
+                                        progress=progress)
+    print(f"{len(jobs)} jobs, {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("materialise")
+    make.add_argument("git_dir", type=Path)
+    make.add_argument("out", type=Path)
+    run = commands.add_parser("time")
+    run.add_argument("tasks", type=Path)
+    run.add_argument("results", type=Path)
+    run.add_argument("--seconds", type=float, default=480.0)
+    run.add_argument("--skip", type=Path, nargs="*", default=[])
+    args = parser.parse_args(argv)
+    if args.command == "materialise":
+        return materialise(args.git_dir, args.out)
+    return time_all(args.tasks, args.results, args.seconds, args.skip)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
