@@ -135,7 +135,7 @@ __global__ void k(int *out, int *match, const int *left, const int *right) {
 """
     (kernel,) = analyze_source(code, "eval.cu", Options(resources="estimate", budget=None)).kernels
     copies = [b for b in kernel.branches if b.line == 3]
-    assert len(copies) == 2 ** 4 - 1  # four levels (lower._RECURSION_DEPTH); inline depth 8 gave 255
+    assert len(copies) == 2 ** 4 - 1  # four levels (lower.calls._RECURSION_DEPTH); inline depth 8 gave 255
     assert all(b.result.uniformity == "thread" for b in copies)  # `match[cur]`: per-thread data at every level
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from . import parse
 from .divergence import constant_period
 from .launch import written_arguments
-from .lower import Env, Lowerer, Scalar, _snippet
+from .lower import Env, Lowerer, Scalar, snippet
 from .macros import expand
 from .parse import Node, descendants, enclosing_function, text
 from .scope import FileScope, function_declarator, function_name
@@ -303,7 +303,7 @@ def _macro_call(call: str, macros: dict) -> Node | None:
     """A function-like macro's call expanded, when the expansion is one call of a named function
     (hexciton's `BENCHMARK(KID, ...)` -> `benchmark(sigma_in, ..., KID, ...)`)."""
     expansion = expand(call, macros).strip()
-    node = _snippet(expansion) if expansion and expansion != call else None
+    node = snippet(expansion) if expansion and expansion != call else None
     while node is not None and node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
     if node is None or node.type != "call_expression":

@@ -1,6 +1,6 @@
 """The kernel IR: structured control flow with memory accesses, loops, branches and barriers.
 
-The lowering (``lower.py``) turns a syntax tree into this form; every index is a byte offset
+The lowering (``lower/``) turns a syntax tree into this form; every index is a byte offset
 expression over thread/block coordinates, loop counters and kernel arguments
 (``symbolic.py``).  The tree keeps program order and nesting, which is all the memory analyses
 need; ``graph.py`` turns it into the networkx access graph the analyses walk.
