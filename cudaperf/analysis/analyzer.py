@@ -32,6 +32,7 @@ from .launch import (
     argument_range,
     block_width_hint,
     common_periods,
+    common_quotients,
     complete_block,
     dimensionality,
     find_host_launches,
@@ -342,6 +343,9 @@ class FileAnalysis:
             for param, period in zip(kernel.params, common_periods(every)):
                 if not param.pointer and period > 1 and param.name not in launch.args:
                     launch.multiples[param.name] = period
+            for param, quotient in zip(kernel.params, common_quotients(every)):
+                if not param.pointer and quotient is not None and param.name not in launch.args:
+                    launch.quotients[param.name] = quotient
         infer_arguments(kernel, launch)
         launch.index_fills = index_fills(self.tree.root_node, self.source.path, self.launches(), kernel)
         return launch
