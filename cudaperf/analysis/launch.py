@@ -185,7 +185,8 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
             tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
             int(smem[0]) if smem else None, template_args,
             [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods,
-            shapes=[sizes.get(text(a)) for a in written], quotients=quotients, reachable=not unreachable(launch_node, constant)))
+            shapes=[sizes.get(text(a)) for a in written], quotients=quotients,
+            reachable=not unreachable(launch_node, constant)))
     return launches
 
 
