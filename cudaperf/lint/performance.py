@@ -224,7 +224,9 @@ class DivergentBranch(Rule):
            "template parameter) are left alone.  So is a thread index compared with a bound the same for "
            "every lane (`tid < n`) when each warp covers its own range of the index: only the one warp "
            "straddling the bound splits.  A condition on data loaded per thread is reported without a share of "
-           "warps (the share depends on the data, not on the stand-in values the analysis samples).")
+           "warps (the share depends on the data, not on the stand-in values the analysis samples); one whose "
+           "value the analysis knows in no lane (a loop stepped by an unresolved template parameter) is left "
+           "alone: whether it splits more than the warp at a bound is not seen.")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
     measured = ('8 of 9 findings true (the false one compares threadIdx.y with an unresolved template'
@@ -245,7 +247,7 @@ class DivergentBranch(Rule):
         for b in report.branches:
             stmt = by_line.get(b.line)
             if stmt is not None and b.result.uniformity == "thread" and b.result.evident \
-                    and not b.result.boundary:
+                    and not b.result.boundary and not b.result.unresolved:
                 if b.result.data_dependent:  # stand-in values gave the share: the real data decide it
                     yield (stmt.line, stmt.column, f"`{b.condition}` splits warps whose lanes read different "
                            "values: it tests data loaded per thread, so how many warps split depends on the data")
