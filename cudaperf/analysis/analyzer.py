@@ -337,6 +337,7 @@ class FileAnalysis:
                     launch.args[param.name] = float(value)
                     launch.arg_sources[param.name] = "inferred"
                     launch.fixed += (param.name,) * (len(every) == 1)
+                    launch.varied += (param.name,) * (position < len(host.varied) and host.varied[position])
                 allowed = argument_range(every, position)
                 if not param.pointer and value is None and param.name not in launch.args and allowed:
                     launch.ranges[param.name] = allowed

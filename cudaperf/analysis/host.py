@@ -311,6 +311,31 @@ class HostResolver:
                 divided[id(value)] = (axis, divisor)
         return [divided.get(id(self._rvalue(a, launch))) for a in arguments]
 
+    def loop_varied(self, node: Node, at: Node, depth: int = 0) -> bool:
+        """Does `node` name the counter of a loop around `at`, here or at every call of the host
+        function holding `at` that passes it (graphExecution: `for (size = 512; size <= 1 << 27;
+        size *= 512) run(..., size)`)?  The value resolved is then the loop's first, not the one
+        the program does most of its work at."""
+        if node.type != "identifier" or depth > 3:
+            return False
+        name, fn = text(node), at.parent
+        while fn is not None and fn.type != "function_definition":
+            update = fn.child_by_field_name("update") if fn.type == "for_statement" else None
+            if update is not None and any(n.type == "identifier" and text(n) == name for n in descendants(update)):
+                return True
+            fn = fn.parent
+        declarator = function_declarator(fn) if fn is not None else None
+        parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+        if parameters is None:
+            return False
+        names = [_parameter_name(p) for p in parameters.named_children if p.type == "parameter_declaration"]
+        if name not in names:
+            return False
+        self._caller_arguments(fn)  # finds the calls
+        calls = [(call, args) for call, args in (self._calls or {}).get(function_name(fn), [])
+                 if len(args) == len(names)]
+        return bool(calls) and all(self.loop_varied(args[names.index(name)], call, depth + 1) for call, args in calls)
+
     def period(self, node: Node, launch: Node) -> int:
         """The constant a value the host leaves unknown is a multiple of (`n = k * 1024`,
         `n = (m + 255) / 256 * 256`, `m << 8`); 1 when none."""

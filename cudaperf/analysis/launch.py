@@ -56,6 +56,8 @@ class Launch:
     # scalar arguments the grid is sized from by a rounded-down division at every launch
     # (`grid = num / 32`): name -> (axis, 32), so the argument is gridDim * 32 plus less than 32
     quotients: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # scalar arguments whose value is the first of a loop around the launch (`for (n = 512; ...; n *= 512)`)
+    varied: tuple[str, ...] = ()
 
     @property
     def threads_per_block(self) -> int:
@@ -126,6 +128,8 @@ class HostLaunch:
     shapes: list[str | None] = field(default_factory=list)
     # per argument the grid is that argument divided by a constant along an axis: (axis, constant)
     quotients: list[tuple[int, int] | None] = field(default_factory=list)
+    # per argument, whether it is the counter of a loop around the launch (HostResolver.loop_varied)
+    varied: list[bool] = field(default_factory=list)
     # False when a condition around the launch fails for values the host fixes (guards.unreachable)
     reachable: bool = True
 
@@ -186,6 +190,7 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
             int(smem[0]) if smem else None, template_args,
             [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods,
             shapes=[sizes.get(text(a)) for a in written], quotients=quotients,
+            varied=[resolve.loop_varied(a, launch_node) for a in written],
             reachable=not unreachable(launch_node, constant)))
     return launches
 

@@ -38,7 +38,12 @@ def _number(v: float) -> str:
 
 
 def _assuming(report, names: list[str]) -> str:
-    return f" (assuming {', '.join(f'{n} = {_number(report.launch.args[n])}' for n in names)})" if names else ""
+    """The made-up sizes a figure rests on, and which of them are the first value of a loop around the
+    launch (graphExecution's `size` from 512 to 2^27: the program's other launches do other work)."""
+    def spelled(n):
+        return f"{n} = {_number(report.launch.args[n])}" + \
+            (" at the first pass of a loop around the launch" if n in report.launch.varied else "")
+    return f" (assuming {', '.join(spelled(n) for n in names)})" if names else ""
 
 
 def _under_shapes(report, a, smell) -> list | None:
@@ -273,7 +278,8 @@ def _made_up_sizes(report) -> list[str]:
     made up: under a guessed grid, silencing the loops that run to it silenced four true O(n^2)
     kernels, nbody and tsne's DFTs among them, for one false (divergence-cuda, np = 4).)"""
     read = {name[4:] for e in _size_expressions(report) for name in free_symbols(e) if name.startswith("arg:")}
-    return sorted(name for name in read if report.launch.arg_sources.get(name) == "default")
+    return sorted(name for name in read if report.launch.arg_sources.get(name) == "default"
+                  or name in report.launch.varied)
 
 
 _STANDARD = re.compile(r"(FLT|DBL|LDBL|INT|UINT|LONG|ULONG|LLONG|ULLONG|SHRT|USHRT|CHAR|SCHAR|UCHAR|SIZE)_"
