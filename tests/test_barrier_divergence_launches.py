@@ -226,3 +226,44 @@ __global__ void k(long* list, int size) {
     report = analyze_source(source, "k.cu", GIVEN)
     (finding,) = lint_file(report, select(["barrier-divergence"]), source)
     assert "differs between threads" in finding.message
+
+
+# hexciton's final_gpu_kernel: each block of 64x2 threads takes two chunks of 16 matrices and the
+# host sizes the grid by a rounded-down division, `num / 32`, so `min(num, start + 16)` never cuts
+# a block: every warp runs 8 trips.  A grid rounded up, one twice too large, or an argument the
+# grid is not sized from leave blocks that pass `num` half way.
+ROUNDED_GRID = """
+#include <cstdlib>
+#define CHUNK 16
+#define SUB 2
+__global__ void k(const float* in, float* out, int num) {
+  __shared__ float s[SUB][64];
+  int start = blockIdx.x * SUB * CHUNK + threadIdx.y * CHUNK;
+  int stop = min(num, start + CHUNK);
+  for (int m = start; m < stop; m += 2) {
+    __syncthreads();
+    s[threadIdx.y][threadIdx.x] = in[m * 64 + threadIdx.x];
+    __syncthreads();
+    out[m * 64 + threadIdx.x] = s[threadIdx.y][63 - threadIdx.x];
+  }
+}
+int main(int argc, char** argv) {
+  int num = atoi(argv[1]);
+  float *in, *out;
+  cudaMalloc(&in, num * 64 * 4); cudaMalloc(&out, num * 64 * 4);
+  dim3 grid(GRID);
+  dim3 block(64, SUB);
+  k<<<grid, block>>>(in, out, ARGUMENT);
+}"""
+
+
+@pytest.mark.parametrize("grid, argument, fires", [
+    ("num / (SUB * CHUNK)", "num", False),
+    ("num / SUB / CHUNK", "num", False),
+    ("(num + SUB * CHUNK - 1) / (SUB * CHUNK)", "num", True),
+    ("num / CHUNK", "num", True),
+    ("num / (SUB * CHUNK)", "atoi(argv[2])", True),
+])
+def test_a_grid_the_host_sizes_by_a_rounded_down_division_cuts_no_block(grid, argument, fires):
+    source = ROUNDED_GRID.replace("GRID", grid).replace("ARGUMENT", argument)
+    assert bool(_lines(source, Options(resources="estimate"))) is fires

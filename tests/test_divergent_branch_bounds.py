@@ -51,3 +51,30 @@ def test_template_argument_named_by_a_file_scope_constant_is_resolved():
     branch = next(b for b in report.kernels[0].branches if b.kind == "if")
     # R = 16 and rows of 16 lanes: warps 0-7 all take one side, warp 8 the other (unresolved, R may split any)
     assert (branch.result.uniformity, branch.result.divergent_fraction) == ("warp", 0.0)
+
+
+# bgmv's vectorised shrink: a block-stride loop whose step is a template parameter the host leaves
+# unresolved (`launch_bgmv_shrink<block_size>`); `n - offset >= 8` is then known in no lane, and the
+# share "100% of warps" counted unknowns as splits.  In fact only the lane where the tail falls
+# takes the else side.  A lane test in the same loop is still seen.
+STRIDED = """
+template <int BLOCK_SIZE>
+__global__ void k(const float* in, const float* w, float* out, int n) {
+  int offset = threadIdx.x * 8;
+  float acc = 0.f;
+  while (offset < n) {
+    const int remain = n - offset;
+    if (CONDITION) {
+      for (int i = 0; i < 8; i++) acc += in[offset + i] * w[offset + i];
+    } else {
+      for (int k = 0; k < remain; k++) acc += in[offset + k] * w[offset + k];
+    }
+    offset += BLOCK_SIZE * 8;
+  }
+  out[blockIdx.x * 256 + threadIdx.x] = acc;
+}"""
+
+
+def test_a_condition_known_in_no_lane_is_silent_and_a_lane_test_beside_it_fires():
+    assert not findings(STRIDED.replace("CONDITION", "remain >= 8"))
+    assert findings(STRIDED.replace("CONDITION", "threadIdx.x % 2"))

@@ -108,3 +108,37 @@ def test_typedef_array_elements_are_accessed():
     }"""
     stores = [a for a in kernel_report(code, grid=(4, 1, 1))["memory"]["accesses"] if a["array"] == "xy"]
     assert [a["index"].endswith(("* 8", "+ 4")) for a in stores] == [True, True]
+
+
+# graphExecution's reduce: the host runs it at sizes 512, 512^2 and 512^3 from one loop; the
+# launch's first pass (512 elements, a tree of FLOPs over 2 KB) is not the program's work (2^27
+# floats, 0.25 FLOP per byte).  The value a loop counter starts at is a made-up size for the notes.
+PASSES = """
+__global__ void reduce(const float* in, double* out, size_t n) {
+  __shared__ double tmp[256];
+  size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  double s = 0;
+  for (size_t i = gid; i < n; i += gridDim.x * blockDim.x) s += (double)in[i];
+  tmp[threadIdx.x] = s;
+  __syncthreads();
+  for (int k = 128; k > 0; k >>= 1) {
+    if (threadIdx.x < k) tmp[threadIdx.x] += tmp[threadIdx.x + k];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = tmp[0];
+}
+void run(float* in, double* out, size_t n) { reduce<<<512, 256>>>(in, out, n); }
+int main() {
+  float* in; double* out;
+  CALLS
+}"""
+
+
+def test_a_size_from_the_first_pass_of_a_host_loop_is_a_made_up_size():
+    def found(calls):
+        code = PASSES.replace("CALLS", calls)
+        return {f.name: f.message for f in lint_file(analyze_source(code, "t.cu", Options(resources="estimate")),
+                                                     NOTES, code)}
+    assert found("run(in, out, 512);") == {"compute-bound": found("run(in, out, 512);")["compute-bound"]}
+    looped = found("for (size_t size = 512; size <= 1 << 27; size *= 512) run(in, out, size);")
+    assert "compute-bound" not in looped

@@ -164,3 +164,26 @@ def test_the_variable_a_for_header_steps_is_the_counter_and_the_first_declared_o
     assert load["executions_per_thread"] == pytest.approx(4.0)
     assert load["index"] == "((blockIdx.x * n) + (threadIdx.x + (iter1 * blockDim.x))) * 4"
     assert r["compute"]["arithmetic_intensity"] is not None
+
+
+EMPTY_LOOP = """
+__global__ void k(const int* a, int* out, int n) {
+  int j = 0;
+  for (int i = 0; i < n; ++i) {
+    if (a[i] == 0) break;
+    for (j = 0; j < 8 && a[j] != 0; ++j);
+    out[threadIdx.x] = j;
+  }
+}"""
+
+
+@pytest.mark.parametrize("exit_first", [True, False])
+def test_a_loop_with_an_empty_body_does_not_take_the_next_statement(exit_first):
+    """HeCBench extend2: `for (j = beg; ...; ++j);` is a whole loop.  The statement after it ran
+    once per outer iteration, not inside it, and (lowered again after the `break`) the analysis
+    stopped with an internal error."""
+    code = EMPTY_LOOP if exit_first else EMPTY_LOOP.replace("if (a[i] == 0) break;", "")
+    report = analyze_source(code, "t.cu", Options(grid=(1, 1, 1), block=(32, 1, 1), args={"n": 4}))
+    assert not report.diagnostics
+    r = kernel_report(code, grid=(1, 1, 1), block=(32, 1, 1), n=4)
+    assert accesses(r, "out", "store")[0]["executions_per_thread"] == pytest.approx(4)

@@ -32,6 +32,7 @@ from .launch import (
     argument_range,
     block_width_hint,
     common_periods,
+    common_quotients,
     complete_block,
     dimensionality,
     find_host_launches,
@@ -336,12 +337,16 @@ class FileAnalysis:
                     launch.args[param.name] = float(value)
                     launch.arg_sources[param.name] = "inferred"
                     launch.fixed += (param.name,) * (len(every) == 1)
+                    launch.varied += (param.name,) * (position < len(host.varied) and host.varied[position])
                 allowed = argument_range(every, position)
                 if not param.pointer and value is None and param.name not in launch.args and allowed:
                     launch.ranges[param.name] = allowed
             for param, period in zip(kernel.params, common_periods(every)):
                 if not param.pointer and period > 1 and param.name not in launch.args:
                     launch.multiples[param.name] = period
+            for param, quotient in zip(kernel.params, common_quotients(every)):
+                if not param.pointer and quotient is not None and param.name not in launch.args:
+                    launch.quotients[param.name] = quotient
         infer_arguments(kernel, launch)
         launch.index_fills = index_fills(self.tree.root_node, self.source.path, self.launches(), kernel)
         return launch

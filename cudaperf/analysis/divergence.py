@@ -59,6 +59,9 @@ class BranchUniformity:
     # do, not the most); under "thread", how many warps split depends on the data, not on the share
     # the stand-ins gave
     data_dependent: bool = False
+    # no lane's value of the condition is known, and not for loading data (`n - offset >= 8` with the
+    # loop's step an unresolved template parameter): divergent_fraction counts unknowns as splits
+    unresolved: bool = False
 
 
 class Dependence:
@@ -488,12 +491,15 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     executed = batch.active.any(axis=1)
     if level < 3:
         return BranchUniformity(LEVELS[level], 0.0 if executed.any() else None)
-    fraction = None
+    fraction, unresolved = None, False
     if executed.any():
         w = batch.weight * executed
+        values = evaluate_on(condition, batch)
         # a warp with one active lane never splits, whatever its lane's value (an unknown one included)
-        actual = _disagrees(evaluate_on(condition, batch), batch.active) & (batch.active.sum(axis=1) > 1)
+        actual = _disagrees(values, batch.active) & (batch.active.sum(axis=1) > 1)
         fraction = float((w * actual).sum() / w.sum())
+        unresolved = not loads_in(condition) and \
+            bool(np.isnan(np.broadcast_to(values, batch.active.shape)[batch.active]).all())
     if not executed.any():  # never reached under this launch: judge every lane of the sampled warps,
         # and the code alone, not which warps this launch's block holds
         batch = Batch(batch.env, np.ones_like(batch.active), batch.weight, cache=batch.cache)
@@ -524,7 +530,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     evident = evident and _splits_with_unseen_aligned(condition, batch, free, unseen, executed, None)
     boundary = loop is None and _boundary_split(original, condition, batch, dependence)
     data = any(dependence.level(load) == 3 for part in parts for load in loads_in(part))
-    return BranchUniformity("thread", fraction, evident, boundary, data_dependent=data)
+    return BranchUniformity("thread", fraction, evident, boundary, data_dependent=data, unresolved=unresolved)
 
 
 UNSEEN_ALIGNED = 1024.0  # an unseen size taken as a large power of two: a multiple of any block width

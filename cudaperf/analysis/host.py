@@ -17,7 +17,7 @@ from .lower import Env, Lowerer, Scalar, snippet
 from .macros import expand
 from .parse import Node, descendants, enclosing_function, text
 from .scope import FileScope, function_declarator, function_name
-from .symbolic import Const, Expr, Opaque, op
+from .symbolic import ONE, Const, Expr, Op, Opaque, op
 
 _BRANCHING = frozenset({"if_statement", "switch_statement", "for_statement", "for_range_loop", "while_statement",
                         "do_statement"})
@@ -108,12 +108,9 @@ class HostResolver:
                 continue
             if node.type == "declaration" and text(node.child_by_field_name("type")) == "dim3":
                 for declarator in node.children_by_field_name("declarator"):
-                    name, values = self._dim3(declarator, env, lowerer)
+                    name, axes = self._dim3(declarator, env, lowerer)
                     if name:
-                        dims[name] = values
-                        for axis, value in zip("xyz", values):
-                            if value is not None:
-                                env.declare(f"{name}.{axis}", Scalar(Const(float(value))))
+                        _declare_dims(name, axes, env, dims)
                 continue
             if self._dim3_assignment(node, dims, env, lowerer) or self._inert(node):
                 continue
@@ -211,21 +208,22 @@ class HostResolver:
             self._passed[fn.start_byte] = out
         return out
 
-    def _dim3(self, declarator: Node, env: Env, lowerer: Lowerer) -> tuple[str, list[int | None]]:
+    def _dim3(self, declarator: Node, env: Env, lowerer: Lowerer) -> tuple[str, list[Expr | None]]:
+        """The name a `dim3` declarator declares and its three axes (None: any value)."""
         if declarator.type == "init_declarator":
             name = text(declarator.child_by_field_name("declarator"))
             value = declarator.child_by_field_name("value")
             if value is not None and value.type in ("argument_list", "initializer_list"):
-                return name, self._values(value.named_children, env, lowerer)
+                return name, self._axes(value.named_children, env, lowerer)
             if value is not None and value.type == "call_expression":
                 args = value.child_by_field_name("arguments")
-                return name, self._values(args.named_children if args else [], env, lowerer)
-            return name, _scalar_dims(self._int(value, env, lowerer))
+                return name, self._axes(args.named_children if args else [], env, lowerer)
+            return name, _scalar_axes(self._expr(value, env, lowerer))
         if declarator.type == "function_declarator":  # dim3 grid(x, y) parses as a declarator
             name = text(declarator.child_by_field_name("declarator"))
             params = declarator.child_by_field_name("parameters")
-            return name, self._values(params.named_children if params else [], env, lowerer)
-        return text(declarator), [1, 1, 1]
+            return name, self._axes(params.named_children if params else [], env, lowerer)
+        return text(declarator), [ONE, ONE, ONE]
 
     def _dim3_assignment(self, node: Node, dims: dict[str, list[int | None]], env: Env, lowerer: Lowerer) -> bool:
         """`block.x = 256;` or `grid = dim3(n / 256, 4);` after `dim3 grid, block;`: update the dims."""
@@ -239,37 +237,40 @@ class HostResolver:
             name, axis = text(left.child_by_field_name("argument")), text(left.child_by_field_name("field"))
             if name not in dims or axis not in ("x", "y", "z"):
                 return False
-            dims[name]["xyz".index(axis)] = self._int(right, env, lowerer)
+            axes = [_lookup(env, f"{name}.{a}") for a in "xyz"]
+            axes["xyz".index(axis)] = self._expr(right, env, lowerer)
         elif left.type == "identifier" and text(left) in dims:
             name = text(left)
             if right.type == "call_expression" and text(right.child_by_field_name("function")) == "dim3":
                 args = right.child_by_field_name("arguments")
-                dims[name] = self._values(args.named_children if args else [], env, lowerer)
+                axes = self._axes(args.named_children if args else [], env, lowerer)
             elif right.type == "initializer_list":
-                dims[name] = self._values(right.named_children, env, lowerer)
+                axes = self._axes(right.named_children, env, lowerer)
             else:
-                dims[name] = _scalar_dims(self._int(right, env, lowerer))
+                axes = _scalar_axes(self._expr(right, env, lowerer))
         else:
             return False
-        for axis, value in zip("xyz", dims[name]):
-            if value is not None:
-                env.declare(f"{name}.{axis}", Scalar(Const(float(value))))
+        _declare_dims(name, axes, env, dims)
         return True
 
+    def _axes(self, nodes: list[Node], env: Env, lowerer: Lowerer) -> list[Expr | None]:
+        return [self._expr(n, env, lowerer) for n in nodes[:3]] + [ONE] * (3 - len(nodes[:3]))
+
     def _values(self, nodes: list[Node], env: Env, lowerer: Lowerer) -> list[int | None]:
-        values = [self._int(n, env, lowerer) for n in nodes[:3]]
-        return values + [1] * (3 - len(values))
+        return [_integer(e) for e in self._axes(nodes, env, lowerer)]
 
     @staticmethod
-    def _int(node: Node | None, env: Env, lowerer: Lowerer) -> int | None:
+    def _expr(node: Node | None, env: Env, lowerer: Lowerer) -> Expr | None:
         if node is None:
             return None
         if node.type == "parameter_declaration":  # `dim3 g(n)` where the parser saw a type name
             node = node.child_by_field_name("type") or node
         value = lowerer.rvalue(node, env, record=False)
-        if isinstance(value, Scalar) and isinstance(value.expr, Const) and math.isfinite(value.expr.value):
-            return int(value.expr.value)
-        return None
+        return value.expr if isinstance(value, Scalar) else None
+
+    @classmethod
+    def _int(cls, node: Node | None, env: Env, lowerer: Lowerer) -> int | None:
+        return _integer(cls._expr(node, env, lowerer))
 
     def __call__(self, node: Node, launch: Node, dim3: bool) -> list[int | None] | None:
         env, dims, lowerer = self._env(launch)
@@ -285,6 +286,55 @@ class HostResolver:
             return values if known and all(v > 0 for v in known) else None
         value = self._int(node, env, lowerer)
         return [value] if value is not None else None
+
+    def quotients(self, grid: Node, arguments: list[Node], launch: Node) -> list[tuple[int, int] | None]:
+        """Per argument, (axis, c) when the launch's grid along that axis is the argument divided by
+        the constant c, rounded down (`dim3 grid(num / 32)` then `k<<<grid, ...>>>(num)`): whatever
+        its value, the argument is then gridDim * c plus less than c (hexciton's final_gpu_kernel,
+        whose blocks of 32 items never pass `num`).  The same value, not an equal one: two reads of
+        `atoi(argv[...])` look alike."""
+        env, dims, lowerer = self._env(launch)
+        if grid.type == "identifier" and text(grid) in dims:
+            axes = [_lookup(env, f"{text(grid)}.{a}") for a in "xyz"]
+        elif grid.type == "call_expression" and text(grid.child_by_field_name("function")) == "dim3":
+            args = grid.child_by_field_name("arguments")
+            axes = self._axes(args.named_children if args else [], env, lowerer)
+        else:
+            axes = _scalar_axes(self._expr(grid, env, lowerer))
+        divided = {}
+        for axis, value in enumerate(axes):
+            divisor = 1
+            while isinstance(value, Op) and value.name == "/" and value.is_int and isinstance(value.args[1], Const) \
+                    and value.args[1].value >= 1 and float(value.args[1].value).is_integer():
+                value, divisor = value.args[0], divisor * int(value.args[1].value)
+            if divisor > 1:
+                divided[id(value)] = (axis, divisor)
+        return [divided.get(id(self._rvalue(a, launch))) for a in arguments]
+
+    def loop_varied(self, node: Node, at: Node, depth: int = 0) -> bool:
+        """Does `node` name the counter of a loop around `at`, here or at every call of the host
+        function holding `at` that passes it (graphExecution: `for (size = 512; size <= 1 << 27;
+        size *= 512) run(..., size)`)?  The value resolved is then the loop's first, not the one
+        the program does most of its work at."""
+        if node.type != "identifier" or depth > 3:
+            return False
+        name, fn = text(node), at.parent
+        while fn is not None and fn.type != "function_definition":
+            update = fn.child_by_field_name("update") if fn.type == "for_statement" else None
+            if update is not None and any(n.type == "identifier" and text(n) == name for n in descendants(update)):
+                return True
+            fn = fn.parent
+        declarator = function_declarator(fn) if fn is not None else None
+        parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+        if parameters is None:
+            return False
+        names = [_parameter_name(p) for p in parameters.named_children if p.type == "parameter_declaration"]
+        if name not in names:
+            return False
+        self._caller_arguments(fn)  # finds the calls
+        calls = [(call, args) for call, args in (self._calls or {}).get(function_name(fn), [])
+                 if len(args) == len(names)]
+        return bool(calls) and all(self.loop_varied(args[names.index(name)], call, depth + 1) for call, args in calls)
 
     def period(self, node: Node, launch: Node) -> int:
         """The constant a value the host leaves unknown is a multiple of (`n = k * 1024`,
@@ -350,3 +400,28 @@ def _scalar_dims(value: int | None) -> list[int | None]:
     """A scalar block or grid `n` is `dim3(n, 1, 1)`; an expression the host code leaves unknown
     may as well be a `dim3` of any shape."""
     return [value, 1, 1] if value is not None else [None, None, None]
+
+
+def _scalar_axes(value: Expr | None) -> list[Expr | None]:
+    """_scalar_dims of an expression: one the host leaves unknown is the x axis of a `dim3` of any
+    other axes (`dim3 grid = n / 32`)."""
+    return [value, ONE, ONE] if _integer(value) is not None else [value, None, None]
+
+
+def _integer(value: Expr | None) -> int | None:
+    return int(value.value) if isinstance(value, Const) and math.isfinite(value.value) else None
+
+
+def _lookup(env: Env, name: str) -> Expr | None:
+    found = env.lookup(name)
+    return found.expr if isinstance(found, Scalar) else None
+
+
+def _declare_dims(name: str, axes: list[Expr | None], env: Env, dims: dict[str, list[int | None]]) -> None:
+    """A `dim3`'s axes: their constants in `dims`, every known expression (`num / 32` too) as
+    `name.x`... in `env`, which find_host_launches reads to relate a grid to an argument."""
+    dims[name] = [_integer(a) for a in axes]
+    for axis, value in zip("xyz", axes):
+        if value is not None:
+            env.declare(f"{name}.{axis}", Scalar(Const(float(_integer(value))) if _integer(value) is not None
+                                                 else value))

@@ -53,6 +53,11 @@ class Launch:
     # scalar arguments the host code leaves unknown but makes a multiple of a constant at every
     # launch of the kernel, all with one block (`n = k * 1024`): name -> that constant
     multiples: dict[str, int] = field(default_factory=dict)
+    # scalar arguments the grid is sized from by a rounded-down division at every launch
+    # (`grid = num / 32`): name -> (axis, 32), so the argument is gridDim * 32 plus less than 32
+    quotients: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # scalar arguments whose value is the first of a loop around the launch (`for (n = 512; ...; n *= 512)`)
+    varied: tuple[str, ...] = ()
 
     @property
     def threads_per_block(self) -> int:
@@ -121,6 +126,10 @@ class HostLaunch:
     # per argument written as the launch's own 1-D grid or block size (`k<<<nb, t>>>(x, nb)`):
     # "grid" or "block", so a guessed shape and the argument stay one value
     shapes: list[str | None] = field(default_factory=list)
+    # per argument the grid is that argument divided by a constant along an axis: (axis, constant)
+    quotients: list[tuple[int, int] | None] = field(default_factory=list)
+    # per argument, whether it is the counter of a loop around the launch (HostResolver.loop_varied)
+    varied: list[bool] = field(default_factory=list)
     # False when a condition around the launch fails for values the host fixes (guards.unreachable)
     reachable: bool = True
 
@@ -174,12 +183,15 @@ def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
         around = argument_ranges(launch_node, constant)
         periods = [1 if value else resolve.period(a, launch_node) for a, value in zip(written, args)]
         sizes = {text(node): part for node, part in zip(config[:2], ("grid", "block"))}
+        quotients = resolve.quotients(config[0], written, launch_node) if config else []
         launches.append(HostLaunch(
             name, parse.position(launch_node)[0],
             tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
             int(smem[0]) if smem else None, template_args,
             [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods,
-            shapes=[sizes.get(text(a)) for a in written], reachable=not unreachable(launch_node, constant)))
+            shapes=[sizes.get(text(a)) for a in written], quotients=quotients,
+            varied=[resolve.loop_varied(a, launch_node) for a in written],
+            reachable=not unreachable(launch_node, constant)))
     return launches
 
 
@@ -201,6 +213,13 @@ def common_periods(launches: list[HostLaunch]) -> list[int]:
     return [math.gcd(*(period if value is None else int(abs(value)) if float(value).is_integer() else 1
                        for value, period in zip(values, periods)))
             for values, periods in zip(zip(*(h.args for h in launches)), zip(*(h.periods for h in launches)))]
+
+
+def common_quotients(launches: list[HostLaunch]) -> list[tuple[int, int] | None]:
+    """Per argument, the (axis, constant) its launches all size the grid from (HostLaunch.quotients)."""
+    if not launches or any(len(h.quotients) != len(h.args) for h in launches):
+        return []
+    return [found[0] if len(set(found)) == 1 else None for found in zip(*(h.quotients for h in launches))]
 
 
 def _bound_candidates(kernel: Kernel) -> dict[str, list[Expr]]:

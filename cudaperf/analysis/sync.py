@@ -16,7 +16,7 @@ import networkx as nx
 import numpy as np
 
 from . import graph as access_graph
-from .divergence import BranchUniformity, Dependence, divergence_sampler
+from .divergence import LEVELS, BranchUniformity, Dependence, divergence_sampler
 from .divergence import uniformity as branch_uniformity
 from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, walk
 from .launch import DEFAULT_ARGUMENT, MAX_BLOCK_THREADS, Launch, block_width_hint, dimensionality
@@ -459,6 +459,26 @@ def _multiple_arguments(launch: Launch) -> dict[str, Expr]:
             for name, multiple in launch.multiples.items()}
 
 
+def _argument_cases(launch: Launch) -> list[dict[str, Expr]]:
+    """The substitutions a branch on host multiples (_multiple_arguments) and on arguments the grid
+    is sized from by a rounded-down division (`grid = num / 32`, Launch.quotients) is judged under,
+    one per case: such an argument is gridDim * 32 plus a remainder below 32, taken at its least,
+    its greatest and two values between (`min(num, blockIdx.x * 32 + 32)` then cuts no block,
+    whatever the grid and the block: hexciton's final_gpu_kernel)."""
+    multiples = _multiple_arguments(launch)
+    if not launch.quotients:
+        return [multiples]
+    return [{**multiples, **{f"arg:{name}": op("+", op("*", Sym(f"gdim.{'xyz'[axis]}"), Const(float(c))),
+                                               Const(float((0, 1, c // 2, c - 1)[case])))
+                             for name, (axis, c) in launch.quotients.items()}}
+            for case in range(4)]
+
+
+def _worst(found: Iterator[BranchUniformity]) -> BranchUniformity:
+    """The least uniform of a branch's judgements under several cases."""
+    return max(found, key=lambda u: LEVELS.index(u.uniformity))
+
+
 def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
                 uniformity: dict[int, BranchUniformity]) -> dict[int, BranchUniformity]:
     """`uniformity` with branches on made-up, fixed or host-multiple arguments judged again with
@@ -469,7 +489,8 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
     `blockIdx.x * blockDim.x + threadIdx.x < n` splits the block holding n whatever n is, so it
     keeps its judgement), and a host multiple as any multiple of its constant (`tid >= n` with
     n = k * 1024 and blocks of 256 threads splits none)."""
-    multiples = _multiple_arguments(launch)
+    cases = _argument_cases(launch)
+    multiples = cases[0]  # the names every case substitutes
     judged_at = {name: value for name, value in {**_made_up_arguments(launch), **_fixed_under_a_guess(launch)}.items()
                  if name not in multiples}
     made_up, fixed = frozenset(judged_at), _fixed_arguments(launch)
@@ -488,13 +509,15 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
         # a made-up argument only in a test against thread indices alone; a fixed one or a host multiple in any
         judged_again = local if names & made_up else bool(names & (fixed | multiples.keys()))
         if judged_again and not has_opaque(branch.condition) and not loads_in(branch.condition):
-            batch, condition = sampler.batch(context), substitute(branch.condition, multiples)
-            again[branch.id] = branch_uniformity(condition, batch, dependence, arguments, block_given=True)
+            batch = sampler.batch(context)
+            again[branch.id] = _worst(branch_uniformity(substitute(branch.condition, case), batch, dependence,
+                                                        arguments, block_given=True) for case in cases)
     for loop, context in access_graph.loops(graph):
         parts = (loop.init, loop.condition, loop.update)
         if any(free_symbols(part) & (multiples.keys() | fixed) for part in parts) and \
                 not any(has_opaque(part) or loads_in(part) for part in parts):
-            again[loop.id] = _loop_again(loop, sampler.exits(context, loop), dependence, arguments, multiples)
+            batch = sampler.exits(context, loop)
+            again[loop.id] = _worst(_loop_again(loop, batch, dependence, arguments, case) for case in cases)
     return again
 
 

@@ -38,7 +38,12 @@ def _number(v: float) -> str:
 
 
 def _assuming(report, names: list[str]) -> str:
-    return f" (assuming {', '.join(f'{n} = {_number(report.launch.args[n])}' for n in names)})" if names else ""
+    """The made-up sizes a figure rests on, and which of them are the first value of a loop around the
+    launch (graphExecution's `size` from 512 to 2^27: the program's other launches do other work)."""
+    def spelled(n):
+        return f"{n} = {_number(report.launch.args[n])}" + \
+            (" at the first pass of a loop around the launch" if n in report.launch.varied else "")
+    return f" (assuming {', '.join(spelled(n) for n in names)})" if names else ""
 
 
 def _under_shapes(report, a, smell) -> list | None:
@@ -224,7 +229,9 @@ class DivergentBranch(Rule):
            "template parameter) are left alone.  So is a thread index compared with a bound the same for "
            "every lane (`tid < n`) when each warp covers its own range of the index: only the one warp "
            "straddling the bound splits.  A condition on data loaded per thread is reported without a share of "
-           "warps (the share depends on the data, not on the stand-in values the analysis samples).")
+           "warps (the share depends on the data, not on the stand-in values the analysis samples); one whose "
+           "value the analysis knows in no lane (a loop stepped by an unresolved template parameter) is left "
+           "alone: whether it splits more than the warp at a bound is not seen.")
     example = "if (threadIdx.x % 2) a(); else b();   // every warp runs a() and b()"
     fix = "Branch on warp-uniform values (threadIdx.x / 32), or sort work so that lanes of a warp agree."
     measured = ('8 of 9 findings true (the false one compares threadIdx.y with an unresolved template'
@@ -245,7 +252,7 @@ class DivergentBranch(Rule):
         for b in report.branches:
             stmt = by_line.get(b.line)
             if stmt is not None and b.result.uniformity == "thread" and b.result.evident \
-                    and not b.result.boundary:
+                    and not b.result.boundary and not b.result.unresolved:
                 if b.result.data_dependent:  # stand-in values gave the share: the real data decide it
                     yield (stmt.line, stmt.column, f"`{b.condition}` splits warps whose lanes read different "
                            "values: it tests data loaded per thread, so how many warps split depends on the data")
@@ -271,7 +278,8 @@ def _made_up_sizes(report) -> list[str]:
     made up: under a guessed grid, silencing the loops that run to it silenced four true O(n^2)
     kernels, nbody and tsne's DFTs among them, for one false (divergence-cuda, np = 4).)"""
     read = {name[4:] for e in _size_expressions(report) for name in free_symbols(e) if name.startswith("arg:")}
-    return sorted(name for name in read if report.launch.arg_sources.get(name) == "default")
+    return sorted(name for name in read if report.launch.arg_sources.get(name) == "default"
+                  or name in report.launch.varied)
 
 
 _STANDARD = re.compile(r"(FLT|DBL|LDBL|INT|UINT|LONG|ULONG|LLONG|ULLONG|SHRT|USHRT|CHAR|SCHAR|UCHAR|SIZE)_"

@@ -280,12 +280,13 @@ def _glue_pragma_loops(children: list) -> list:
     out, i = [], 0
     while i < len(children):
         node = children[i]
-        body = node.child_by_field_name("body") if node.type in _LOOPS else None
+        # a loop glued before (a list lowered twice) keeps its body
+        body = node.child_by_field_name("body") if node.type in _LOOPS and not isinstance(node, _BodySwap) else None
         if body is not None and not text(body).strip(";").strip():
             j = i + 1
             while j < len(children) and children[j].type == "preproc_call":
                 j += 1
-            if j < len(children):
+            if i + 1 < j < len(children):  # `for (...);` with no pragma after it is an empty loop
                 tail = _glue_pragma_loops(children[j:])  # the first entry is the (glued) inner loop
                 out.append(_BodySwap(node, _Block(children[i + 1:j] + tail[:1])))
                 return out + tail[1:]
