@@ -1,4 +1,4 @@
-"""Block shapes tried when no launch gives the block (issue 26, class 7).
+"""Block shapes tried when no launch gives the block.
 
 Which lanes share a warp depends on blockDim.x once an address reads threadIdx.y or .z, so under a
 guessed block the coalescing and bank-conflict figures of such an access are a guess too.  Some

@@ -252,7 +252,7 @@ def score_at_shapes(found: list[tuple[str, Mapping[str, float], float]], seconds
     kernel components together) the candidate's estimated speed-up over the reference (`speed`: the
     whole candidate's time, launches, torch operators and host time included), under the same sync
     hygiene factor.  Within a task this is what orders candidates by where their time goes: two
-    kernels that use the memory system equally well but do 30x different work no longer tie."""
+    kernels that use the memory system equally well but do 30x different work do not tie."""
     base = score_weighted(found, config)
     fast = speed(seconds, reference_seconds)
     if base.reason is not None or fast is None or config.speed_weight <= 0:

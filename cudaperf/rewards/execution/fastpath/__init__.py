@@ -1,4 +1,4 @@
-"""The fast path for `load_inline` candidates (issue 25): device code compiled alone with NVRTC, host
+"""The fast path for `load_inline` candidates: device code compiled alone with NVRTC, host
 wrappers translated into a closed call plan executed with torch, so no torch header is ever compiled.
 
 - `split`: load_inline sources -> NVRTC-compilable device source + the host functions (tree-sitter).
