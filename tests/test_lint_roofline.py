@@ -142,3 +142,5 @@ def test_a_size_from_the_first_pass_of_a_host_loop_is_a_made_up_size():
     assert found("run(in, out, 512);") == {"compute-bound": found("run(in, out, 512);")["compute-bound"]}
     looped = found("for (size_t size = 512; size <= 1 << 27; size *= 512) run(in, out, size);")
     assert "compute-bound" not in looped
+    stepped = found("for (size_t size = 512; size <= 4096; size += 512) run(in, out, size);")
+    assert "compute-bound" in stepped  # a counter stepped by adding (a time step, an offset) is left as it is
