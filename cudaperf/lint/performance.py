@@ -329,7 +329,9 @@ def _sized_to_guess(report) -> str:
 
 
 OVERHEAD_S = 2e-6  # a kernel launch costs about this much: one that finishes sooner is bound by it
-TINY_THREADS = 65536  # launches this small only: a kernel of fewer threads cannot fill an H200 (132 SMs x 2,048)
+# launches this small only (a 512x512 image, a resnet layer of 196 blocks of 512): larger ones take their
+# totals from sampled blocks, which idle blocks past a bound would make too small (lombscargle's 25.6 M threads)
+TINY_THREADS = 1 << 18
 
 
 def _overhead_bound(report, c) -> str | None:
