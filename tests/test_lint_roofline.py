@@ -130,7 +130,7 @@ __global__ void reduce(const float* in, double* out, size_t n) {
   }
   if (threadIdx.x == 0) out[blockIdx.x] = tmp[0];
 }
-void run(float* in, double* out, size_t n) { reduce<<<512, 256>>>(in, out, n); }
+void run(float* in, double* out, size_t n) { reduce<<<2048, 256>>>(in, out, n); }
 int main() {
   float* in; double* out;
   CALLS
