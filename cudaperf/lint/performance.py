@@ -38,12 +38,7 @@ def _number(v: float) -> str:
 
 
 def _assuming(report, names: list[str]) -> str:
-    """The made-up sizes a figure rests on, and which of them are the first value of a loop around the
-    launch (graphExecution's `size` from 512 to 2^27: the program's other launches do other work)."""
-    def spelled(n):
-        return f"{n} = {_number(report.launch.args[n])}" + \
-            (" at the first pass of a loop around the launch" if n in report.launch.varied else "")
-    return f" (assuming {', '.join(spelled(n) for n in names)})" if names else ""
+    return f" (assuming {', '.join(f'{n} = {_number(report.launch.args[n])}' for n in names)})" if names else ""
 
 
 def _under_shapes(report, a, smell) -> list | None:
