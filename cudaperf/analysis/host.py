@@ -312,16 +312,17 @@ class HostResolver:
         return [divided.get(id(self._rvalue(a, launch))) for a in arguments]
 
     def loop_varied(self, node: Node, at: Node, depth: int = 0) -> bool:
-        """Does `node` name the counter of a loop around `at`, here or at every call of the host
-        function holding `at` that passes it (graphExecution: `for (size = 512; size <= 1 << 27;
-        size *= 512) run(..., size)`)?  The value resolved is then the loop's first, not the one
-        the program does most of its work at."""
+        """Does `node` name the counter of a loop around `at` that scales it, here or at every call
+        of the host function holding `at` that passes it (graphExecution: `for (size = 512; size <=
+        1 << 27; size *= 512) run(..., size)`)?  The value resolved is then the loop's first size,
+        not the one the program does most of its work at.  A counter stepped by adding (a time
+        step, an offset: `t++`, `offset += BLOCK`) sweeps no sizes and is left as it is."""
         if node.type != "identifier" or depth > 3:
             return False
         name, fn = text(node), at.parent
         while fn is not None and fn.type != "function_definition":
             update = fn.child_by_field_name("update") if fn.type == "for_statement" else None
-            if update is not None and any(n.type == "identifier" and text(n) == name for n in descendants(update)):
+            if update is not None and _scales(update, name):
                 return True
             fn = fn.parent
         declarator = function_declarator(fn) if fn is not None else None
@@ -347,6 +348,19 @@ class HostResolver:
         env, _, lowerer = self._env(at)
         value = lowerer.rvalue(node, env, record=False)
         return value.expr if isinstance(value, Scalar) else None
+
+
+def _scales(update: Node, name: str) -> bool:
+    """Does a loop's update multiply, divide or shift `name` (`n *= 2`, `n <<= 1`, `n = n * 512`)?"""
+    for node in descendants(update):
+        if node.type != "assignment_expression" or text(node.child_by_field_name("left")) != name:
+            continue
+        operator, right = text(node.child(1)), node.child_by_field_name("right")
+        scaled = right is not None and right.type == "binary_expression" and \
+            text(right.child(1)) in ("*", "/", "<<", ">>")
+        if operator in ("*=", "/=", "<<=", ">>=") or (operator == "=" and scaled):
+            return True
+    return False
 
 
 def _macro_call(call: str, macros: dict) -> Node | None:
