@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import re
 import statistics
 import sys
 import time
@@ -69,20 +70,49 @@ def unseen_names(expr, found: set[str], depth: int = 0) -> set[str]:
     return found
 
 
+def declared_template(lines: list[str], line: int) -> list[str]:
+    """The template parameter names declared just above (or on) a kernel's line (`template <class T, int B>`),
+    read from the text: the analyzer reports only the parameters it could bind."""
+    head = "\n".join(lines[max(line - 4, 0):line])
+    at = head.rfind("template")
+    if at < 0 or ";" in head[at:] or "}" in head[at:]:
+        return []
+    depth, parts, current = 0, [], ""
+    for ch in head[head.find("<", at) + 1:]:
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and depth == 0:
+            parts.append(current)
+            break
+        elif ch == ">":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        current += ch
+    names = [re.findall(r"[A-Za-z_]\w*", p.split("=", 1)[0]) for p in parts]
+    return [words[-1] for words in names if words]
+
+
 def summary(report, text: str, rules) -> dict:
     kernels = {}
+    lines = text.splitlines()
     findings = lint_file(report, rules, text)
     for k in report.kernels:
         name = f"{k.kernel.name}:{k.kernel.line}"
-        lost, types, accesses = set(), 0, []
+        lost, types, accesses, untyped = set(), 0, [], set()
         for a in k.accesses:
             names = unseen_names(a.access.offset, set())
             lost |= names
-            types += a.access.type_name == "?"
+            if a.access.type_name == "?":
+                types += 1
+                untyped.add(a.access.array)
             accesses.append((a.access.line, a.access.column, a.access.array, a.pattern, a.access.size))
         work = k.work.to_json() if k.work is not None else {}
         kernels[name] = {
-            "accesses": accesses, "lost": sorted(lost), "unknown_types": types,
+            "accesses": accesses, "lost": sorted(lost), "unknown_types": types, "untyped": sorted(untyped),
+            "template": declared_template(lines, k.kernel.line), "bound": list(k.kernel.template_params),
             "unknown_patterns": sum(a.pattern == "unknown" for a in k.accesses),
             "launch": [list(k.launch.grid), list(k.launch.block)],
             "flops": work.get("flops"),
@@ -118,6 +148,27 @@ def one(path: str) -> dict:
                                   "missing": sorted(set(facts.missing_headers))}
         out[frontend] = entry
     return out
+
+
+def _family(header: str) -> str:
+    """A missing header's library: `cub/cub.cuh` -> cub, `cooperative_groups/reduce.h` -> cooperative_groups."""
+    stem = header.split("/", 1)[0].rsplit(".", 1)[0]
+    for family in ("cub", "cooperative_groups", "curand", "thrust", "cublas", "cusparse", "cufft", "helper_"):
+        if stem.startswith(family):
+            return family.rstrip("_")
+    return "other"
+
+
+def cause(kernel: dict, facts: dict | None) -> str:
+    """Why a kernel has an access not resolved: a template parameter nothing binds, a header clang did not
+    find (the name or type likely came from there), or a name nothing in sight declares."""
+    unbound = set(kernel.get("template", ())) - set(kernel.get("bound", ()))
+    if unbound and (set(kernel["lost"]) & unbound or kernel["unknown_types"]):
+        return "template kernel without an instance"
+    missing = (facts or {}).get("missing") or []
+    if missing:
+        return "missing header: " + "+".join(sorted({_family(h) for h in missing}))
+    return "undeclared name" if kernel["lost"] else "unknown type"
 
 
 def reasons(tree: dict, clang: dict, facts: dict | None) -> list[str]:
@@ -169,7 +220,7 @@ def _times(values: list[float]) -> dict | None:
 def stats(results: list[dict]) -> dict:
     """The figures the docs publish, from every file's summaries."""
     totals: Counter = Counter()
-    differences, kinds = [], Counter()
+    differences, kinds, causes, unresolved = [], Counter(), Counter(), []
     tree_times, clang_times, parse_times, fell_back = [], [], [], []
     for r in sorted(results, key=lambda r: r["path"]):
         tree, clang = r.get("tree-sitter", {}), r.get("clang", {})
@@ -191,7 +242,13 @@ def stats(results: list[dict]) -> dict:
             if c is None:
                 totals["clang_missing"] += 1
                 continue
-            totals["clang_resolved"] += not c["lost"] and not c["unknown_types"]
+            if c["lost"] or c["unknown_types"]:
+                why = cause(c, clang.get("facts"))
+                causes[why] += 1
+                unresolved.append({"path": _relative(r["path"]), "kernel": name, "cause": why, "lost": c["lost"],
+                                   "untyped": c.get("untyped", [])})
+            else:
+                totals["clang_resolved"] += 1
             totals["clang_known_patterns"] += not c["unknown_patterns"]
             what = [f for f in ("accesses", "launch", "flops", "findings") if t[f] != c[f]]
             if what:
@@ -209,7 +266,8 @@ def stats(results: list[dict]) -> dict:
         "seconds_per_file": {"tree-sitter": _times(tree_times), "clang": _times(clang_times),
                              "libclang": _times(parse_times)},
         "fell_back": fell_back, "kernels_differing": len(differences), "kinds": dict(kinds.most_common()),
-        "differences": differences,
+        "differences": differences, "clang_unresolved_causes": dict(causes.most_common()),
+        "clang_unresolved": unresolved,
     }
 
 
@@ -226,6 +284,8 @@ def report(figures: dict) -> str:
                      f"{times['libclang']['mean']:.3f} (max {times['libclang']['max']:.3f})")
     lines.append(f"clang could not parse (fell back to tree-sitter): {len(figures['fell_back'])} files")
     lines += [f"  {path}: {why}" for path, why in figures["fell_back"][:10]]
+    lines.append("clang: kernels with an access not resolved, by cause:")
+    lines += [f"  {why}: {count}" for why, count in figures["clang_unresolved_causes"].items()]
     lines.append(f"kernels that differ: {figures['kernels_differing']}")
     lines += [f"  {kind}: {count}" for kind, count in figures["kinds"].items()]
     return "\n".join(lines)
