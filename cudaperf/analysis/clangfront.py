@@ -595,7 +595,7 @@ def _instances(ci, root, files: set[str], facts: ClangFacts) -> None:
                     name = next((g.spelling for g in first.walk_preorder() if g.spelling), "") if first else ""
                     if name:
                         dependent.append((name, node, enclosing))
-            stack.extend((c, enclosing) for c in node.get_children())
+            stack.extend((c, enclosing) for c in reversed(list(node.get_children())))  # in source order
     bindings = {name: dict(zip(_template_parameters(ci, templates[name]), arguments))
                 for name, arguments in concrete.items() if name in templates}
     for _ in range(MAX_HOST_DEPTH):
