@@ -460,6 +460,29 @@ def _walk_declarations(ci, cursor, main_file: str, facts: ClangFacts, types: _Ty
         elif kind in (kinds.FUNCTION_DECL, kinds.FUNCTION_TEMPLATE) and \
                 _same_name(location, main_file) and any(c.kind == kinds.CUDAGLOBAL_ATTR for c in child.get_children()):
             facts.kernels.append(name)
+            _parameter_types(ci, child, main_file, facts, types)
+
+
+def _parameter_types(ci, kernel, main_file: str, facts: ClangFacts, types: _Types) -> None:
+    """Struct types a kernel's parameters point to, keyed by their text as written, which is what the
+    lowering looks up (`const thrust::complex<float>* in` -> `complex<float>`).  Dependent types (a
+    template's `T`) and incomplete ones are left alone."""
+    kinds, tk = ci.CursorKind, ci.TypeKind
+    data = None
+    for param in kernel.get_children():
+        if param.kind != kinds.PARM_DECL or param.location.file is None or \
+                not _same_name(param.location.file, main_file):
+            continue
+        pointee = param.type.get_pointee()
+        if pointee.get_canonical().kind != tk.RECORD or pointee.get_canonical().get_size() <= 0:
+            continue
+        data = data if data is not None else Path(main_file).read_bytes()
+        written = data[param.extent.start.offset:param.location.offset].decode(errors="replace")
+        key = normalize(written)
+        if key and key not in facts.types and key not in BUILTIN_TYPES:
+            resolved = types.of(pointee)
+            if resolved is not None:
+                facts.types[key] = resolved
 
 
 _TEMPLATE_KERNEL = re.compile(rb"template\s*<[^{;]*?__global__|__global__[^{;]*?template", re.DOTALL)

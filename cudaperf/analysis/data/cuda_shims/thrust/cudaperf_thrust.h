@@ -207,3 +207,7 @@ template <class T> __host__ __device__ complex<T> sqrt(const complex<T>& z);
 template <class T> __host__ __device__ complex<T> polar(const T& m, const T& theta = T());
 
 }  // namespace thrust
+
+// complete, so that a kernel's `thrust::complex<float>*` parameter has its element's size
+template struct thrust::complex<float>;
+template struct thrust::complex<double>;
