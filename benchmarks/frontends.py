@@ -288,10 +288,10 @@ def report(figures: dict) -> str:
              f"{figures['clang_resolved_with_shims']} in files where declaration shims stood in",
              f"no `unknown` pattern: tree-sitter {known['tree-sitter']:.1%}, clang {known['clang']:.1%}"]
     if times["tree-sitter"] and times["clang"] and times["libclang"]:
-        lines.append(f"CPU seconds per file (process time), median / mean: tree-sitter analysis {times['tree-sitter']['median']:.3f} / "
-                     f"{times['tree-sitter']['mean']:.3f}; clang analysis {times['clang']['median']:.3f} / "
-                     f"{times['clang']['mean']:.3f}; libclang parse + facts alone {times['libclang']['median']:.3f} / "
-                     f"{times['libclang']['mean']:.3f} (max {times['libclang']['max']:.3f})")
+        ts, cl, lc = times["tree-sitter"], times["clang"], times["libclang"]
+        lines.append(f"CPU seconds per file (process time), median / mean: tree-sitter analysis {ts['median']:.3f} / "
+                     f"{ts['mean']:.3f}; clang analysis {cl['median']:.3f} / {cl['mean']:.3f}; libclang parse + "
+                     f"facts alone {lc['median']:.3f} / {lc['mean']:.3f} (max {lc['max']:.3f})")
     lines.append(f"clang could not parse (fell back to tree-sitter): {len(figures['fell_back'])} files")
     lines += [f"  {path}: {why}" for path, why in figures["fell_back"][:10]]
     lines.append("clang: kernels with an access not resolved, by cause:")

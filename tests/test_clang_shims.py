@@ -155,3 +155,31 @@ void run(float* a, curandStatePhilox4_32_10_t* s) {
     assert facts.shims == ["cooperative_groups.h", "cooperative_groups/reduce.h", "cub/cub.cuh", "curand.h",
                            "curand_kernel.h", "mma.h", "thrust/cudaperf_thrust.h", "thrust/device_vector.h",
                            "thrust/sort.h"]
+
+
+TYPES_AS_WRITTEN = """\
+#include <mma.h>
+#include <thrust/complex.h>
+using namespace nvcuda;
+#define M 8
+__global__ void k(const thrust::complex<float>* __restrict__ in, thrust::complex<double>* out, const double* d) {
+  out[threadIdx.x] = in[threadIdx.x];
+  wmma::fragment<wmma::accumulator, M, M, 4, double> c[2];
+  wmma::load_matrix_sync(c[0], d, 8, wmma::mem_row_major);
+  for (int t = 0; t < c[0].num_elements; t++) c[1].x[t] = d[t];
+}
+"""
+
+
+def test_struct_types_a_kernel_names_resolve_as_written(tmp_path):
+    """`thrust::complex<float>*` parameters (the toolkit's layout) and WMMA fragment locals (the element
+    type the fragment declares) get clang's types under the text the lowering looks up."""
+    from cudaperf.analysis import clangfront
+
+    (tmp_path / "k.cu").write_text(TYPES_AS_WRITTEN)
+    facts = clangfront.facts_for(tmp_path / "k.cu", Options())
+    assert facts.types["complex<float>"].size == 8 and facts.types["complex<double>"].size == 16
+    assert facts.types["accumulator, M, M, 4, double>"].size == 16  # 8x8 doubles over 32 threads
+    sizes = {a.access.array: a.access.size for a in clang(tmp_path / "k.cu").kernels[0].accesses
+             if a.access.array in ("in", "out")}
+    assert sizes == {"in": 8, "out": 16}

@@ -460,31 +460,44 @@ def _walk_declarations(ci, cursor, main_file: str, facts: ClangFacts, types: _Ty
         elif kind in (kinds.FUNCTION_DECL, kinds.FUNCTION_TEMPLATE) and \
                 _same_name(location, main_file) and any(c.kind == kinds.CUDAGLOBAL_ATTR for c in child.get_children()):
             facts.kernels.append(name)
-            _parameter_types(ci, child, main_file, facts, types)
+            _declared_types(ci, child, main_file, facts, types)
 
 
-def _parameter_types(ci, kernel, main_file: str, facts: ClangFacts, types: _Types) -> None:
-    """Struct types a kernel's parameters point to, keyed by their text as written, which is what the
-    lowering looks up (`const thrust::complex<float>* in` -> `complex<float>`).  Dependent types (a
-    template's `T`) and incomplete ones are left alone."""
+_STORAGE = {"__shared__", "__device__", "__constant__", "__managed__", "static", "extern", "register", "constexpr"}
+
+
+def _declared_types(ci, kernel, main_file: str, facts: ClangFacts, types: _Types) -> None:
+    """Struct types a kernel's parameters point to and its locals hold (those clang completed: a WMMA
+    fragment array, `thrust::complex<float>* in`), keyed by their text as written, which is what the
+    lowering looks up (`complex<float>`).  Dependent types (a template's `T`) are left to the template's
+    arguments, and CUB's TempStorage, whose layout in the shim is a stand-in, is left unknown."""
     kinds, tk = ci.CursorKind, ci.TypeKind
     data = None
-    for param in kernel.get_children():
-        if param.kind != kinds.PARM_DECL or param.location.file is None or \
-                not _same_name(param.location.file, main_file):
+    for node in kernel.walk_preorder():
+        if node.kind not in (kinds.PARM_DECL, kinds.VAR_DECL) or node.location.file is None or \
+                not _same_name(node.location.file, main_file):
             continue
-        pointee = param.type.get_pointee()
-        if pointee.get_canonical().kind != tk.RECORD or pointee.get_canonical().get_size() <= 0:
+        ctype = node.type
+        for _ in range(4):
+            if ctype.kind in (tk.POINTER, tk.LVALUEREFERENCE):
+                ctype = ctype.get_pointee()
+            elif ctype.kind in (tk.CONSTANTARRAY, tk.INCOMPLETEARRAY):
+                ctype = ctype.element_type
+        canonical = ctype.get_canonical()
+        declared = canonical.get_declaration().location.file
+        if canonical.kind != tk.RECORD or canonical.get_size() <= 0 or \
+                (declared is not None and (_shim(str(declared)) or "").startswith("cub/")):
             continue
         data = data if data is not None else Path(main_file).read_bytes()
-        written = data[param.extent.start.offset:param.location.offset].decode(errors="replace")
-        key = normalize(written)
+        written = data[node.extent.start.offset:node.location.offset].decode(errors="replace")
+        key = normalize(" ".join(w for w in written.split() if w not in _STORAGE))
         if key and key not in facts.types and key not in BUILTIN_TYPES:
-            resolved = types.of(pointee)
+            resolved = types.of(ctype)
             if resolved is not None:
                 facts.types[key] = resolved
 
 
+_FRAGMENTS = re.compile(rb"#\s*include\s*<mma\.h>")  # WMMA fragments are kernels' locals
 _TEMPLATE_KERNEL = re.compile(rb"template\s*<[^{;]*?__global__|__global__[^{;]*?template", re.DOTALL)
 _HOST_BODIES = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD", "CONSTRUCTOR")
 MAX_CALLS_WALKED = 200_000
@@ -755,9 +768,11 @@ def facts_for(path: str | Path, options, database: bool = False) -> ClangFacts:
     main_file = str(Path(path).resolve())
     unit_file = main_file if database else str(translation_unit(Path(main_file)))
     # function bodies are needed only for the instances of templates (the launches that instantiate them)
-    templates = _TEMPLATE_KERNEL.search(Path(main_file).read_bytes()) is not None
+    # and for the types of WMMA fragments
+    data = Path(main_file).read_bytes()
+    templates = _TEMPLATE_KERNEL.search(data) is not None
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | KEEP_GOING
-    if not templates:
+    if not templates and not _FRAGMENTS.search(data):  # bodies: locals' types (_declared_types) too
         flags |= ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
     try:
         index = ci.Index.create()

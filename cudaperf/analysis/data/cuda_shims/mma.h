@@ -1,6 +1,8 @@
 // cudaperf declaration shim for <mma.h> (warp matrix functions): used by the clang frontend only, and only
 // where the CUDA toolkit's header is not found (searched after every include path).  A fragment's `x`
-// holds m*n/32 elements of its type here: how many registers a thread holds is the toolkit's choice.
+// holds its tile's elements over 32 threads here (rows * columns / 32, of its element type): how many a
+// thread holds is the toolkit's choice (it replicates elements narrower than 32 bits), so that count is a
+// stand-in; the element type is the fragment's.
 #pragma once
 
 namespace nvcuda {
@@ -15,20 +17,16 @@ enum layout_t { mem_row_major, mem_col_major };
 namespace precision { struct tf32 {}; struct b1 {}; struct s4 {}; struct u4 {}; }
 namespace experimental { namespace precision { struct b1 {}; struct s4 {}; struct u4 {}; } }
 
+template <class Use, int M, int N, int K> struct _tile { enum { elements = M * N }; };
+template <int M, int N, int K> struct _tile<matrix_a, M, N, K> { enum { elements = M * K }; };
+template <int M, int N, int K> struct _tile<matrix_b, M, N, K> { enum { elements = K * N }; };
+template <class T> struct _element { typedef T type; };
+template <> struct _element<precision::tf32> { typedef float type; };
+
 template <class Use, int M, int N, int K, class T, class Layout = void>
 struct fragment {
-  enum { num_elements = M * N / 32 };
-  T x[M * N / 32];
-};
-template <int M, int N, int K, class Layout>
-struct fragment<matrix_a, M, N, K, precision::tf32, Layout> {
-  enum { num_elements = M * K / 32 };
-  float x[M * K / 32];
-};
-template <int M, int N, int K, class Layout>
-struct fragment<matrix_b, M, N, K, precision::tf32, Layout> {
-  enum { num_elements = K * N / 32 };
-  float x[K * N / 32];
+  enum { num_elements = _tile<Use, M, N, K>::elements / 32 };
+  typename _element<T>::type x[_tile<Use, M, N, K>::elements / 32];
 };
 
 template <class F, class T> __device__ void fill_fragment(F& fragment, const T& value);
