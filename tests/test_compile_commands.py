@@ -354,8 +354,11 @@ def frontend_phrases(figures: dict) -> list[str]:
         f"{figures['kernels']:,} kernels",
         f"every access resolved: {before['resolved_share']:.1%} before issue 29 (tree-sitter), "
         f"{shares['tree-sitter']:.1%} with tree-sitter now, {shares['clang']:.1%} with clang",
-        f"libclang's parse and facts: {libclang['median']:.2f} s a file (median; mean {libclang['mean']:.2f} s, "
+        f"libclang's parse and facts: {libclang['median']:.2f} s of CPU a file (median; mean {libclang['mean']:.2f} s, "
         f"max {libclang['max']:.1f} s)",
+        f"{figures['clang_resolved_assumed']} of the kernels clang resolves are analysed under assumed template "
+        f"arguments",
+        *(f"{cause}: {count}" for cause, count in figures["clang_unresolved_causes"].items()),
         f"tree-sitter's whole analysis {times['tree-sitter']['median']:.2f} s (median), clang's "
         f"{times['clang']['median']:.2f} s",
         f"{len(figures['fell_back'])} files clang could not use (analysed with tree-sitter, with a note)",
