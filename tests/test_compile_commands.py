@@ -245,12 +245,13 @@ def test_auto_picks_clang_only_with_headers_or_a_database(tmp_path):
 
 def test_clang_args_carry_the_database_flags(tmp_path):
     clang_or_skip()
-    from cudaperf.analysis.clangfront import compile_args
+    from cudaperf.analysis.clangfront import SHIM_DIR, compile_args
     build = cmake_project(tmp_path, "-DBLOCK=32 -DT=float")
     options, flags = compdb.apply(Options(compile_commands=str(build)), tmp_path / "src" / "column.cu")
     args = compile_args(options, tmp_path / "src" / "column.cu", flags is not None)
     assert "-DBLOCK=32" in args and "-DT=float" in args and f"-I{tmp_path / 'include'}" in args
-    assert "-std=c++17" in args and not any(a.startswith("-idirafter") and "resource" not in a for a in args)
+    assert args[-1] == f"-idirafter{SHIM_DIR}"  # the toolkit's libraries' shims: searched after everything
+    assert "-std=c++17" in args and not any(a.startswith("-idirafter") and "resource" not in a for a in args[:-1])
     assert shlex.join(args)  # plain strings
 
 
@@ -353,8 +354,11 @@ def frontend_phrases(figures: dict) -> list[str]:
         f"{figures['kernels']:,} kernels",
         f"every access resolved: {before['resolved_share']:.1%} before issue 29 (tree-sitter), "
         f"{shares['tree-sitter']:.1%} with tree-sitter now, {shares['clang']:.1%} with clang",
-        f"libclang's parse and facts: {libclang['median']:.2f} s a file (median; mean {libclang['mean']:.2f} s, "
+        f"libclang's parse and facts: {libclang['median']:.2f} s of CPU a file (median; mean {libclang['mean']:.2f} s, "
         f"max {libclang['max']:.1f} s)",
+        f"{figures['clang_resolved_assumed']} of the kernels clang resolves are analysed under assumed template "
+        f"arguments",
+        *(f"{cause}: {count}" for cause, count in figures["clang_unresolved_causes"].items()),
         f"tree-sitter's whole analysis {times['tree-sitter']['median']:.2f} s (median), clang's "
         f"{times['clang']['median']:.2f} s",
         f"{len(figures['fell_back'])} files clang could not use (analysed with tree-sitter, with a note)",

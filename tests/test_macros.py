@@ -147,3 +147,33 @@ def test_the_arm_nvcc_compiles_is_the_one_analysed():
 
     assert lines() == set()
     assert lines(defines={"USE_STRIDE": "1"}) == {5}
+
+
+def _max_flops_kernel(name: str, declaration: str, result: str) -> str:
+    return f"""template <class T>
+__global__ void {name}(T *data, int nIters, T v) {{
+  int gid = blockIdx.x*blockDim.x + threadIdx.x;
+  {declaration}
+  for (int j=0 ; j<nIters ; ++j) {{
+     /* Each macro op has 20 operations.
+        Unroll 12 more times for 240 operations total.
+      */
+     OP20 OP20 OP20 OP20 OP20 OP20
+     OP20 OP20 OP20 OP20 OP20 OP20
+  }}
+  data[gid] = {result};
+}}
+"""
+
+
+def test_an_island_keeps_the_template_line_above_its_kernel():
+    """HeCBench maxFlops: statements made only of macro names break the parse of two kernels in a row,
+    both are recovered as islands, and the `template <class T>` one line up still binds T."""
+    ops = " ".join(["OP"] * 10)
+    code = ("#define OP s=v-s;\n#define OP20  \\\n     " + ops + " \\\n     " + ops + "\n\n"
+            + _max_flops_kernel("add1", "register T s = data[gid];", "s") + "\n"
+            + _max_flops_kernel("add2", "register T s = data[gid], s2=10.0f-s;", "s+s2")
+            + "void run(double* d) { add1<double><<<1, 128>>>(d, 8, 1.0); add2<double><<<1, 128>>>(d, 8, 1.0); }\n")
+    report = analyze_source(code, "m.cu", Options(resources="estimate"))
+    assert {k.kernel.name: k.kernel.line for k in report.kernels} == {"add1": 7, "add2": 21}
+    assert {a.access.type_name for k in report.kernels for a in k.accesses} == {"double"}

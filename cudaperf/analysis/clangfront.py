@@ -16,8 +16,12 @@ lowering consumes, so every analysis and lint rule runs unchanged on the same IR
 
 Clang's CUDA support needs the CUDA headers, which a machine without the toolkit lacks: the frontend
 compiles with `-nocudainc -nocudalib` and a prelude that defines the qualifiers, the built-in
-variables, `dim3` and the vector types (../shared/reference/parsers.md lists the pitfalls).  Headers
-that cannot be found stay missing (clang reports them and goes on).  Where libclang cannot read the
+variables, `dim3` and the vector types (../shared/reference/parsers.md lists the pitfalls).  The
+toolkit's libraries kernels use (cooperative groups, CUB, cuRAND, Thrust, WMMA) get declaration shims
+(data/cuda_shims/), searched after every other include path, so a real toolkit found through the
+build's flags wins; a note names the shims a file used.  Other headers that cannot be found stay
+missing: clang reports them and goes on (`KEEP_GOING`: a missing header is an error, not a fatal one
+that would stop template instantiation for the rest of the file).  Where libclang cannot read the
 file at all, or finds none of the kernels tree-sitter finds, the file is analysed with tree-sitter
 alone and a note says so.
 """
@@ -37,6 +41,7 @@ from .ctype import BUILTIN_TYPES, CType, array_of, normalize, struct_of
 from .source import Diagnostic, Macro, SourceError, SourceFile
 
 INSTALL_HINT = "pip install 'cudaperf[clang]'"
+KEEP_GOING = 0x200  # CXTranslationUnit_KeepGoing: a missing header does not end the file's semantic analysis
 MAX_CLANG_BYTES = 2 * 1024 * 1024  # --frontend auto leaves larger files to tree-sitter
 ANCESTOR_INCLUDES = 6  # directories above the file searched for headers when no database says where
 
@@ -122,6 +127,10 @@ def _prelude() -> str:
         "__device__ void __threadfence(); __device__ void __threadfence_block();",
         "struct __half { unsigned short __x; }; struct __nv_bfloat16 { unsigned short __x; };",
         "typedef __half half; typedef __nv_bfloat16 nv_bfloat16;",
+        "struct __attribute__((aligned(4))) __half2 { __half x, y; }; typedef __half2 half2;",
+        "struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; }; "
+        "typedef __nv_bfloat162 nv_bfloat162;",
+        "typedef unsigned long long cudaTextureObject_t; typedef unsigned long long cudaSurfaceObject_t;",
         "typedef long clock_t; __device__ long long clock64();",
         "typedef unsigned int uint; typedef unsigned short ushort;",
         *_RUNTIME_API,
@@ -173,6 +182,42 @@ _RESOURCE_HEADERS = {
                 "#define LLONG_MAX __LONG_LONG_MAX__\n#define LLONG_MIN (-__LONG_LONG_MAX__ - 1LL)\n"
                 "#define ULLONG_MAX (__LONG_LONG_MAX__ * 2ULL + 1ULL)\n#endif\n",
 }
+
+SHIM_DIR = Path(__file__).resolve().parent / "data" / "cuda_shims"
+# the libraries' other public headers: each is the library's one shim (given to libclang as an in-memory
+# file in SHIM_DIR, found where the real header is absent, like the shims themselves)
+_SHIM_ALIASES = {
+    "cooperative_groups.h": ("cooperative_groups/reduce.h", "cooperative_groups/scan.h",
+                             "cooperative_groups/memcpy_async.h"),
+    "cub/cub.cuh": tuple(f"cub/{h}.cuh" for h in (
+        "util_type", "util_macro", "util_debug", "util_ptx", "block/block_reduce", "block/block_scan",
+        "block/block_load", "block/block_store", "block/block_exchange", "block/block_adjacent_difference",
+        "warp/warp_reduce", "warp/warp_scan", "warp/warp_exchange", "device/device_reduce", "device/device_scan",
+        "device/device_select", "device/device_radix_sort", "device/device_segmented_reduce",
+        "iterator/counting_input_iterator", "iterator/transform_input_iterator")),
+    "thrust/cudaperf_thrust.h": tuple(f"thrust/{h}.h" for h in (
+        "device_vector", "host_vector", "device_ptr", "device_malloc", "device_free", "device_reference",
+        "execution_policy", "functional", "tuple", "pair", "random", "complex", "version", "sort", "scan",
+        "reduce", "transform", "transform_reduce", "transform_scan", "copy", "fill", "sequence", "count",
+        "unique", "remove", "for_each", "generate", "find", "gather", "scatter", "replace", "inner_product",
+        "extrema", "binary_search", "adjacent_difference", "shuffle", "equal", "tabulate", "partition",
+        "swap", "detail/type_traits", "system/cuda/execution_policy", "iterator/zip_iterator",
+        "iterator/transform_iterator", "iterator/counting_iterator", "iterator/constant_iterator",
+        "iterator/permutation_iterator", "iterator/discard_iterator", "iterator/reverse_iterator")),
+}
+
+
+def _shim_files() -> list[tuple[str, str]]:
+    return [(str(SHIM_DIR / alias), f'#include "{SHIM_DIR / shim}"\n')
+            for shim, aliases in _SHIM_ALIASES.items() for alias in aliases]
+
+
+def _shim(file_name: str) -> str | None:
+    """The header a shim stands in for (`cub/cub.cuh`), if `file_name` is one of the shims."""
+    name = os.path.normpath(file_name)
+    root = str(SHIM_DIR) + os.sep
+    return name[len(root):] if name.startswith(root) else None
+
 
 _lock = threading.Lock()
 _state: dict = {}
@@ -259,8 +304,11 @@ class ClangFacts:
     # kernel -> template arguments of the first instance the translation unit launches or calls, as clang
     # deduced them (`degrid_kernel<<<...>>>(d_out, ...)` with `PRECISION2* d_out`: `float2`)
     instances: dict[str, list[str]] = field(default_factory=dict)
+    # the template kernels among them bound by assumption, not by a launch (_assumed_arguments)
+    assumed: dict[str, list[str]] = field(default_factory=dict)
     errors: int = 0
     missing_headers: list[str] = field(default_factory=list)
+    shims: list[str] = field(default_factory=list)  # declaration shims that stood in for headers not found
     seconds: float = 0.0
 
     def apply_source(self, source: SourceFile) -> None:
@@ -412,8 +460,44 @@ def _walk_declarations(ci, cursor, main_file: str, facts: ClangFacts, types: _Ty
         elif kind in (kinds.FUNCTION_DECL, kinds.FUNCTION_TEMPLATE) and \
                 _same_name(location, main_file) and any(c.kind == kinds.CUDAGLOBAL_ATTR for c in child.get_children()):
             facts.kernels.append(name)
+            _declared_types(ci, child, main_file, facts, types)
 
 
+_STORAGE = {"__shared__", "__device__", "__constant__", "__managed__", "static", "extern", "register", "constexpr"}
+
+
+def _declared_types(ci, kernel, main_file: str, facts: ClangFacts, types: _Types) -> None:
+    """Struct types a kernel's parameters point to and its locals hold (those clang completed: a WMMA
+    fragment array, `thrust::complex<float>* in`), keyed by their text as written, which is what the
+    lowering looks up (`complex<float>`).  Dependent types (a template's `T`) are left to the template's
+    arguments, and CUB's TempStorage, whose layout in the shim is a stand-in, is left unknown."""
+    kinds, tk = ci.CursorKind, ci.TypeKind
+    data = None
+    for node in kernel.walk_preorder():
+        if node.kind not in (kinds.PARM_DECL, kinds.VAR_DECL) or node.location.file is None or \
+                not _same_name(node.location.file, main_file):
+            continue
+        ctype = node.type
+        for _ in range(4):
+            if ctype.kind in (tk.POINTER, tk.LVALUEREFERENCE):
+                ctype = ctype.get_pointee()
+            elif ctype.kind in (tk.CONSTANTARRAY, tk.INCOMPLETEARRAY):
+                ctype = ctype.element_type
+        canonical = ctype.get_canonical()
+        declared = canonical.get_declaration().location.file
+        if canonical.kind != tk.RECORD or canonical.get_size() <= 0 or \
+                (declared is not None and (_shim(str(declared)) or "").startswith("cub/")):
+            continue
+        data = data if data is not None else Path(main_file).read_bytes()
+        written = data[node.extent.start.offset:node.location.offset].decode(errors="replace")
+        key = normalize(" ".join(w for w in written.split() if w not in _STORAGE))
+        if key and key not in facts.types and key not in BUILTIN_TYPES:
+            resolved = types.of(ctype)
+            if resolved is not None:
+                facts.types[key] = resolved
+
+
+_FRAGMENTS = re.compile(rb"#\s*include\s*<mma\.h>")  # WMMA fragments are kernels' locals
 _TEMPLATE_KERNEL = re.compile(rb"template\s*<[^{;]*?__global__|__global__[^{;]*?template", re.DOTALL)
 _HOST_BODIES = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD", "CONSTRUCTOR")
 MAX_CALLS_WALKED = 200_000
@@ -478,67 +562,133 @@ def _written_template_arguments(launch, name: str) -> list[str]:
     return []
 
 
+def _bind(ci, template, call, name: str, binding: dict[str, str]) -> dict[str, str] | None:
+    """The arguments of the function template `template`, called as `name` by `call` inside another
+    template whose parameters `binding` gives: same-named parameters, arguments written at the call
+    (`k<TData, 4>`: the caller's parameter, an integer, a built-in type), and a parameter `T*` given an
+    argument whose type is the caller's parameter (`run(CmplxType* out)` calling `k(out)`).  None
+    unless every parameter is bound."""
+    kinds = ci.CursorKind
+    params = _template_parameters(ci, template)
+    bound = {p: binding[p] for p in params if p in binding}
+    for p, arg in zip(params, _written_template_arguments(call, name)):
+        if arg in binding:
+            bound[p] = binding[arg]
+        elif re.fullmatch(r"-?\d+[uUlL]*", arg):
+            bound[p] = arg.rstrip("uUlL")
+        elif arg in BUILTIN_TYPES:
+            bound[p] = arg
+    formals = [_bare(c.type.spelling) for c in template.get_children() if c.kind == kinds.PARM_DECL]
+    actual = [_bare(c.type.spelling) for c in list(call.get_children())[1:]
+              if c.kind != kinds.CALL_EXPR or c.spelling != "cudaConfigureCall"]
+    for formal, given_type in zip(formals, actual[-len(formals):] if formals else []):
+        if formal in params and formal not in bound and given_type in binding:
+            bound[formal] = binding[given_type]
+    return bound if params and all(p in bound for p in params) else None
+
+
+MAX_HOST_DEPTH = 4  # host templates between a concrete call and the launch: run<float> -> step<T> -> k<T>
+
+
+def _kernel(ci, cursor) -> bool:
+    return any(c.kind == ci.CursorKind.CUDAGLOBAL_ATTR for c in cursor.get_children())
+
+
 def _instances(ci, root, files: set[str], facts: ClangFacts) -> None:
     """The template arguments of kernels the unit's own functions launch (or call), as clang deduced
     them.  A launch inside a host function template (`degridGPU<CmplxType>` launching
     `degrid_kernel<<<...>>>(out, ...)`) is dependent: clang resolves it only in the host template's
     instantiation, which libclang does not show; there the kernel's parameters are bound from the
-    host template's arguments at its calls (same-named template parameters, or a kernel parameter
-    `T*` given a host argument of type `CmplxType*`)."""
+    host template's arguments at its first concrete call (see _bind), through up to MAX_HOST_DEPTH
+    host templates calling one another."""
     kinds = ci.CursorKind
     templates: dict[str, object] = {}  # function template name -> its cursor (kernels and host code)
-    host_args: dict[str, dict[str, str]] = {}  # host template -> parameter -> argument of its first call
-    dependent: list[tuple[str, object, object]] = []  # (kernel name, the launch, the enclosing host template)
+    concrete: dict[str, list[str]] = {}  # host template -> the arguments of its first concrete call
+    dependent: list[tuple[str, object, object]] = []  # (callee name, the call, the enclosing template)
     walked = 0
     for child in root.get_children():
         if child.kind.is_preprocessing() or child.location.file is None or \
                 os.path.normpath(os.path.abspath(str(child.location.file))) not in files:
             continue
-        if child.kind == kinds.FUNCTION_TEMPLATE:
-            templates.setdefault(child.spelling, child)
-        stack = [(child, child if child.kind == kinds.FUNCTION_TEMPLATE else None)]
+        stack = [(child, None)]
         while stack and walked < MAX_CALLS_WALKED:
             node, enclosing = stack.pop()
             walked += 1
-            if node.kind == kinds.CALL_EXPR:
+            if node.kind == kinds.FUNCTION_TEMPLATE:
+                templates.setdefault(node.spelling, node)
+                enclosing = node
+            elif node.kind == kinds.CALL_EXPR:
                 callee = node.referenced
                 if callee is not None and callee.kind == kinds.FUNCTION_DECL:
                     arguments = _template_arguments(ci, callee)
-                    if arguments and any(c.kind == kinds.CUDAGLOBAL_ATTR for c in callee.get_children()):
-                        facts.instances.setdefault(callee.spelling, arguments)
-                    elif arguments and enclosing is None:
-                        host_args.setdefault(callee.spelling, {"": arguments})
+                    if arguments and not any("type-parameter" in a for a in arguments):
+                        if _kernel(ci, callee):
+                            facts.instances.setdefault(callee.spelling, arguments)
+                        else:
+                            concrete.setdefault(callee.spelling, arguments)
                 elif callee is None and enclosing is not None:
                     first = next(iter(node.get_children()), None)
                     name = next((g.spelling for g in first.walk_preorder() if g.spelling), "") if first else ""
                     if name:
                         dependent.append((name, node, enclosing))
-            stack.extend((c, enclosing) for c in node.get_children())
-    for name, launch, enclosing in dependent:
-        kernel = templates.get(name)
-        if kernel is None or name in facts.instances or \
-                not any(c.kind == kinds.CUDAGLOBAL_ATTR for c in kernel.get_children()):
+            stack.extend((c, enclosing) for c in reversed(list(node.get_children())))  # in source order
+    bindings = {name: dict(zip(_template_parameters(ci, templates[name]), arguments))
+                for name, arguments in concrete.items() if name in templates}
+    for _ in range(MAX_HOST_DEPTH):
+        found = False
+        for name, call, enclosing in dependent:
+            target = templates.get(name)
+            binding = bindings.get(enclosing.spelling)
+            if target is None or binding is None or name in bindings or name in facts.instances:
+                continue
+            bound = _bind(ci, target, call, name, binding)
+            if bound is not None:
+                bindings[name] = bound
+                found = True
+        if not found:
+            break
+    for name, binding in bindings.items():
+        if name not in facts.instances and _kernel(ci, templates[name]):
+            facts.instances[name] = [binding[p] for p in _template_parameters(ci, templates[name])]
+    for name in facts.kernels:
+        template = templates.get(name)
+        if template is not None and name not in facts.instances:
+            assumed = _assumed_arguments(ci, template)
+            if assumed is not None:
+                facts.instances[name] = facts.assumed[name] = assumed
+
+
+ASSUMED_TYPE = "float"  # a template kernel nothing instantiates: each type parameter without a default
+ASSUMED_VALUE = "256"  # and each integer parameter without one (a block size, the most common use)
+
+
+def _assumed_arguments(ci, template) -> list[str] | None:
+    """Arguments for a template kernel no launch or instantiation in view binds: each parameter's
+    declared default, else ASSUMED_TYPE or ASSUMED_VALUE (a `bool` one: true).  None for a template
+    template parameter or a pack."""
+    kinds = ci.CursorKind
+    out = []
+    for param in template.get_children():
+        if param.kind == kinds.TEMPLATE_TEMPLATE_PARAMETER:
+            return None
+        if param.kind not in (kinds.TEMPLATE_TYPE_PARAMETER, kinds.TEMPLATE_NON_TYPE_PARAMETER):
             continue
-        given = host_args.get(enclosing.spelling, {}).get("")
-        if not given:
+        tokens = [t.spelling for t in param.get_tokens()]
+        if "..." in tokens:
+            return None
+        default = tokens[tokens.index("=") + 1:] if "=" in tokens else []
+        if param.kind == kinds.TEMPLATE_TYPE_PARAMETER:
+            written = " ".join(default)
+            out.append(written if written in BUILTIN_TYPES else ASSUMED_TYPE)
             continue
-        binding = dict(zip(_template_parameters(ci, enclosing), given))
-        params = _template_parameters(ci, kernel)
-        bound = {p: binding[p] for p in params if p in binding}
-        written = _written_template_arguments(launch, name)  # `testKernel<TData><<<...>>>`
-        for p, arg in zip(params, written):
-            if arg in binding:
-                bound[p] = binding[arg]
-            elif re.fullmatch(r"-?\d+[uUlL]*", arg):
-                bound[p] = arg.rstrip("uUlL")
-        kernel_types = [_bare(c.type.spelling) for c in kernel.get_children() if c.kind == kinds.PARM_DECL]
-        actual = [_bare(c.type.spelling) for c in list(launch.get_children())[1:]
-                  if c.kind != kinds.CALL_EXPR or c.spelling != "cudaConfigureCall"]
-        for formal, given_type in zip(kernel_types, actual[-len(kernel_types):] if kernel_types else []):
-            if formal in params and formal not in bound and given_type in binding:
-                bound[formal] = binding[given_type]
-        if params and all(p in bound for p in params):
-            facts.instances[name] = [bound[p] for p in params]
+        value = None
+        if default:
+            expression = next((c for c in param.get_children() if c.kind.is_expression()), None)
+            value = _evaluate_int(ci, expression) if expression is not None else None
+        if value is None and param.type.get_canonical().kind == ci.TypeKind.BOOL:
+            value = 1
+        out.append(str(value) if value is not None else ASSUMED_VALUE)
+    return out
 
 
 def _wanted(ci):
@@ -551,10 +701,11 @@ def _wanted(ci):
 
 
 def _system(file_name: str) -> bool:
-    """A header of the C or C++ library, or the prelude: nothing the analysis needs from there."""
+    """A header of the C or C++ library, the prelude or a shim: nothing the analysis needs from there but
+    the top-level typedefs (`curandState`)."""
     name = os.path.normpath(file_name)
-    return name.startswith(("/usr/include", "/usr/lib", "/include/", "/lib/", _state.get("dir", "\0"))) or \
-        "/c++/" in name
+    return name.startswith(("/usr/include", "/usr/lib", "/include/", "/lib/", _state.get("dir", "\0"),
+                            str(SHIM_DIR))) or "/c++/" in name
 
 
 def _same_name(location, main_file: str) -> bool:
@@ -590,7 +741,7 @@ def compile_args(options, path: str | Path, database: bool = False) -> list[str]
             for sub in ("Common", "common", "include"):
                 if (directory / sub).is_dir():
                     args.append(f"-idirafter{directory / sub}")
-    return args
+    return [*args, f"-idirafter{SHIM_DIR}"]  # last: a toolkit or a project's own copy of CUB comes first
 
 
 _UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx")
@@ -617,13 +768,16 @@ def facts_for(path: str | Path, options, database: bool = False) -> ClangFacts:
     main_file = str(Path(path).resolve())
     unit_file = main_file if database else str(translation_unit(Path(main_file)))
     # function bodies are needed only for the instances of templates (the launches that instantiate them)
-    templates = _TEMPLATE_KERNEL.search(Path(main_file).read_bytes()) is not None
-    flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
-    if not templates:
+    # and for the types of WMMA fragments
+    data = Path(main_file).read_bytes()
+    templates = _TEMPLATE_KERNEL.search(data) is not None
+    flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | KEEP_GOING
+    if not templates and not _FRAGMENTS.search(data):  # bodies: locals' types (_declared_types) too
         flags |= ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
     try:
         index = ci.Index.create()
-        unit = index.parse(unit_file, args=compile_args(options, unit_file, database), options=flags)
+        unit = index.parse(unit_file, args=compile_args(options, unit_file, database), options=flags,
+                           unsaved_files=_shim_files())
     except ci.TranslationUnitLoadError as exc:
         raise ClangFailed(f"libclang could not parse the file ({exc or 'translation unit not loaded'})") from None
     facts = ClangFacts()
@@ -652,6 +806,8 @@ def facts_for(path: str | Path, options, database: bool = False) -> ClangFacts:
             if diagnostic.spelling.endswith("file not found"):
                 facts.missing_headers.append(diagnostic.spelling.split("'")[1] if "'" in diagnostic.spelling
                                              else diagnostic.spelling)
+    facts.shims = sorted({shim for inclusion in unit.get_includes()
+                          if (shim := _shim(str(inclusion.include))) is not None})
     _walk_declarations(ci, unit.cursor, main_file, facts, _Types(ci))
     if templates:
         _instances(ci, unit.cursor, {main_file, unit_file}, facts)
@@ -682,6 +838,15 @@ def attach(source: SourceFile, path: str | Path, options, tree_kernels: int | No
     facts.apply_source(source)
     source.facts = facts
     notes = []
+    if facts.shims:
+        notes.append(Diagnostic(1, 1, "note", f"clang frontend: declaration shims stood in for headers not found: "
+                                              f"{', '.join(facts.shims)} (declarations only; -I to the CUDA "
+                                              "toolkit gives the real ones)"))
+    for name, arguments in facts.assumed.items():
+        notes.append(Diagnostic(1, 1, "note", f"clang frontend: template kernel {name} has no instance in view; "
+                                              f"analysed as {name}<{', '.join(arguments)}> (assumed: a declared "
+                                              f"default, else {ASSUMED_TYPE} for a type, {ASSUMED_VALUE} for "
+                                              "an integer)"))
     if facts.missing_headers:
         shown = ", ".join(dict.fromkeys(facts.missing_headers))
         notes.append(Diagnostic(1, 1, "note", f"clang frontend: headers not found: {shown} "

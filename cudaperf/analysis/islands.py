@@ -24,6 +24,7 @@ _IN_TOKENS = ("comment", "string_literal", "raw_string_literal", "char_literal",
               "preproc_function_def", "system_lib_string")
 _GLOBAL = re.compile(r"\b__global__\b")
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_TEMPLATE_ABOVE = re.compile(r"(?<![\w:])template[ \t]*<[^;{}]*>[ \t]*\r?\n\s*\Z")
 _UNKNOWN_ATTRIBUTE = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
 # what nvcc defines while compiling device code: decides `#ifdef` chains inside islands
 COMPILER_DEFINES = {"__CUDACC__", "__NVCC__", "__CUDA_ARCH__", "__CUDACC_VER_MAJOR__"}
@@ -170,6 +171,10 @@ def _island(source: SourceFile, text: str, start: int, name: str, defined: set[s
     prefix = text[line_start:start]
     if not re.fullmatch(r"[ \t]*(template\s*<[^>]*>\s*)?", prefix):
         line_start = start
+    elif not prefix.strip():  # `template <class T>` on the line above: the definition's, so its parameters bind
+        above = _TEMPLATE_ABOVE.search(text[max(line_start - 400, 0):line_start])
+        if above is not None:
+            line_start = max(line_start - 400, 0) + above.start()
     found = _definition_end(source.data, start)
     if found is None:
         return None
