@@ -1,4 +1,4 @@
-"""GPU seconds the static triage of GRPO groups saves (rewards/triage.py, Options.time_top_k), on the
+"""GPU seconds the static triage of GRPO groups saves (rewards/triage.py, evaluate_many's untimed), on the
 H200-measured model-style candidates (tests/data/h200/styles), CPU only.
 
 Each (task, configuration) group of candidates stands for a GRPO group.  The ranker is trained with

@@ -68,17 +68,12 @@ GRAPH = _graph()
 PART_ARROWS = {
     "analysis": set(),
     "lint": {"analysis"},
-    "rewards.execution": {"analysis", "rewards"},
+    "rewards.execution": {"analysis"},
     "costmodel": {"analysis", "rewards.execution"},
     "rewards": {"analysis", "costmodel", "rewards.execution"},
     "rl": {"analysis", "costmodel", "lint", "rewards", "rewards.execution"},
 }
 
-# Arrows that close a circle between parts, each with the reason it is left: a new one fails, and so does
-# a listed one that is gone.  The engine's `time_top_k` (execution/api.py) asks rewards/triage.py which
-# candidates to time, and triage asks the cost model, which builds on the engine: triage, which reads only
-# the cost model, belongs in costmodel/, and moving it there removes this arrow.
-KNOWN_BACK_ARROWS = {("rewards.execution", "rewards")}
 
 
 def _part(module: str) -> str | None:
@@ -106,8 +101,6 @@ def test_the_parts_import_each_other_only_along_the_pinned_arrows():
             found[_part(a)].add(_part(b))
     assert found == PART_ARROWS
     arrows = nx.DiGraph([(a, b) for a, to in PART_ARROWS.items() for b in to])
-    assert all(arrows.has_edge(*arrow) for arrow in KNOWN_BACK_ARROWS)
-    arrows.remove_edges_from(KNOWN_BACK_ARROWS)
     assert nx.is_directed_acyclic_graph(arrows)
 
 

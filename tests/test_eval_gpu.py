@@ -106,16 +106,17 @@ def test_compare_compile_and_a_task_that_allows_tf32():
 
 
 def test_triage_times_only_the_candidates_the_ranker_picks():
-    """Options(time_top_k=1, uncertain_p=1): every honest candidate of a group is still checked and
+    """untimed(top_k=1, uncertain_p=1): every honest candidate of a group is still checked and
     `correct`; only those triage.timed keeps are timed, the others come back with no time."""
-    from cudaperf.rewards.triage import timed
+    from cudaperf.rewards.triage import timed, untimed
 
     group = sorted((ROOT / "tests" / "kb_llm" / "mse_loss").glob("honest_*.py"))[:3]
     task = load_task(ROOT / "tests" / "kb_llm" / "mse_loss" / "reference.py")
     candidates = [load_candidate(p) for p in group]
     keep = timed(task.source, [c.source for c in candidates], 1, 1.0)
     assert 1 <= len(keep) < len(candidates)
-    with Evaluator(Options(time_top_k=1, uncertain_p=1.0, compile_timeout=300)) as evaluator:
-        results = evaluator.evaluate_many(task, candidates)
+    assert untimed([task] * len(candidates), candidates, 1, 1.0) == set(range(len(candidates))) - keep
+    with Evaluator(Options(compile_timeout=300)) as evaluator:
+        results = evaluator.evaluate_many(task, candidates, untimed=set(range(len(candidates))) - keep)
     assert [r.status for r in results] == ["correct"] * len(candidates), results
     assert {i for i, r in enumerate(results) if r.time_ms["candidate"] is not None} == keep

@@ -12,7 +12,7 @@ import pytest
 
 from cudaperf.cli import main
 from cudaperf.costmodel.wrapper import bind, evaluate, wrappers
-from cudaperf.rewards.triage import select
+from cudaperf.rewards.triage import select, timed, untimed
 from cudaperf.rl.dataset.styles import candidate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -168,6 +168,23 @@ def test_triage_selects_top_k_and_the_uncertain():
     assert select(scores, 1, uncertain_p=0.4) == {1, 3, 2}       # 3 is within reach of the best; 2 unknown
     assert select(scores, 1, uncertain_p=0.9) == {1, 2}
     assert select(scores, 5) == {0, 1, 2, 3, 4}
+
+
+def test_triage_leaves_untimed_per_task_group_what_timed_does_not_keep():
+    """`untimed` groups a batch by task object: each group of two or more KernelBench candidates loses
+    what `timed` does not keep; a lone candidate is always timed."""
+    pytest.importorskip("torch")
+    from cudaperf.rewards.execution import load_candidate, load_task
+
+    folder = ROOT / "tests" / "kb_llm" / "mse_loss"
+    task = load_task(folder / "reference.py")
+    group = [load_candidate(p) for p in sorted(folder.glob("honest_*.py"))[:3]]
+    keep = timed(task.source, [c.source for c in group], 1, 1.0)
+    assert 1 <= len(keep) < len(group)
+    alone = load_task(folder / "reference.py")          # another task object: a group of one
+    batch = [task] * len(group) + [alone]
+    left = untimed(batch, [*group, group[0]], 1, 1.0)
+    assert left == set(range(len(group))) - keep and len(group) not in left
 
 
 @pytest.mark.slow      # 15 leave-one-family-out fits over 12,000 samples: about 30 s

@@ -2,10 +2,11 @@
 input shapes (`Ranker.rank_candidates`, no GPU), so that
 
 - the unified reward can add the predicted place in the group (`RewardConfig.rank_weight`), and
-- the engine can time only the `top_k` candidates predicted fastest plus the uncertain ones (those
+- a batch can time only the `top_k` candidates predicted fastest plus the uncertain ones (those
   the model gives at least `uncertain_p` chance of beating the k-th), checking the rest for
-  correctness only (`execution.api.Options.time_top_k`).  The GPU seconds saved are reported by
-  `benchmarks/bench_triage.py`.
+  correctness only: `evaluator.evaluate_many(tasks, candidates, untimed=untimed(tasks, candidates,
+  top_k))`.  The GPU seconds saved are reported by `benchmarks/bench_triage.py`.  The engine only
+  takes the indices: deciding them needs the cost model, which sits above the engine.
 
 Candidates the ranker cannot read, or could not trace and only guessed, are always timed."""
 
@@ -13,6 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .execution.formats import Candidate, Task
 
 DEFAULT_UNCERTAIN_P = 0.25
 
@@ -45,6 +50,22 @@ def timed(reference: str, codes: Sequence[str], top_k: int, uncertain_p: float =
     for r in rows:     # one that was not traced (a guessed call, a partial trace) is always timed
         scores[r["index"]] = None if r.get("note") else r["score"]
     return select(scores, top_k, uncertain_p)
+
+
+def untimed(tasks: Sequence[Task], candidates: Sequence[Candidate], top_k: int,
+            uncertain_p: float = DEFAULT_UNCERTAIN_P) -> set[int]:
+    """The indices of a batch's KernelBench candidates left untimed: per task's group (candidates
+    of one task object), those `timed` does not keep."""
+    groups: dict[int, list[int]] = {}
+    for i, (task, cand) in enumerate(zip(tasks, candidates)):
+        if task.kind == "torch" and cand.kind == "python":
+            groups.setdefault(id(task), []).append(i)
+    left: set[int] = set()
+    for members in groups.values():
+        if len(members) > 1:
+            keep = timed(tasks[members[0]].source, [candidates[i].source for i in members], top_k, uncertain_p)
+            left |= {members[j] for j in range(len(members)) if j not in keep}
+    return left
 
 
 def select(scores: Sequence[float | None], top_k: int, uncertain_p: float = DEFAULT_UNCERTAIN_P) -> set[int]:

@@ -12,7 +12,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -284,10 +284,11 @@ class Evaluator:
 
     def evaluate_many(self, task: Task | Sequence[Task], candidates: Sequence[Candidate],
                       progress: Callable[[int, int, ExecResult], None] | None = None,
-                      cpu_workers: int | None = None) -> list[ExecResult]:
+                      cpu_workers: int | None = None, untimed: Collection[int] = ()) -> list[ExecResult]:
         """A batch: compile stages run in parallel on the CPU while earlier candidates run on the GPUs;
         results come back in the input order.  `task` is one task for all, or one per candidate (a
-        batch over several tasks keeps every core compiling)."""
+        batch over several tasks keeps every core compiling).  Candidates whose indices are in
+        `untimed` are checked for correctness only (a GRPO group's triage, `rewards/triage.py`)."""
         tasks = [task] * len(candidates) if isinstance(task, Task) else list(task)
         if len(tasks) != len(candidates):
             raise ValueError(f"{len(tasks)} tasks for {len(candidates)} candidates")
@@ -304,7 +305,7 @@ class Evaluator:
                 progress(done[0], len(candidates), result)
             return result
 
-        untimed = self._untimed(tasks, candidates)
+        untimed = set(untimed)
         # The slots' threads relay every request between a checker and its worker, a few hundred per
         # candidate, while the compile stages' threads run Python; at the default 5 ms switch interval
         # each relay could wait that long for the interpreter lock, and the GPU with it.
@@ -324,24 +325,6 @@ class Evaluator:
         finally:
             sys.setswitchinterval(switch)
         return [r for r in results if r is not None]
-
-    def _untimed(self, tasks: Sequence[Task], candidates: Sequence[Candidate]) -> set[int]:
-        """With time_top_k: the KernelBench candidates the static ranker leaves untimed, per task's group."""
-        if not self.options.time_top_k or not self.options.time:
-            return set()
-        from ..triage import timed
-
-        groups: dict[int, list[int]] = {}
-        for i, (task, cand) in enumerate(zip(tasks, candidates)):
-            if task.kind == "torch" and cand.kind == "python":
-                groups.setdefault(id(task), []).append(i)
-        untimed: set[int] = set()
-        for members in groups.values():
-            if len(members) > 1:
-                keep = timed(tasks[members[0]].source, [candidates[i].source for i in members],
-                             self.options.time_top_k, self.options.uncertain_p)
-                untimed |= {members[j] for j in range(len(members)) if j not in keep}
-        return untimed
 
     def _stage(self, i: int, task: Task, cand: Candidate, started: float, gpu: ThreadPoolExecutor,
                finish, untimed: bool = False) -> Future | None:

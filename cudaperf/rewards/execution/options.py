@@ -31,8 +31,6 @@ class Options:
                                       # record and timing take the GPU alone (pool.GpuLock)
     fork_workers: bool = True         # workers forked from a process with torch imported (zygote.py), not fresh
     gate: bool = True
-    time_top_k: int | None = None     # batches of KernelBench candidates: time only the k the static ranker
-    uncertain_p: float = 0.25         # predicts fastest, and those with this chance of beating the k-th (triage.py)
     fast_path: str = "on"             # KernelBench on a GPU: "on" (NVRTC + translated wrappers where the subset
                                       # allows, else the full build), "off", or "check" (both; differences flagged)
 
