@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cudaperf.analysis.analyzer import Options, analyze_source, wanted
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.passes import wanted
 from cudaperf.lint import run as lint_run
 from cudaperf.lint.rules import REGISTRY, select
 from cudaperf.rewards.config import RewardConfig

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from .report import FEATURES
+from .passes import feature_table
 
 HEADER = """# Features
 
 `features` in every kernel object of `cudaperf.analyze/1` is a flat map of named numbers: the
 input of structural rewards and of the ranker.  Every feature is always present (absent
-quantities take the neutral value stated).  Generated from `cudaperf.analysis.report.FEATURES`
-by `python -m cudaperf.analysis.featuredoc > docs/features.md`; a test keeps them equal.
+quantities take the neutral value stated).  Generated from the features the registered analyses
+(`cudaperf/analysis/passes/`) declare, by `python -m cudaperf.analysis.featuredoc > docs/features.md`;
+a test keeps them equal.
 
 | feature | meaning |
 | --- | --- |
@@ -17,7 +18,7 @@ by `python -m cudaperf.analysis.featuredoc > docs/features.md`; a test keeps the
 
 
 def render() -> str:
-    return HEADER + "".join(f"| `{name}` | {meaning} |\n" for name, meaning in FEATURES.items())
+    return HEADER + "".join(f"| `{name}` | {meaning} |\n" for name, meaning in feature_table().items())
 
 
 if __name__ == "__main__":

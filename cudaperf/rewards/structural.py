@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 from ..analysis import arch as arch_table
 from ..analysis.analyzer import Options, analyze_source
 from ..analysis.launch import LaunchError
-from ..analysis.report import FileReport, KernelReport, features
+from ..analysis.passes import features
+from ..analysis.report import FileReport, KernelReport
 from ..analysis.source import SourceError
 from .config import STRUCTURAL_COMPONENTS, RewardConfig
 from .execution.gate_python import cuda_strings
