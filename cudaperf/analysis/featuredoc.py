@@ -1,8 +1,14 @@
-"""Render docs/features.md from the feature table, so documentation and code cannot drift."""
+"""Render what the registered analyses (passes/) declare into the files that publish it, so
+documentation, schema and code cannot drift: docs/features.md from their features, and the kernel
+object's pass keys of data/analyze.schema.json from their schema fragments."""
 
 from __future__ import annotations
 
-from .passes import feature_table
+import json
+import sys
+
+from .passes import feature_table, schema_fragments
+from .report import SCHEMA_FILE
 
 HEADER = """# Features
 
@@ -15,11 +21,29 @@ a test keeps them equal.
 | feature | meaning |
 | --- | --- |
 """
+BEFORE = ("name", "line", "launch", "resources", "occupancy")  # the kernel object's own keys, then the passes'
+AFTER = ("features", "estimate_exact")
+REQUIRED_AFTER = ("features",)
 
 
 def render() -> str:
     return HEADER + "".join(f"| `{name}` | {meaning} |\n" for name, meaning in feature_table().items())
 
 
+def schema() -> dict:
+    """data/analyze.schema.json with the kernel object's pass keys (and the `$defs` they use) as the
+    passes declare them, in the order KernelReport.to_json writes them."""
+    doc = json.loads(SCHEMA_FILE.read_text())
+    kernel = doc["$defs"]["kernel"]
+    own, (fragments, defs) = kernel["properties"], schema_fragments()
+    kernel["properties"] = {**{k: own[k] for k in BEFORE}, **fragments, **{k: own[k] for k in AFTER}}
+    kernel["required"] = [*BEFORE, *fragments, *REQUIRED_AFTER]
+    doc["$defs"].update(defs)
+    return doc
+
+
 if __name__ == "__main__":
-    print(render(), end="")
+    if sys.argv[1:] == ["--schema"]:  # python -m cudaperf.analysis.featuredoc --schema > cudaperf/analysis/data/...
+        print(json.dumps(schema(), indent=2))
+    else:
+        print(render(), end="")

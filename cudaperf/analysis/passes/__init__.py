@@ -131,6 +131,11 @@ def ranked() -> tuple[str, ...]:
     return tuple(f.name for p in ordered() for f in p.features if f.ranked)
 
 
+def declaring(feature: str) -> Pass | None:
+    """The pass whose features include `feature`."""
+    return next((p for p in ordered() if any(f.name == feature for f in p.features)), None)
+
+
 def fragments(report: KernelReport) -> dict[str, Any]:
     """The kernel object's keys the passes fill, in pass order."""
     return {p.key: p.to_json(report) for p in ordered() if p.key}
