@@ -22,18 +22,23 @@ from ..vectorize import vectorised
 from . import Context, Feature, Pass, register
 
 
-def _judge(ctx: Context, access, context, sampler: Sampler, threads: int):
-    check()
-    batch = sampler.batch(context)
-    # shared instruction counters include predicated-off issues; global request counters don't
-    issuing = sampler.batch(issue_context(context, ctx.tails)) if access.space == "shared" else None
-    issued, per_instruction = vectorised(access, context, batch)
-    ex = executions(issued, batch, issuing, ctx.counters, per_instruction)
+def _judge(ctx: Context, access, context, sampler: Sampler, threads: int, seen: dict):
+    """The access's report and executions.  Accesses alike in all the judgement reads (space, an
+    atomic or not, width, byte offset, and the enclosing loops and branches: a macro-built stencil
+    repeats each of them many times) are judged once (`seen`, per sampler)."""
+    site = (access.space, access.kind == "atomic", access.size, str(access.offset), context)
+    if site not in seen:
+        check()
+        batch = sampler.batch(context)
+        # shared instruction counters include predicated-off issues; global request counters don't
+        issuing = sampler.batch(issue_context(context, ctx.tails)) if access.space == "shared" else None
+        issued, per_instruction = vectorised(access, context, batch)
+        ex = executions(issued, batch, issuing, ctx.counters, per_instruction)
+        seen[site] = (ex, per_instruction, coalescing(ex) if access.space == "global" else None,
+                      bank_conflicts(ex) if access.space == "shared" else None)
+    ex, per_instruction, coalesced, banks = seen[site]
     report = AccessReport.of(access, ex, threads, per_instruction)
-    if access.space == "global":
-        report.coalescing = coalescing(ex)
-    elif access.space == "shared":
-        report.banks = bank_conflicts(ex)
+    report.coalescing, report.banks = coalesced, banks
     return report, ex
 
 
@@ -159,10 +164,10 @@ class Memory(Pass):
         report, kernel, launch = ctx.report, ctx.kernel, ctx.launch
         loads: dict[str, ArrayTraffic] = {}
         stores: dict[str, ArrayTraffic] = {}
-        contexts = {}
+        contexts, seen = {}, {}
         for access, context in access_graph.accesses(ctx.graph):
             contexts[access.id] = context
-            judged, ex = _judge(ctx, access, context, ctx.sampler, ctx.threads)
+            judged, ex = _judge(ctx, access, context, ctx.sampler, ctx.threads, seen)
             if access.space == "global":
                 sides = {"load": (loads,), "store": (stores,)}.get(access.kind, (loads, stores))  # atomics: both
                 for side in sides:
@@ -174,9 +179,9 @@ class Memory(Pass):
         layout = [r for r in report.accesses if r.access.space in ("global", "shared") and reads_warp_layout(r.access)]
         for block in alternative_blocks(kernel, launch, dimensionality(kernel)) if layout else ():
             other = replace(launch, block=block)
-            shaped = Sampler(other)
-            judged = [_judge(ctx, r.access, contexts[r.access.id], shaped, other.threads_per_block * other.blocks)[0]
-                      for r in layout]
+            shaped, alike = Sampler(other), {}
+            judged = [_judge(ctx, r.access, contexts[r.access.id], shaped, other.threads_per_block * other.blocks,
+                             alike)[0] for r in layout]
             merge_fields(kernel, contexts, shaped, judged, ctx.counters)
             for r, j in zip(layout, judged):
                 r.shapes.append((block, j))
