@@ -49,11 +49,14 @@ class Branches(Pass):
         every_warp = divergence_sampler(ctx.kernel, launch, arguments)
         dependence = Dependence(ctx.kernel)
         uniform: dict[int, BranchUniformity] = {}
-        found = []
+        found, seen = [], {}
         for b, context in access_graph.branches(ctx.graph):
-            check()
-            uniform[b.id] = uniformity(b.condition, every_warp.batch(context), dependence, arguments,
-                                       block_given="block" not in launch.guessed)
+            site = (b.condition, context)  # a macro-built kernel repeats conditions: judged once
+            if site not in seen:
+                check()
+                seen[site] = uniformity(b.condition, every_warp.batch(context), dependence, arguments,
+                                        block_given="block" not in launch.guessed)
+            uniform[b.id] = seen[site]
             jump = b.kind == "case" or not (b.exits or b.id in tails or predicated(b))  # switches branch
             found.append(BranchReport(b.line, b.kind, b.text, uniform[b.id], jump))
         for loop, context in access_graph.loops(ctx.graph):

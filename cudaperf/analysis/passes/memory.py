@@ -26,7 +26,7 @@ def _judge(ctx: Context, access, context, sampler: Sampler, threads: int, seen: 
     """The access's report and executions.  Accesses alike in all the judgement reads (space, an
     atomic or not, width, byte offset, and the enclosing loops and branches: a macro-built stencil
     repeats each of them many times) are judged once (`seen`, per sampler)."""
-    site = (access.space, access.kind == "atomic", access.size, str(access.offset), context)
+    site = (access.space, access.kind == "atomic", access.size, access.offset, context)
     if site not in seen:
         check()
         batch = sampler.batch(context)
