@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -55,6 +56,7 @@ class Pass:
 
 _REGISTRY: dict[str, Pass] = {}
 _loaded = False
+_loading = threading.RLock()
 
 
 def register(cls: type[Pass]) -> type[Pass]:
@@ -64,12 +66,13 @@ def register(cls: type[Pass]) -> type[Pass]:
 
 
 def registry() -> dict[str, Pass]:
-    """Every pass by name (the package's modules imported on first use)."""
+    """Every pass by name (the package's modules imported on first use, once, whichever thread asks)."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{module.name}")
+    with _loading:
+        if not _loaded:
+            for module in pkgutil.iter_modules(__path__):
+                importlib.import_module(f"{__name__}.{module.name}")
+            _loaded = True
     return _REGISTRY
 
 
