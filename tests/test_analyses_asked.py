@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cudaperf.analysis.analyzer import Options, analyze_source, wanted
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.passes import wanted
 from cudaperf.lint import run as lint_run
 from cudaperf.lint.rules import REGISTRY, select
 from cudaperf.rewards.config import RewardConfig
@@ -71,7 +72,9 @@ def test_a_reward_weighting_coalescing_and_occupancy_runs_the_memory_analysis_on
     lean = RewardConfig(weights={"coalescing": 0.5, "occupancy": 0.5}, penalties={})
     assert analyses_read(lean) == {"memory"}
     assert analyses_read(RewardConfig()) == {"memory", "work", "races", "sync"}
-    assert analyses_read(RewardConfig(penalties={"branches": 1.0})) is None  # a feature the table does not know
+    assert analyses_read(RewardConfig(penalties={"branches": 1.0})) == {"memory", "work", "branches"}  # its pass
+    assert analyses_read(RewardConfig(penalties={"loops": 1.0})) == {"memory", "work"}  # always there
+    assert analyses_read(RewardConfig(penalties={"nothing": 1.0})) is None  # no pass declares it
     spec = {"launches": [{"kernel": "k", "grid": [64], "block": [256]}]}
     features = kernel_features(RACY, "cuda", spec, lean)
     assert features[0][1]["races"] == 0.0  # not analysed: the score does not read it

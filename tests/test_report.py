@@ -7,7 +7,7 @@ from conftest import ROOT, kernel_report
 from cudaperf.analysis.analyzer import Options, analyze_source
 from cudaperf.analysis.featuredoc import render
 from cudaperf.analysis.graph import data_dependent
-from cudaperf.analysis.report import FEATURES
+from cudaperf.analysis.passes import feature_table
 
 GATHER = """
 __global__ void k(const float* in, const int* idx, float* out, int n) {
@@ -25,7 +25,7 @@ def test_features_doc_is_generated_from_the_table():
 
 def test_every_feature_is_a_number_for_every_kernel():
     r = kernel_report(GATHER, grid=(16, 1, 1))
-    assert set(r["features"]) == set(FEATURES)
+    assert set(r["features"]) == set(feature_table())
     assert all(isinstance(v, float) for v in r["features"].values())
     assert r["features"]["indirect_access_fraction"] > 0
 

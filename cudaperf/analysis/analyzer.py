@@ -11,15 +11,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import arch as arch_table
-from . import frontend, islands, parse
+from . import frontend, islands, parse, passes
 from . import graph as access_graph
 from .annotations import HEAD_BYTES, launch_annotation
-from .banks import bank_conflicts
-from .budget import KERNEL_BUDGET_S, BudgetExceeded, check, kernel_budget
-from .coalescing import coalescing
-from .divergence import BranchUniformity, Dependence, divergence_sampler, uniformity
-from .dram import ArrayTraffic, dram_fetch_bytes, traffic, unseen_traffic
-from .fields import merge_fields
+from .budget import KERNEL_BUDGET_S, BudgetExceeded, kernel_budget
 from .host import HostResolver
 from .indices import index_fills
 from .ir import Kernel
@@ -41,20 +36,13 @@ from .launch import (
     validate,
 )
 from .lower import Lowerer, LoweringError, Scalar, UnhandledSyntax
-from .memory import executions
-from .occupancy import occupancy
 from .parse import Node, text
-from .predication import issue_context, predicated, tail_branches
 from .project import SOURCE_SUFFIXES, add_included, add_unit_macros, add_unit_types, project_launches, scoped
-from .report import AccessReport, BranchReport, FileReport, KernelReport
+from .report import FileReport, KernelReport
 from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
 from .scope import explicit_instances, kernel_name, template_params
-from .shapes import alternative_blocks, reads_warp_layout
 from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load
-from .sync import hazards
-from .vectorize import vectorised
-from .work import work
 
 CUDA_SUFFIXES = (".cu", ".cuh")
 _DEVICE_LAUNCH = re.compile(rb"<<<|\bcudaMalloc\w*\s*\(|\bcudaLaunch\w*\s*\(|\bmalloc\s*\(")
@@ -83,7 +71,7 @@ class Options:
     frontend: str = "tree-sitter"  # "tree-sitter" | "clang" | "auto" (frontend.py)
     compile_commands: str | None = None  # a compile_commands.json (or its directory), "auto" to search, None
 
-    # the analyses whose results are wanted (ANALYSES; None: all).  A report leaves out what was not
+    # the analyses whose results are wanted (passes.names(); None: all).  A report leaves out what was not
     # run: no accesses, branches or sync hazards, no FLOPs or DRAM bytes (lint and rewards ask for less)
     analyses: frozenset[str] | None = None
     launch_from: str = "cli"  # who gave grid/block: the user, or the file's launch annotation
@@ -395,137 +383,29 @@ def _const(value: float):
     return Const(float(value), float(value).is_integer())
 
 
-ANALYSES = ("memory", "branches", "sync", "races", "work")  # sync: every hazard but races
-_INPUTS = {"sync": ("memory", "branches")}  # sync hazards read broadcast lanes and branch uniformity
-
-
-def wanted(analyses: Iterable[str] | None) -> frozenset[str]:
-    """The analyses to run for the results asked for (None: all), with those they read."""
-    if analyses is None:
-        return frozenset(ANALYSES)
-    unknown = set(analyses) - set(ANALYSES)
-    if unknown:
-        raise ValueError(f"unknown analyses {sorted(unknown)}; known: {', '.join(ANALYSES)}")
-    return frozenset(analyses) | {inp for a in analyses for inp in _INPUTS.get(a, ())}
-
-
 def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, arch: str = "sm_90",
             analyses: Iterable[str] | None = None) -> KernelReport:
-    """The analyses of one lowered kernel under one launch (`analyses`: those asked for, see
-    `wanted`; resources and occupancy always).  Past the kernel's time budget
-    (budget.kernel_budget) the phase running stops, later ones are skipped, and the report
+    """The passes of one lowered kernel under one launch (`analyses`: those asked for, see
+    `passes.wanted`; resources, occupancy and the kernel's shape always).  Past the kernel's time
+    budget (budget.kernel_budget) the pass running stops, later ones are skipped, and the report
     says which (`KernelReport.incomplete`)."""
-    running = wanted(analyses)
-    g = access_graph.build(kernel)
-    sampler = Sampler(launch)
-    total_threads = launch.threads_per_block * launch.blocks
-    tails = tail_branches(kernel.body)
-    loads: dict[str, ArrayTraffic] = {}
-    stores: dict[str, ArrayTraffic] = {}
-    counters = {loop.counter: loop for loop, _ in access_graph.loops(g)}
-    access_reports: list[AccessReport] = []
-    branch_reports: list[BranchReport] = []
-    uniform: dict[int, BranchUniformity] = {}
-    sync: list = []
-    measured = None
-    resources = resources or estimate(kernel, arch_table.get(arch))
-    fits = occupancy(arch, launch.threads_per_block, resources.registers_per_thread,
-                     resources.static_smem, launch.dynamic_smem, barriers=resources.barriers,
-                     max_dynamic_smem=launch.dynamic_smem if resources.static_smem + launch.dynamic_smem >
-                     arch_table.get(arch).shared_memory_per_block else None)
-
-    def judge(access, context, sampler: Sampler, threads: int):
-        check()
-        batch = sampler.batch(context)
-        # shared instruction counters include predicated-off issues; global request counters don't
-        issuing = sampler.batch(issue_context(context, tails)) if access.space == "shared" else None
-        issued, per_instruction = vectorised(access, context, batch)
-        ex = executions(issued, batch, issuing, counters, per_instruction)
-        report = AccessReport.of(access, ex, threads, per_instruction)
-        if access.space == "global":
-            report.coalescing = coalescing(ex)
-        elif access.space == "shared":
-            report.banks = bank_conflicts(ex)
-        return report, ex
-
-    def memory() -> None:
-        contexts = {}
-        for access, context in access_graph.accesses(g):
-            contexts[access.id] = context
-            report, ex = judge(access, context, sampler, total_threads)
-            if access.space == "global":
-                sides = {"load": (loads,), "store": (stores,)}.get(access.kind, (loads, stores))  # atomics: both
-                for side in sides:
-                    _account(side, access.array, ex, report.coalescing)
-            access_reports.append(report)
-        merge_fields(kernel, contexts, sampler, access_reports, counters)
-        # under a guessed block, accesses whose warps depend on blockDim.x are judged under other
-        # plausible shapes too (shapes.py): the rules report what holds under all of them
-        layout = [r for r in access_reports if r.access.space in ("global", "shared") and reads_warp_layout(r.access)]
-        for block in alternative_blocks(kernel, launch, dimensionality(kernel)) if layout else ():
-            other = replace(launch, block=block)
-            shaped = Sampler(other)
-            judged = [judge(r.access, contexts[r.access.id], shaped, other.threads_per_block * other.blocks)[0]
-                      for r in layout]
-            merge_fields(kernel, contexts, shaped, judged, counters)
-            for r, j in zip(layout, judged):
-                r.shapes.append((block, j))
-
-    def branches() -> None:
-        arguments = [f"arg:{name}" for name in launch.args]
-        every_warp = divergence_sampler(kernel, launch, arguments)
-        dependence = Dependence(kernel)
-        for b, ctx in access_graph.branches(g):
-            check()
-            uniform[b.id] = uniformity(b.condition, every_warp.batch(ctx), dependence, arguments,
-                                       block_given="block" not in launch.guessed)
-            jump = b.kind == "case" or not (b.exits or b.id in tails or predicated(b))  # switches branch
-            branch_reports.append(BranchReport(b.line, b.kind, b.text, uniform[b.id], jump))
-        for loop, ctx in access_graph.loops(g):
-            check()
-            uniform[loop.id] = uniformity(loop.condition, every_warp.exits(ctx, loop), dependence,
-                                          arguments, loop, block_given="block" not in launch.guessed)
-            branch_reports.append(BranchReport(loop.line, "loop", loop.text, uniform[loop.id]))
-        branch_reports.sort(key=lambda b: b.line)
-
-    def synchronisation() -> None:
-        broadcast = {a.access.id: a.thread_executions / a.requests for a in access_reports
-                     if a.pattern == "broadcast" and a.requests}
-        sync.extend(hazards(kernel, g, launch, uniform, broadcast, arch_table.get(arch).aggregated_atomics,
-                            others="sync" in running, races="races" in running))
-
-    def compute() -> None:
-        nonlocal measured
-        measured = work(g, sampler)
-
-    incomplete = None
-    for phase, run, asked in (("memory accesses", memory, {"memory"}), ("branches", branches, {"branches"}),
-                              ("synchronisation", synchronisation, {"sync", "races"}), ("work", compute, {"work"})):
-        if asked.isdisjoint(running):
+    target = arch_table.get(arch)
+    report = KernelReport(kernel, launch, [], [], access_graph.build(kernel), arch=target,
+                          resources=resources or estimate(kernel, target))
+    running = passes.wanted(analyses)
+    ctx = passes.Context(report, Sampler(launch), running)
+    for p in passes.ordered():
+        if not (p.always or p.name in running):
             continue
         try:
-            run()
+            result = p.run(ctx)
         except BudgetExceeded:
-            incomplete = phase
+            report.incomplete = p.phase or p.name
             break
-    return KernelReport(kernel, launch, access_reports, branch_reports, g, exact=not sampler.unknown_trips, sync=sync,
-                        resources=resources, occupancy=fits, work=measured,
-                        dram=traffic(loads, stores, arch_table.get(arch).l2_bytes, unseen_traffic(kernel))
-                        if incomplete is None and "memory" in running else None,
-                        arch=arch_table.get(arch), incomplete=incomplete)
-
-
-def _account(arrays: dict[str, ArrayTraffic], array: str, ex, coalesced) -> None:
-    """Add one global access's address range and requested sectors to its array's traffic."""
-    entry = arrays.setdefault(array, ArrayTraffic(float("inf"), float("-inf"), 0.0))
-    if ex.address is None or coalesced.sectors is None:
-        entry.unknown = True
-        return
-    touched = ex.address[ex.active]
-    if touched.size:
-        entry.low = min(entry.low, float(touched.min()))
-        entry.high = max(entry.high, float(touched.max()) + ex.access.size)
-    entry.sector_bytes += coalesced.sectors * dram_fetch_bytes(coalesced)
+        if result is not None:
+            report.results[p.name] = result
+    report.exact = not ctx.sampler.unknown_trips
+    return report
 
 
 _STACK_BYTES = 256 * 1024 * 1024

@@ -563,4 +563,9 @@ def hazards(kernel: Kernel, graph: nx.DiGraph, launch: Launch, uniformity: dict[
     if others:
         found += [*redundant_barriers(kernel), *atomic_contention(broadcast_lanes, kernel, uniformity,
                                                                   aggregated_atomics)]
+    return in_order(found)
+
+
+def in_order(found: list[Hazard]) -> list[Hazard]:
+    """Hazards without repeats, in source order (the report's order, however many passes found them)."""
     return sorted(set(found), key=lambda h: (h.line, h.column, KINDS.index(h.kind), h.message))

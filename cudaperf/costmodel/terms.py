@@ -14,11 +14,6 @@ from typing import Any
 ARCH = {"sm_count": 132, "clock_hz": 1.98e9, "dram_bps": 4.0e12, "load_sector_bps": 7e12, "store_sector_bps": 2e12,
         "fp32_flops": 60e12, "atomic_sectors_per_clock": 2.0, "latency_s": 6e-7, "launch_s": 3e-6,
         "shared_step_cycles": 100.0, "same_address_atomic_s": 1.8e-9}
-_FEATURES = ("global_load_efficiency", "global_store_efficiency", "shared_efficiency", "uncoalesced_access_fraction",
-             "vector_access_fraction", "indirect_access_fraction", "divergent_warp_fraction", "occupancy_theoretical",
-             "registers_per_thread", "global_requests_per_thread", "shared_requests_per_thread",
-             "atomic_requests_per_thread", "contended_atomics", "barriers", "barriers_in_loops", "flops_per_thread",
-             "dram_bytes_per_thread", "thread_divergent_branches", "unrolled_loops", "max_loop_depth")
 
 
 def _kernel_json(kernel: Any) -> dict:
@@ -28,6 +23,8 @@ def _kernel_json(kernel: Any) -> dict:
 def describe(kernel: Any) -> dict[str, float]:
     """Launch totals of one analysed kernel: what the model's vector is built from.  Accepts a
     `cudaperf.analyze/1` kernel object (dict) or a KernelReport."""
+    from ..analysis.passes import ranked  # the analysis stack, only when a kernel is described
+
     k = _kernel_json(kernel)
     f = k["features"]
     block, grid = k["launch"]["block"], k["launch"]["grid"]
@@ -62,7 +59,7 @@ def describe(kernel: Any) -> dict[str, float]:
         "flops": float(k["compute"]["flops"] or 0),
         "active_blocks_per_sm": float(occupancy.get("active_blocks_per_sm") or 0),
         "spill_bytes": float((resources_.get("spill_stores") or 0) + (resources_.get("spill_loads") or 0)),
-        **{name: float(f[name]) for name in _FEATURES},
+        **{name: float(f[name]) for name in ranked()},  # the features the analyses mark as the model's
     }
 
 

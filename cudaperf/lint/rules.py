@@ -59,7 +59,7 @@ class Rule:
     example: str  # code that fires
     fix: str  # what to do
     measured: str = ""  # precision judged on public code, and on what (rendered on the rule's page)
-    needs: tuple[str, ...] = ()  # analyses `check` reads (analyzer.ANALYSES): lint runs those the rules need
+    needs: tuple[str, ...] = ()  # analyses `check` reads (analysis.passes.names()): lint runs those the rules need
     scope = "kernel"  # "file": about the file itself (syntax, suppressions); lint.run reports those
 
     def check(self, report: KernelReport) -> Iterator[tuple[int, int, str]]:

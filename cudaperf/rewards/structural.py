@@ -26,9 +26,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..analysis import arch as arch_table
+from ..analysis import passes
 from ..analysis.analyzer import Options, analyze_source
 from ..analysis.launch import LaunchError
-from ..analysis.report import FileReport, KernelReport, features
+from ..analysis.passes import features
+from ..analysis.report import FileReport, KernelReport
 from ..analysis.source import SourceError
 from .config import STRUCTURAL_COMPONENTS, RewardConfig
 from .execution.gate_python import cuda_strings
@@ -121,19 +123,21 @@ def _spec_kernels(spec: Mapping | None) -> set[str] | None:
     return {e["kernel"] for e in launches if isinstance(e, Mapping) and isinstance(e.get("kernel"), str)}
 
 
-# the analyses each component and penalty reads (analyzer.ANALYSES)
-_READS = {"coalescing": ("memory",), "shared": ("memory",), "occupancy": (), "roofline": ("memory", "work"),
-          "races": ("races",), "divergent_synchronisation": ("sync",), "redundant_barriers": ("sync",),
-          "contended_atomics": ("sync",)}
+# the analyses (passes.names()) each component reads; a penalty reads the pass declaring its feature
+_READS = {"coalescing": ("memory",), "shared": ("memory",), "occupancy": (), "roofline": ("memory", "work")}
 
 
 def analyses_read(config: RewardConfig) -> frozenset[str] | None:
     """The analyses the score reads: a component or penalty weighted zero costs nothing (None: all,
-    for a penalty on a feature this table does not know)."""
-    weighted = [name for table in (config.weights, config.penalties) for name, w in table.items() if w]
-    if any(name not in _READS for name in weighted):
-        return None
-    return frozenset(a for name in weighted for a in _READS[name])
+    for a penalty on a name no pass declares as a feature)."""
+    reads = dict(_READS)
+    for name, w in config.penalties.items():
+        found = passes.declaring(name)
+        if w and found is None:
+            return None
+        reads[name] = () if found is None or found.always else (found.name,)
+    return frozenset(a for table in (config.weights, config.penalties) for name, w in table.items() if w
+                     for a in reads[name])
 
 
 def kernel_reports(source: str, language: str, spec: Mapping | None, config: RewardConfig,
