@@ -54,6 +54,8 @@ class Estimate:
     sizes: dict[str, dict[str, float]] = field(default_factory=dict)   # function -> wrapper values inferred
     unknown: list[str] = field(default_factory=list)
     note: str | None = None       # how the trace ended when it did not end normally (partial, guessed calls)
+    torch_only: str | None = None  # why none of its own kernels runs (no extension, one that cannot build):
+    #                                the estimate is its torch operators', priced as the reference's
     reference_seconds: float | None = None   # the reference's own estimated time (`reference_seconds`)
 
     @property
@@ -71,7 +73,7 @@ class Estimate:
     def to_json(self) -> dict:
         return {"label": self.label, "seconds": self.seconds, "reference_seconds": self.reference_seconds,
                 "reason": self.reason, "guess": self.guess,
-                "note": self.note,
+                "note": self.note, "torch_only": self.torch_only,
                 "launches": [{"function": k.function, "kernel": k.kernel, "count": k.count, "grid": k.grid,
                               "block": k.block, "launch": k.launch_source} for k in self.launches],
                 "torch_ops": [o["op"] for o in self.torch_ops], "sizes_inferred": self.sizes,
@@ -210,7 +212,9 @@ def estimate_traced(label: str, traced: dict) -> Estimate:
                 return Estimate(label, reason=reason)
         host += TORCH["host_s"]
     if not terms:
-        return Estimate(label, reason="no kernel of its own runs on the task's inputs")
+        est.torch_only = _torch_only(traced)
+        if not traced["ops"]:
+            return Estimate(label, reason=f"{est.torch_only}, and no torch operator runs on the task's inputs")
     for op in traced["ops"]:
         _add(terms, op_terms(op))
         est.torch_ops.append(op)
@@ -220,6 +224,16 @@ def estimate_traced(label: str, traced: dict) -> Estimate:
     terms["total"] = max(terms.get("total", 0.0), host)
     est.terms, est.seconds = terms, terms["total"]
     return est
+
+
+def _torch_only(traced: dict) -> str:
+    """Why a traced candidate launched none of its own kernels."""
+    if traced.get("torch_only"):
+        return traced["torch_only"]
+    broken = [e["build_error"] for e in traced["extensions"] if e.get("build_error")]
+    if broken:
+        return f"its extension cannot build ({broken[0]}): its fallback runs"
+    return "no kernel of its own runs on the task's inputs"
 
 
 def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels: list[str] | None = None,
@@ -237,15 +251,26 @@ def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels
     return found
 
 
-def reference_seconds(ops: list[dict] | None) -> float | None:
-    """The reference's estimated time: its torch operators priced as a candidate's (`op_terms`: bytes at
-    DRAM rate, FLOPs at cuBLAS / cuDNN rates, a launch each), their sum or the host's time per call if
-    larger.  None when the reference could not be run on meta tensors or runs no operator."""
+def reference_terms(ops: list[dict] | None) -> dict[str, float] | None:
+    """The reference's summed time terms: its torch operators priced as a candidate's (`op_terms`: bytes at
+    DRAM rate, FLOPs at cuBLAS / cuDNN rates, a launch each; `.item()` is host time only), `total` their sum
+    or the host's time per call if larger.  None when the reference could not be run on meta tensors or
+    runs no operator."""
     if not ops:
         return None
-    gpu = sum(op_terms(op)["total"] for op in ops if op["op"] != "item")
-    host = sum(TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] for op in ops)
-    return max(gpu, host)
+    terms: dict[str, float] = {}
+    for op in ops:
+        if op["op"] != "item":
+            _add(terms, op_terms(op))
+    terms["host"] = sum(TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] for op in ops)
+    terms["total"] = max(terms.get("total", 0.0), terms["host"])
+    return terms
+
+
+def reference_seconds(ops: list[dict] | None) -> float | None:
+    """The reference's estimated time (`reference_terms`' total)."""
+    terms = reference_terms(ops)
+    return terms["total"] if terms else None
 
 
 def task_reference(task: Any) -> str:

@@ -27,7 +27,8 @@ SCHEMA = "cudaperf.ranker/1"
 
 def _has_kernels(code: str, reason: str | None) -> bool:
     """Whether an unreadable candidate is still a candidate (it defines kernels, its Python parses)."""
-    if reason is None or reason.startswith(("python does not parse", "no CUDA", "no class ModelNew")):
+    if reason is None or reason.startswith(("python does not parse", "no CUDA", "no class ModelNew")) or \
+            "Error building extension" in reason:
         return False
     return "__global__" in code
 

@@ -32,6 +32,10 @@ _FREE = {"view", "_unsafe_view", "t", "transpose", "permute", "expand", "as_stri
          "expand_as", "contiguous", "is_contiguous", "size", "stride", "sym_size", "sym_stride", "numel", "dim",
          "_to_copy_meta", "unflatten", "flatten", "resolve_conj", "resolve_neg", "_local_scalar_dense"}
 _GEMM = {"mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot"}
+# the translator's reasons that are a failed build on any machine (two module definitions, a kernel bound
+# from Python, a module that defines none): load_inline raises, as nvcc and the linker would
+NO_BUILD = ("PYBIND11_MODULE beside functions=", "functions= names kernel",
+            "load_inline without functions= or PYBIND11_MODULE bindings")
 _CONV = {"convolution", "conv2d", "conv1d", "conv3d", "_convolution", "cudnn_convolution", "conv_transpose2d",
          "conv_transpose3d", "conv_transpose1d"}
 
@@ -238,6 +242,10 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
         translation, why = translate_or_reason(spec)
         record["extensions"].append({"cuda": cuda, "functions": functions,
                                      **({"translation": why} if translation is None else {})})
+        if why is not None and why.startswith(NO_BUILD):
+            # what load_inline does with it on a GPU machine: the build fails, the candidate's fallback runs
+            record["extensions"][-1]["build_error"] = why
+            raise RuntimeError(f"Error building extension '{spec.get('name', 'extension')}': {why}")
         loaded.append(Extension(len(record["extensions"]) - 1, cuda, functions, translation))
         return loaded[-1]
 
@@ -260,15 +268,17 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
                 state["phase"] = "run"
                 with torch.no_grad():
                     model(*inputs)
-                    # what the timing sees is a warm call: lazy builds, caches and graph captures happened
-                    # in the first; the second one's record replaces it when it runs to the end
+                    # what the timing sees is a warm call: lazy builds, caches, graph captures and a
+                    # solution's own timing of its variants happened in the first; the second one's record
+                    # replaces it when it runs to the end and runs something
                     first = {k: record[k] for k in ("calls", "ops")}
                     record["calls"], record["ops"] = [], []
                     try:
                         model(*inputs)
+                        warm = bool(record["calls"] or record["ops"])
                     except Exception:
-                        record["calls"] = []
-                    if not record["calls"]:
+                        warm = False
+                    if not warm:
                         record.update(first)
     except SyntaxError as exc:
         record["error"] = f"python does not parse: line {exc.lineno}: {exc.msg}"
@@ -283,7 +293,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     elif record["error"] is not None and loaded and not record["error"].startswith("python does not parse"):
         _guess(record, loaded, model, reference_inputs, init, Recorder, state, on_meta_mode)
     if record["error"] is None and not record["extensions"]:
-        record["error"] = "no CUDA: the candidate builds no load_inline extension"
+        record["torch_only"] = "no CUDA: the candidate builds no load_inline extension"
     return record
 
 

@@ -408,6 +408,34 @@ def kb_markdown(ranker: Ranker | None = None) -> str:
     return candidate_markdown({}, table).split("\n\n", 1)[1]
 
 
+def cuda_l1_tables(which: str, ranker: Ranker | None = None) -> dict[str, dict[str, dict]]:
+    """Orderings of one half of CUDA-L1's solutions measured on the H200 (`cuda_l1.split`: `tuning` or
+    `held_out`), per task: its solutions with its reference; its solutions alone (where the structural
+    reward, which scores solutions, is compared); each solution against its reference alone (is it
+    faster than the task's own torch code?)."""
+    from dataclasses import replace
+
+    from .dataset import cuda_l1, kb_measured
+
+    with_ref = cuda_l1.samples(which=which)
+    alone = [s for s in with_ref if s.impl_id != cuda_l1.REFERENCE]
+    refs = {s.task_id: s for s in with_ref if s.impl_id == cuda_l1.REFERENCE}
+    versus = [m for i, s in enumerate(alone) for m in (replace(s, config_id=i), replace(refs[s.task_id], config_id=i))]
+    tables: dict[str, dict[str, dict]] = {}
+    for title, items in (("solutions and reference", with_ref), ("solutions", alone), ("against the reference", versus)):
+        values = kb_measured.scores(items, ranker)
+        tables[title] = {name: group_metrics(np.array(v, dtype=float), items) for name, v in values.items()
+                         if title == "solutions" or not name.startswith("structural")}
+    return tables
+
+
+def cuda_l1_markdown(which: str, ranker: Ranker | None = None) -> str:
+    """`cuda_l1_tables` as markdown, one table per view."""
+    return "\n".join(candidate_markdown({}, table).split("\n\n", 1)[1].replace(
+        "ordering (all held-out candidate groups)", f"{which}: {title}") for title, table in
+        cuda_l1_tables(which, ranker).items())
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cudaperf.rl.rank_train", description=__doc__.splitlines()[0])
     p.add_argument("--data", default=str(DEFAULT), help="directory with measurements.jsonl.gz and features.jsonl.gz")
