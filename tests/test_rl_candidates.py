@@ -254,3 +254,69 @@ def test_tracing_runs_candidates_in_a_bounded_child():
     assert record["error"].startswith("MemoryError")
     with pytest.raises(RuntimeError, match="took more than 20 s"):
         trace.run(REFERENCE, ["while True:\n    pass\n"], timeout=20)
+
+
+_MM_REFERENCE = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, a, b):
+        return a @ b
+
+
+def get_inputs():
+    return [torch.randn(4096, 4096), torch.randn(4096, 4096)]
+
+
+def get_init_inputs():
+    return []
+'''
+_AUTOCAST = '''import torch
+class ModelNew(torch.nn.Module):
+    @torch.cuda.amp.autocast()
+    def forward(self, a, b):
+        return a @ b
+'''
+_TF32 = '''import torch
+torch.backends.cuda.matmul.allow_tf32 = True
+class ModelNew(torch.nn.Module):
+    def forward(self, a, b):
+        with torch.autocast("cuda", enabled=False):
+            return a @ b
+'''
+_GRAPH = '''import torch
+class ModelNew(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.graph = None
+
+    def forward(self, a, b):
+        if self.graph is None:
+            self.a, self.b = a.clone(), b.clone()
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.out = torch.relu(self.a @ self.b) + 1
+        self.a.copy_(a)
+        self.b.copy_(b)
+        self.graph.replay()
+        return self.out
+'''
+
+
+@pytest.mark.torch
+def test_torch_gemms_are_priced_at_the_precision_they_run():
+    """CUDA autocast (disabled by a CPU build) and torch's TF32 flags decide a GEMM's rate; a flag one
+    candidate sets is not the next one's; a CUDA graph's replayed operators cost no host time each."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel.candidates import PRECISION, TORCH, estimate
+
+    fp32 = 2 * 4096.0 ** 3 / TORCH["gemm_flops"]
+    amp, tf32, graph = estimate(_MM_REFERENCE, [_AUTOCAST, _TF32, _GRAPH])
+    assert amp.reference_seconds == pytest.approx(fp32 + 3e-6, rel=1e-3)
+    assert [o.get("precision") for o in amp.torch_ops] == ["half"]
+    assert amp.terms["flops"] == pytest.approx(fp32 / PRECISION["gemm"]["half"])
+    assert tf32.terms["flops"] == pytest.approx(fp32 / PRECISION["gemm"]["tf32"])
+    ops = [(o["op"], o.get("precision"), o.get("graph", False)) for o in graph.torch_ops]
+    assert ("mm", "fp32", True) in ops and ("graph_replay", None, False) in ops
+    assert graph.terms["host"] == pytest.approx(3 * TORCH["host_s"])     # two copies and the replay

@@ -21,9 +21,13 @@ from .terms import ARCH, describe, time_terms
 from .wrapper import bind, wrappers
 
 # torch operators outside the extension: H200 rates measured on the styles tasks (tests/data/h200/styles:
-# cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN fp32 3x3 convolutions 10-17 TFLOP/s, copies from strided views
-# 3.5x slower than contiguous ones), and the host time per call (a cuDNN convolution's ~100 us of setup)
+# cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN 3x3 convolutions, TF32 by torch's default, 10-17 TFLOP/s, copies
+# from strided views 3.5x slower than contiguous ones), and the host time per call (a cuDNN convolution's
+# ~100 us of setup); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`, from the
+# dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those
 TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4}
+PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
+             "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
 _CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d")
 _GEMMS = ("mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot")
 
@@ -116,10 +120,12 @@ def defaulted(report: dict) -> list[str]:
 
 def op_terms(op: dict) -> dict[str, float]:
     """Time terms of one torch operator: its bytes at DRAM rate (strided copies slower), its FLOPs
-    at cuBLAS / cuDNN rates, a launch."""
+    at cuBLAS / cuDNN rates for its precision, a launch."""
     dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
         "clone", "copy", "_to_copy") else 1.0)
-    rate = TORCH["conv_flops"] if op["op"] in _CONVS else TORCH["gemm_flops"]
+    conv = op["op"] in _CONVS
+    rate = (TORCH["conv_flops"] if conv else TORCH["gemm_flops"]) * PRECISION["conv" if conv else "gemm"][
+        op.get("precision", "tf32" if conv else "fp32")]
     flops = op["flops"] / rate
     return {"dram": dram, "flops": flops, "total": max(dram, flops) + ARCH["launch_s"]}
 
@@ -210,7 +216,7 @@ def estimate_traced(label: str, traced: dict) -> Estimate:
             reason = _read_launches(est, terms, cuda, call)
             if reason is not None:
                 return Estimate(label, reason=reason)
-        host += TORCH["host_s"]
+        host += 0.0 if call.get("graph") else TORCH["host_s"]
     if not terms:
         est.torch_only = _torch_only(traced)
         if not traced["ops"]:
@@ -218,7 +224,7 @@ def estimate_traced(label: str, traced: dict) -> Estimate:
     for op in traced["ops"]:
         _add(terms, op_terms(op))
         est.torch_ops.append(op)
-        if not op.get("wrapper"):
+        if not op.get("wrapper") and not op.get("graph"):
             host += TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"]
     terms["host"] = host
     terms["total"] = max(terms.get("total", 0.0), host)

@@ -13,7 +13,10 @@ CUDA while its shapes are traced, answered without a driver.
   do nothing; a graph's captured work is recorded again at each `replay()`; `torch.Generator(device=
   'cuda')` is a CPU generator; `torch.cuda.FloatTensor(...)` and kin (and `.type()` to them) give meta
   tensors of that type.
-- `torch.backends.*` flags are plain settings torch keeps on any build: left as they are.
+- `torch.backends.*` flags are plain settings torch keeps on any build: left as they are (the tracer reads
+  the TF32 ones).  `torch.autocast("cuda")` (and `torch.cuda.amp.autocast`), which a CPU build disables,
+  is a stand-in that notes its reduced precision (`autocast_dtype`) for the tracer to price GEMMs and
+  convolutions by.
 - Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `scalar_answer`
   says what the tracer gives back (0 while the model is built, so sanity checks on initial weights
   pass; 1 while it runs).
@@ -155,6 +158,40 @@ class graph(contextlib.AbstractContextManager):
         self.cuda_graph.capture_end()
 
 
+# the reduced precision `torch.autocast(device_type="cuda")` is in, innermost last (`autocast_dtype`)
+_autocast: list[Any] = []
+
+
+def autocast_dtype() -> Any:
+    """The dtype CUDA autocast would run GEMMs and convolutions in here (None outside it): on a CPU build
+    `torch.autocast("cuda")` disables itself, so the tracer prices what it would do (`trace._op_cost`)."""
+    return _autocast[-1] if _autocast else None
+
+
+class autocast(contextlib.ContextDecorator):
+    """torch.autocast / torch.cuda.amp.autocast / torch.amp.autocast's stand-in (a context manager and a
+    decorator): for the CUDA device, notes its dtype (float16 unless given) for `autocast_dtype`."""
+
+    def __init__(self, device_type: str = "cuda", dtype: Any = None, enabled: bool = True, *args: Any,
+                 **kwargs: Any):
+        import torch
+
+        cuda = str(device_type).startswith(("cuda", "meta"))
+        self.dtype = (dtype or torch.float16) if enabled and cuda else None
+
+    def __enter__(self) -> autocast:
+        _autocast.append(self.dtype if self.dtype is not None else (_autocast[-1] if _autocast else None))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _autocast.pop()
+
+
+def _cuda_autocast(dtype: Any = None, enabled: bool = True, *args: Any, **kwargs: Any) -> autocast:
+    """torch.cuda.amp.autocast(...): the CUDA device is implied."""
+    return autocast("cuda", dtype, enabled)
+
+
 class _Nothing(contextlib.AbstractContextManager):
     """A context manager (and decorator target) that does nothing: torch.cuda.stream(s), device(i), graph(g)."""
 
@@ -266,6 +303,9 @@ def install() -> None:
         def __init__(self, device: Any = "cpu"):
             pass
     torch.Generator = Generator
+    torch.autocast = autocast
+    torch.amp.autocast = autocast
+    torch.cuda.amp.autocast = _cuda_autocast
     torch.Tensor.is_cuda = property(lambda self: self.device.type in ("cuda", "meta"))
     torch.Tensor.record_stream = lambda self, *a, **k: None
     if not getattr(cpp_extension, "CUDA_HOME", None):

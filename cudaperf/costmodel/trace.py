@@ -11,8 +11,12 @@ The candidate is untrusted code: this runs in a child process (`run`), as
 
 REQUEST: {"reference": text, "sizes": {GLOBAL: value} | null, "candidates": [text, ...]};
 RESULT: {"inputs": [...], "reference_ops": [{"op", "flops", "bytes", "strided"}] | null (the reference's
-own operators), "candidates": [{"error", "extensions": [{cuda, functions}], "calls": [{"extension",
-"function", "args"}], "ops": [{"op", "flops", "bytes", "strided"}]}]}."""
+own operators), "candidates": [{"error", "torch_only", "extensions": [{cuda, functions, build_error}],
+"calls": [{"extension", "function", "args"}], "ops": [{"op", "flops", "bytes", "strided", "precision"}]}]}
+(`precision` of GEMMs and convolutions: half, tf32, fp32; `graph` on what a CUDA graph's replay ran).
+
+An extension the translator finds could not build anywhere (`NO_BUILD`) makes `load_inline` raise, as the
+build would on a GPU machine: what the candidate then does (its fallback, usually torch) is what is traced."""
 
 from __future__ import annotations
 
@@ -75,7 +79,43 @@ def _op_cost(name: str, args, out) -> dict:
         weight = tensors[1]
         flops = 2.0 * outs[0].numel() * math.prod(weight.shape[1:])
     strided = any(not t.is_contiguous() for t in tensors)
-    return {"op": name, "flops": flops, "bytes": float(nbytes), "strided": strided}
+    cost = {"op": name, "flops": flops, "bytes": float(nbytes), "strided": strided}
+    if flops:
+        cost["precision"] = _precision(name, tensors)
+    return cost
+
+
+def _precision_flags(restore: tuple | None = None) -> tuple:
+    """torch's TF32 settings (and CUDA autocast's stand-in stack), set back to `restore` when given."""
+    import torch
+
+    from . import cudashim
+
+    if restore is not None:
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = restore[0], restore[1]
+        torch.set_float32_matmul_precision(restore[2])
+        cudashim._autocast.clear()
+    return (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32,
+            torch.get_float32_matmul_precision())
+
+
+def _precision(name: str, tensors: list) -> str:
+    """What a GEMM's or a convolution's tensor cores run: `half` (fp16 / bf16 operands, or CUDA autocast),
+    `tf32` (fp32 operands with TF32 allowed: torch.backends.cuda.matmul.allow_tf32 or a float32 matmul
+    precision below "highest" for GEMMs, torch.backends.cudnn.allow_tf32, on by default, for
+    convolutions) or `fp32`."""
+    import torch
+
+    from .cudashim import autocast_dtype
+
+    if autocast_dtype() is not None or any(t.dtype in (torch.float16, torch.bfloat16) for t in tensors[:2]):
+        return "half"
+    if any(t.dtype == torch.float64 for t in tensors[:2]):
+        return "fp64"
+    if name in _CONV:
+        return "tf32" if torch.backends.cudnn.allow_tf32 else "fp32"
+    tf32 = torch.backends.cuda.matmul.allow_tf32 or torch.get_float32_matmul_precision() != "highest"
+    return "tf32" if tf32 else "fp32"
 
 
 def _flat(x):
@@ -164,7 +204,14 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
         record[kind].append(item)
         cudashim.captured(kind, item)
 
-    cudashim.on_replay(lambda items: [record[kind].append(item) for kind, item in items])
+    def replayed(items: list) -> None:
+        """A CUDA graph's replay: its captured work again, marked as launched by the graph (no host time per
+        operator or call), and the replay itself."""
+        record["ops"].append({"op": "graph_replay", "flops": 0.0, "bytes": 0.0, "strided": False})
+        for kind, item in items:
+            record[kind].append({**item, "graph": True})
+
+    cudashim.on_replay(replayed)
     # phase: load (the module runs), build (ModelNew(...)), run (forward); inside: None, "interp" (the
     # wrapper run by the interpreter: its fills and copies are recorded as its own), "bind" (not recorded)
     state: dict = {"inside": None, "phase": "load"}
@@ -254,6 +301,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
 
     saved = (cpp_extension.load_inline, cpp_extension.load)
     cpp_extension.load_inline, cpp_extension.load = load_inline, refuse
+    flags = _precision_flags()
     model = None
     try:
         with on_meta_mode(), Recorder():
@@ -287,6 +335,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     finally:
         state["phase"], state["inside"] = "load", None
         cpp_extension.load_inline, cpp_extension.load = saved
+        _precision_flags(flags)     # what one candidate sets is not the next one's
     if record["error"] is not None and record["calls"]:
         # it stopped after calling its extension: what ran up to there is kept, and said to be partial
         record["partial"], record["error"] = record["error"], None

@@ -422,7 +422,8 @@ def cuda_l1_tables(which: str, ranker: Ranker | None = None) -> dict[str, dict[s
     refs = {s.task_id: s for s in with_ref if s.impl_id == cuda_l1.REFERENCE}
     versus = [m for i, s in enumerate(alone) for m in (replace(s, config_id=i), replace(refs[s.task_id], config_id=i))]
     tables: dict[str, dict[str, dict]] = {}
-    for title, items in (("solutions and reference", with_ref), ("solutions", alone), ("against the reference", versus)):
+    views = (("solutions and reference", with_ref), ("solutions", alone), ("against the reference", versus))
+    for title, items in views:
         values = kb_measured.scores(items, ranker)
         tables[title] = {name: group_metrics(np.array(v, dtype=float), items) for name, v in values.items()
                          if title == "solutions" or not name.startswith("structural")}
