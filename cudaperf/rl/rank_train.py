@@ -17,7 +17,7 @@ import argparse
 import itertools
 import json
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -410,9 +410,10 @@ def kb_markdown(ranker: Ranker | None = None) -> str:
 
 def cuda_l1_tables(which: str, ranker: Ranker | None = None) -> dict[str, dict[str, dict]]:
     """Orderings of one half of CUDA-L1's solutions measured on the H200 (`cuda_l1.split`: `tuning` or
-    `held_out`), per task: its solutions with its reference; its solutions alone (where the structural
-    reward, which scores solutions, is compared); each solution against its reference alone (is it
-    faster than the task's own torch code?)."""
+    `held_out`), per task: its solutions with its reference; each solution against its reference alone
+    (is it faster than the task's own torch code?); its solutions alone, and those of them that run
+    kernels of their own (where the structural reward, which scores CUDA solutions and gives the others
+    its floor, is compared)."""
     from dataclasses import replace
 
     from .dataset import cuda_l1, kb_measured
@@ -422,11 +423,16 @@ def cuda_l1_tables(which: str, ranker: Ranker | None = None) -> dict[str, dict[s
     refs = {s.task_id: s for s in with_ref if s.impl_id == cuda_l1.REFERENCE}
     versus = [m for i, s in enumerate(alone) for m in (replace(s, config_id=i), replace(refs[s.task_id], config_id=i))]
     tables: dict[str, dict[str, dict]] = {}
-    views = (("solutions and reference", with_ref), ("solutions", alone), ("against the reference", versus))
+    own = [s for s in alone if not s.inputs["torch_only"]]
+    views = (("solutions and reference", with_ref), ("against the reference", versus), ("solutions", alone),
+             ("solutions running their own kernels", own))
     for title, items in views:
+        if max(Counter(s.group for s in items).values(), default=0) < 2:
+            continue
         values = kb_measured.scores(items, ranker)
         tables[title] = {name: group_metrics(np.array(v, dtype=float), items) for name, v in values.items()
-                         if title == "solutions" or not name.startswith("structural")}
+                         if title in ("solutions", "solutions running their own kernels")
+                         or not name.startswith("structural")}
     return tables
 
 
