@@ -24,8 +24,10 @@ from .wrapper import bind, wrappers
 # cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN 3x3 convolutions, TF32 by torch's default, 10-17 TFLOP/s, copies
 # from strided views 3.5x slower than contiguous ones), and the host time per call (a cuDNN convolution's
 # ~100 us of setup); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`, from the
-# dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those
-TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4}
+# dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those;
+# convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster
+TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4,
+         "autotuned_conv": 1.5}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
              "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
 _CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d")
@@ -125,7 +127,7 @@ def op_terms(op: dict) -> dict[str, float]:
         "clone", "copy", "_to_copy") else 1.0)
     conv = op["op"] in _CONVS
     rate = (TORCH["conv_flops"] if conv else TORCH["gemm_flops"]) * PRECISION["conv" if conv else "gemm"][
-        op.get("precision", "tf32" if conv else "fp32")]
+        op.get("precision", "tf32" if conv else "fp32")] * (TORCH["autotuned_conv"] if op.get("autotuned") else 1.0)
     flops = op["flops"] / rate
     return {"dram": dram, "flops": flops, "total": max(dram, flops) + ARCH["launch_s"]}
 

@@ -14,9 +14,10 @@ CUDA while its shapes are traced, answered without a driver.
   'cuda')` is a CPU generator; `torch.cuda.FloatTensor(...)` and kin (and `.type()` to them) give meta
   tensors of that type.
 - `torch.backends.*` flags are plain settings torch keeps on any build: left as they are (the tracer reads
-  the TF32 ones).  `torch.autocast("cuda")` (and `torch.cuda.amp.autocast`), which a CPU build disables,
-  is a stand-in that notes its reduced precision (`autocast_dtype`) for the tracer to price GEMMs and
-  convolutions by.
+  the TF32 and cuDNN autotuning ones).  The wall clocks advance a microsecond a reading (`_Clock`): a
+  solution timing its own variants finds them equal and keeps its default.  `torch.autocast("cuda")`
+  (and `torch.cuda.amp.autocast`), which a CPU build disables, is a stand-in that notes its reduced
+  precision (`autocast_dtype`) for the tracer to price GEMMs and convolutions by.
 - Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `scalar_answer`
   says what the tracer gives back (0 while the model is built, so sanity checks on initial weights
   pass; 1 while it runs).
@@ -254,6 +255,23 @@ def on_meta_mode():
     return OnMeta()
 
 
+class _Clock:
+    """The clocks a solution reads to time its own variants (`time.time`, `perf_counter`, `monotonic`):
+    on meta tensors those timings would measure the CPU, so each reading is one microsecond after the
+    last.  Two variants timed alike then tie, the solution keeps its first or default choice, and the
+    same trace gives the same record every time; a loop waiting for time to pass still ends."""
+
+    def __init__(self, start: float):
+        self.now = start
+
+    def seconds(self) -> float:
+        self.now += 1e-6
+        return self.now
+
+    def nanoseconds(self) -> int:
+        return int(self.seconds() * 1e9)
+
+
 _installed = False
 
 
@@ -303,6 +321,12 @@ def install() -> None:
         def __init__(self, device: Any = "cpu"):
             pass
     torch.Generator = Generator
+    import time
+
+    clock = _Clock(time.time())
+    for name in ("time", "perf_counter", "monotonic"):
+        setattr(time, name, clock.seconds)
+        setattr(time, f"{name}_ns", clock.nanoseconds)
     torch.autocast = autocast
     torch.amp.autocast = autocast
     torch.cuda.amp.autocast = _cuda_autocast

@@ -65,15 +65,17 @@ def _op_cost(name: str, args, out) -> dict:
     """FLOPs, bytes moved and whether a strided input is read, of one aten operator."""
     import torch
 
-    tensors = [a for a in _flat(args) if isinstance(a, torch.Tensor)]
+    positional, keywords = args
+    tensors = [a for a in _flat(positional) if isinstance(a, torch.Tensor)]      # operands, not `out=`
     outs = [o for o in _flat(out) if isinstance(o, torch.Tensor)]
-    nbytes = sum(t.numel() * t.element_size() for t in tensors + outs)
+    extra = [a for a in _flat(keywords) if isinstance(a, torch.Tensor) and not any(a is o for o in outs)]
+    nbytes = sum(t.numel() * t.element_size() for t in tensors + extra + outs)
     flops = 0.0
-    if name in _GEMM and outs:
-        k = tensors[-1].shape[-2] if name in ("mm", "bmm", "matmul") and tensors[-1].dim() >= 2 else (
-            tensors[1].shape[-1] if len(tensors) > 1 else 1)
-        if name in ("addmm", "baddbmm") and len(tensors) >= 3:
-            k = tensors[1].shape[-1]
+    if name in _GEMM and outs and tensors:
+        # the reduction length: the first operand's last dimension (mm, bmm, matmul, linear, mv, dot), or
+        # the second's where the first is the added term (addmm, baddbmm, addmv)
+        lhs = tensors[1] if name in ("addmm", "baddbmm", "addmv") and len(tensors) >= 3 else tensors[0]
+        k = lhs.shape[-1] if lhs.dim() >= 1 else 1
         flops = 2.0 * outs[0].numel() * float(k)
     elif name in _CONV and outs and len(tensors) >= 2:
         weight = tensors[1]
@@ -82,11 +84,14 @@ def _op_cost(name: str, args, out) -> dict:
     cost = {"op": name, "flops": flops, "bytes": float(nbytes), "strided": strided}
     if flops:
         cost["precision"] = _precision(name, tensors)
+    if name in _CONV and torch.backends.cudnn.benchmark:
+        cost["autotuned"] = True       # torch.backends.cudnn.benchmark: cuDNN times its algorithms, keeps the best
     return cost
 
 
 def _precision_flags(restore: tuple | None = None) -> tuple:
-    """torch's TF32 settings (and CUDA autocast's stand-in stack), set back to `restore` when given."""
+    """torch's TF32 and cuDNN autotuning settings (and CUDA autocast's stand-in stack), set back to
+    `restore` when given."""
     import torch
 
     from . import cudashim
@@ -94,9 +99,10 @@ def _precision_flags(restore: tuple | None = None) -> tuple:
     if restore is not None:
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = restore[0], restore[1]
         torch.set_float32_matmul_precision(restore[2])
+        torch.backends.cudnn.benchmark = restore[3]
         cudashim._autocast.clear()
     return (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32,
-            torch.get_float32_matmul_precision())
+            torch.get_float32_matmul_precision(), torch.backends.cudnn.benchmark)
 
 
 def _precision(name: str, tensors: list) -> str:

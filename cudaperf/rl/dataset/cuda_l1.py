@@ -3,8 +3,9 @@ and GPU, 441 distinct over 247 tasks, levels 1-3) timed on the H200 by the engin
 
 The code is never committed (`benchmarks/cuda_l1.py` materialises it outside the repository); what is
 committed is the H200's results (tests/data/h200/cuda_l1/*.jsonl: task, solution, SHA-1 of its code and the
-`cudaperf.eval/1` result) and the CPU's estimates of each solution and of each task's reference
-(`FEATURES`: numbers and kernel names, no code), made by
+engine's `cudaperf.eval/1` result, or `benchmarks/cuda_l1_plain.py`'s KernelBench-style timing) and the
+CPU's estimates of each solution and of each task's reference (`FEATURES`: numbers and kernel names, no
+code), made by
 
     python -m cudaperf.rl.dataset.cuda_l1 features TASKS_DIR OUT.jsonl.gz [TRACES_DIR]
 
@@ -47,9 +48,15 @@ def relative_times(data: Path = DATA) -> dict[str, dict[str, float]]:
     ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
     for path in sorted(data.glob("*.jsonl")):
         for r in read_jsonl(path):
-            t = r.get("time_ms") or {}
-            if r.get("status") == "correct" and t.get("candidate") and t.get("reference"):
-                ratios[r["task"], r["solution"]].append(t["candidate"] / t["reference"])
+            if "task" not in r:        # failed_builds.jsonl
+                continue
+            if isinstance(r.get("time_ms"), dict):      # the engine's cudaperf.eval/1
+                cand, ref = r["time_ms"].get("candidate"), r["time_ms"].get("reference")
+                correct = r.get("status") == "correct"
+            else:                                        # benchmarks/cuda_l1_plain.py
+                cand, ref, correct = r.get("time_ms"), r.get("reference_ms"), r.get("correct") is True
+            if correct and cand and ref:
+                ratios[r["task"], r["solution"]].append(cand / ref)
     tasks: dict[str, dict[str, float]] = defaultdict(dict)
     for (task, solution), values in sorted(ratios.items()):
         tasks[task][solution] = statistics.median(values)
