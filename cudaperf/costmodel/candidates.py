@@ -30,7 +30,8 @@ TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s"
          "autotuned_conv": 1.5}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
              "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
-_CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d")
+_CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d", "conv_transpose1d",
+          "conv_transpose2d", "conv_transpose3d")
 _GEMMS = ("mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot")
 
 

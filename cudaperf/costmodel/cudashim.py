@@ -13,11 +13,12 @@ CUDA while its shapes are traced, answered without a driver.
   do nothing; a graph's captured work is recorded again at each `replay()`; `torch.Generator(device=
   'cuda')` is a CPU generator; `torch.cuda.FloatTensor(...)` and kin (and `.type()` to them) give meta
   tensors of that type.
-- `torch.backends.*` flags are plain settings torch keeps on any build: left as they are (the tracer reads
-  the TF32 and cuDNN autotuning ones).  The wall clocks advance a microsecond a reading (`_Clock`): a
-  solution timing its own variants finds them equal and keeps its default.  `torch.autocast("cuda")`
-  (and `torch.cuda.amp.autocast`), which a CPU build disables, is a stand-in that notes its reduced
-  precision (`autocast_dtype`) for the tracer to price GEMMs and convolutions by.
+- `torch.backends.*` flags are plain settings torch keeps on any build: left as they are (the tracer
+  reads the TF32 and cuDNN autotuning ones; `cudnn.is_available()` is true, as on the stated device).
+  The wall clocks advance a microsecond a reading (`_Clock`): a solution timing its own variants finds
+  them equal and keeps its default.  `torch.autocast("cuda")` (and `torch.cuda.amp.autocast`), which a
+  CPU build disables, is a stand-in that notes its reduced precision (`autocast_dtype`) for the tracer
+  to price GEMMs and convolutions by.
 - Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `scalar_answer`
   says what the tracer gives back (0 while the model is built, so sanity checks on initial weights
   pass; 1 while it runs).
@@ -327,6 +328,8 @@ def install() -> None:
     for name in ("time", "perf_counter", "monotonic"):
         setattr(time, name, clock.seconds)
         setattr(time, f"{name}_ns", clock.nanoseconds)
+    torch.backends.cudnn.is_available = lambda: True       # cuDNN answers as the stated device has it
+    torch.backends.cudnn.version = lambda: 90100
     torch.autocast = autocast
     torch.amp.autocast = autocast
     torch.cuda.amp.autocast = _cuda_autocast

@@ -78,8 +78,12 @@ def _op_cost(name: str, args, out) -> dict:
         k = lhs.shape[-1] if lhs.dim() >= 1 else 1
         flops = 2.0 * outs[0].numel() * float(k)
     elif name in _CONV and outs and len(tensors) >= 2:
+        # each output element (each input element, transposed: the weight is (in, out / groups, k...))
+        # takes a multiply-add per weight element of its group
+        transposed = name.startswith("conv_transpose") or (
+            len(positional) > 6 and isinstance(positional[6], bool) and positional[6])
         weight = tensors[1]
-        flops = 2.0 * outs[0].numel() * math.prod(weight.shape[1:])
+        flops = 2.0 * (tensors[0] if transposed else outs[0]).numel() * math.prod(weight.shape[1:])
     strided = any(not t.is_contiguous() for t in tensors)
     cost = {"op": name, "flops": flops, "bytes": float(nbytes), "strided": strided}
     if flops:

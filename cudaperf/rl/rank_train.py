@@ -311,15 +311,27 @@ def pair_margins(scores: np.ndarray, items: list[Sample]) -> tuple[np.ndarray, n
     return np.array(margins), np.array(faster)
 
 
-def calibration(items: list[Sample]) -> dict:
+def cuda_l1_margins(which: str, ranker: Ranker) -> tuple[np.ndarray, np.ndarray]:
+    """`pair_margins` of `ranker`'s scores over one half of CUDA-L1's tasks (solutions and reference; the
+    solutions without an estimate left out)."""
+    from .dataset import cuda_l1
+
+    items = [s for s in cuda_l1.samples(which=which) if s.inputs["terms"] is not None]
+    return pair_margins(np.array([ranker.score_terms(s.inputs["terms"]) for s in items]), items)
+
+
+def calibration(items: list[Sample], ranker: Ranker) -> dict:
     """The slope `a` of P(faster) = sigmoid(a * margin) for whole candidates, by maximum likelihood on
-    every pair of the model-style candidates scored by a ranker that never saw their family (pairs
-    at any ratio: near-ties are coin tosses, which is what keeps P away from 1); `guess_slope`, for
-    estimates that rest on a guess, is half of it (a stated prior: no guessed estimate is in the data)."""
+    every pair of the model-style candidates scored by a ranker that never saw their family, and every
+    pair of the tuning half of CUDA-L1's tasks scored by `ranker` (pairs at any ratio: near-ties are coin
+    tosses, which is what keeps P away from 1); `guess_slope`, for estimates that rest on a guess, is half
+    of it (a stated prior: too few guessed estimates are in the data)."""
     from scipy.optimize import minimize_scalar
 
     held, scores, _ = held_out_candidate_scores(items)
-    margins, faster = pair_margins(scores[held], [items[i] for i in held])
+    styles = pair_margins(scores[held], [items[i] for i in held])
+    tuning = cuda_l1_margins("tuning", ranker)
+    margins, faster = np.concatenate([styles[0], tuning[0]]), np.concatenate([styles[1], tuning[1]])
 
     def loss(a: float) -> float:
         z = a * margins
@@ -327,7 +339,8 @@ def calibration(items: list[Sample]) -> dict:
 
     slope = float(minimize_scalar(loss, bounds=(0.01, 10.0), method="bounded").x)
     return {"slope": round(slope, 4), "guess_slope": round(slope / 2, 4), "pairs": len(margins),
-            "fitted_on": "model-style candidates (tests/data/h200/styles), held-out-family scores, all pairs"}
+            "fitted_on": "model-style candidates (tests/data/h200/styles), held-out-family scores, and the "
+                         "tuning half of CUDA-L1's tasks, all pairs"}
 
 
 RELIABILITY_BINS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
@@ -384,9 +397,10 @@ def candidate_markdown(per_family: dict[str, dict], methods: dict[str, dict]) ->
 
 
 def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dict[str, list[dict]]:
-    """The calibrated P(faster) of the packaged model (or `ranker`) on the model-style candidates'
-    held-out-family scores (the data the slope was fitted on) and on the KernelBench-style corpora
-    measured on the H200 (`kb_measured`: never used to fit or design anything)."""
+    """The calibrated P(faster) of the packaged model (or `ranker`) on the data the slope was fitted on
+    (the model-style candidates' held-out-family scores, the tuning half of CUDA-L1's tasks) and on data
+    held out from it: the KernelBench-style corpora measured on the H200 (`kb_measured`) and the held-out
+    half of CUDA-L1's tasks."""
     from .dataset import kb_measured
 
     ranker = ranker or Ranker.default()
@@ -395,7 +409,9 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
     kb_scores = np.array(kb_measured.scores(kb, ranker)["ranker"])
     return {"model-style candidates (fitted on)": reliability(*pair_margins(scores[held], [items[i] for i in held]),
                                                               ranker),
-            "kb corpora (held out)": reliability(*pair_margins(kb_scores, kb), ranker)}
+            "CUDA-L1 tuning half (fitted on)": reliability(*cuda_l1_margins("tuning", ranker), ranker),
+            "kb corpora (held out)": reliability(*pair_margins(kb_scores, kb), ranker),
+            "CUDA-L1 held-out half": reliability(*cuda_l1_margins("held_out", ranker), ranker)}
 
 
 def kb_markdown(ranker: Ranker | None = None) -> str:
@@ -458,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(reliability_markdown(reliability_tables(items)))
     if ns.output:
         model = fit(items)
-        model.model["calibration"] = calibration(items)
+        model.model["calibration"] = calibration(items, model)
         model.save(ns.output)
         print(json.dumps({"model": ns.output, "samples": len(items)}))
     return 0
