@@ -18,7 +18,7 @@ CUDA while its shapes are traced, answered without a driver.
   The wall clocks advance a microsecond a reading (`_Clock`): a solution timing its own variants finds
   them equal and keeps its default.  `torch.autocast("cuda")` (and `torch.cuda.amp.autocast`), which a
   CPU build disables, is a stand-in that notes its reduced precision (`autocast_dtype`) for the tracer
-  to price GEMMs and convolutions by.
+  to price GEMMs and convolutions by.  `torch.compile` returns what it is given (`_compile`).
 - Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `scalar_answer`
   says what the tracer gives back (0 while the model is built, so sanity checks on initial weights
   pass; 1 while it runs).
@@ -273,6 +273,12 @@ class _Clock:
         return int(self.seconds() * 1e9)
 
 
+def _compile(model: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """torch.compile's stand-in (no compiler runs on meta tensors): the model or function, run eagerly, so
+    its operators are priced one by one, as if nothing were fused (an upper bound on a compiled graph)."""
+    return model if model is not None else (lambda fn: fn)
+
+
 _installed = False
 
 
@@ -328,6 +334,7 @@ def install() -> None:
     for name in ("time", "perf_counter", "monotonic"):
         setattr(time, name, clock.seconds)
         setattr(time, f"{name}_ns", clock.nanoseconds)
+    torch.compile = _compile
     torch.backends.cudnn.is_available = lambda: True       # cuDNN answers as the stated device has it
     torch.backends.cudnn.version = lambda: 90100
     torch.autocast = autocast

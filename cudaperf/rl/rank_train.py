@@ -32,9 +32,14 @@ RATES = ("accuracy_1.25", "accuracy_1.1", "kendall_tau", "top1")
 L2 = 1e-2
 
 
-def all_samples(data: str = str(DEFAULT)) -> list[Sample]:
-    """The kernel dataset's samples and the model-style candidates' (their `inputs` hold summed terms)."""
-    return samples(data) + styles_data.samples()
+def all_samples(data: str = str(DEFAULT), cuda_l1_tuning: bool = True) -> list[Sample]:
+    """The kernel dataset's samples, the model-style candidates' (their `inputs` hold summed terms) and,
+    with `cuda_l1_tuning`, the estimated solutions and references of the tuning half of CUDA-L1's tasks
+    (one family, `cuda_l1`; the held-out half never)."""
+    from .dataset import cuda_l1
+
+    tuning = [s for s in cuda_l1.samples(which="tuning") if s.inputs["terms"] is not None] if cuda_l1_tuning else []
+    return samples(data) + styles_data.samples() + tuning
 
 
 def model_vector(s: Sample) -> dict[str, float]:
@@ -265,11 +270,12 @@ def boosted_scores(train: list[Sample], x_train: np.ndarray, x_test: np.ndarray,
 
 def held_out_candidate_scores(items: list[Sample], boost: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Leave one family out over the model-style candidates: each candidate family scored by the ranker
-    trained on every other family (the kernel dataset's and the other candidates'); the indices of the
-    candidates in `items`, their scores and (with `boost`) the boosted trees' scores."""
+    trained on every other family (the kernel dataset's, the other candidates' and CUDA-L1's tuning half,
+    which has tables of its own, `cuda_l1_tables`); the indices of the candidates in `items`, their scores
+    and (with `boost`) the boosted trees' scores."""
     names, x = matrix(items)
     fams = np.array([s.family for s in items])
-    candidate_fams = sorted({s.family for s in items if "terms" in s.inputs})
+    candidate_fams = sorted({s.family for s in items if "terms" in s.inputs and s.family != "cuda_l1"})
     scores, boosted = np.zeros(len(items)), np.zeros(len(items))
     for fam in candidate_fams:
         train, test = np.flatnonzero(fams != fam), np.flatnonzero(fams == fam)
