@@ -24,11 +24,12 @@ def test_the_split_is_fixed_by_the_task_name():
 
 def test_every_timed_solution_has_an_estimate_or_says_why():
     """Every correct, timed solution has a committed row; those without an estimate name the reason (the
-    code is not here to say more), and every reference runs on meta tensors."""
+    code is not here to say more), and so does every reference that could not be traced."""
     feats = {(r["task"], r["solution"]): r for r in cuda_l1.read_jsonl(cuda_l1.FEATURES)}
     timed = cuda_l1.relative_times()
     for task, solutions in timed.items():
-        assert feats[task, cuda_l1.REFERENCE]["terms"] is not None, task
+        ref = feats[task, cuda_l1.REFERENCE]
+        assert ref["terms"] is not None or ref["reason"], task
         for solution in solutions:
             row = feats[task, solution]
             assert row["terms"] is not None or row["reason"], (task, solution)

@@ -32,14 +32,11 @@ RATES = ("accuracy_1.25", "accuracy_1.1", "kendall_tau", "top1")
 L2 = 1e-2
 
 
-def all_samples(data: str = str(DEFAULT), cuda_l1_tuning: bool = True) -> list[Sample]:
-    """The kernel dataset's samples, the model-style candidates' (their `inputs` hold summed terms) and,
-    with `cuda_l1_tuning`, the estimated solutions and references of the tuning half of CUDA-L1's tasks
-    (one family, `cuda_l1`; the held-out half never)."""
-    from .dataset import cuda_l1
-
-    tuning = [s for s in cuda_l1.samples(which="tuning") if s.inputs["terms"] is not None] if cuda_l1_tuning else []
-    return samples(data) + styles_data.samples() + tuning
+def all_samples(data: str = str(DEFAULT)) -> list[Sample]:
+    """The kernel dataset's samples and the model-style candidates' (their `inputs` hold summed terms).
+    CUDA-L1's tuning half is not among them: in a two-fold split of that half, training on one fold left
+    the other's orderings as they were (docs/ranking.md)."""
+    return samples(data) + styles_data.samples()
 
 
 def model_vector(s: Sample) -> dict[str, float]:
@@ -270,12 +267,11 @@ def boosted_scores(train: list[Sample], x_train: np.ndarray, x_test: np.ndarray,
 
 def held_out_candidate_scores(items: list[Sample], boost: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Leave one family out over the model-style candidates: each candidate family scored by the ranker
-    trained on every other family (the kernel dataset's, the other candidates' and CUDA-L1's tuning half,
-    which has tables of its own, `cuda_l1_tables`); the indices of the candidates in `items`, their scores
-    and (with `boost`) the boosted trees' scores."""
+    trained on every other family (the kernel dataset's and the other candidates'); the indices of the
+    candidates in `items`, their scores and (with `boost`) the boosted trees' scores."""
     names, x = matrix(items)
     fams = np.array([s.family for s in items])
-    candidate_fams = sorted({s.family for s in items if "terms" in s.inputs and s.family != "cuda_l1"})
+    candidate_fams = sorted({s.family for s in items if "terms" in s.inputs})
     scores, boosted = np.zeros(len(items)), np.zeros(len(items))
     for fam in candidate_fams:
         train, test = np.flatnonzero(fams != fam), np.flatnonzero(fams == fam)
@@ -433,9 +429,8 @@ def kb_markdown(ranker: Ranker | None = None) -> str:
 def cuda_l1_tables(which: str, ranker: Ranker | None = None) -> dict[str, dict[str, dict]]:
     """Orderings of one half of CUDA-L1's solutions measured on the H200 (`cuda_l1.split`: `tuning` or
     `held_out`), per task: its solutions with its reference; each solution against its reference alone
-    (is it faster than the task's own torch code?); its solutions alone, and those of them that run
-    kernels of their own (where the structural reward, which scores CUDA solutions and gives the others
-    its floor, is compared)."""
+    (is it faster than the task's own torch code?); its solutions alone (where the structural reward,
+    which scores solutions, is compared; one that runs no kernel of its own gets its floor)."""
     from dataclasses import replace
 
     from .dataset import cuda_l1, kb_measured
@@ -445,16 +440,13 @@ def cuda_l1_tables(which: str, ranker: Ranker | None = None) -> dict[str, dict[s
     refs = {s.task_id: s for s in with_ref if s.impl_id == cuda_l1.REFERENCE}
     versus = [m for i, s in enumerate(alone) for m in (replace(s, config_id=i), replace(refs[s.task_id], config_id=i))]
     tables: dict[str, dict[str, dict]] = {}
-    own = [s for s in alone if not s.inputs["torch_only"]]
-    views = (("solutions and reference", with_ref), ("against the reference", versus), ("solutions", alone),
-             ("solutions running their own kernels", own))
+    views = (("solutions and reference", with_ref), ("against the reference", versus), ("solutions", alone))
     for title, items in views:
         if max(Counter(s.group for s in items).values(), default=0) < 2:
             continue
         values = kb_measured.scores(items, ranker)
         tables[title] = {name: group_metrics(np.array(v, dtype=float), items) for name, v in values.items()
-                         if title in ("solutions", "solutions running their own kernels")
-                         or not name.startswith("structural")}
+                         if title == "solutions" or not name.startswith("structural")}
     return tables
 
 

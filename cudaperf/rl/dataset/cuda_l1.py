@@ -80,11 +80,16 @@ def rows(tasks_dir: Path, traces: Path | None = None) -> list[dict]:
         kept = traces / f"{task}.json" if traces else None
         try:
             traced = json.loads(kept.read_text()) if kept and kept.exists() else trace.run(ref.read_text(), codes)
-        except RuntimeError as exc:
-            print(task, "reference not traced:", exc, file=sys.stderr)
-            continue
+        except RuntimeError as exc:        # the reference does not run on meta tensors, or the time limit
+            traced = {"error": str(exc)}
         if kept:
             kept.write_text(json.dumps(traced))
+        if "error" in traced:
+            why = _first_words(traced["error"].replace("the reference could not be traced: ", ""))
+            out += [{"task": task, "solution": REFERENCE, "terms": None, "reason": f"not traced: {why}"}]
+            out += [{"task": task, "solution": p.stem, "sha1": hashlib.sha1(c.encode()).hexdigest(), "terms": None,
+                     "reason": f"the task was not traced: {why}"} for p, c in zip(paths, codes)]
+            continue
         out.append({"task": task, "solution": REFERENCE, "terms": reference_terms(traced.get("reference_ops")),
                     "launches": len(traced.get("reference_ops") or []), "lines": 0})
         for path, code, est in zip(paths, codes, estimate(ref.read_text(), codes, labels=[p.stem for p in paths],
@@ -98,8 +103,12 @@ def rows(tasks_dir: Path, traces: Path | None = None) -> list[dict]:
 
 
 def _first_words(reason: str | None) -> str | None:
-    """A reason's kind without what it quotes of the code (`RuntimeError: ...` -> `RuntimeError`)."""
-    return None if reason is None else reason.split(":", 1)[0][:80]
+    """A reason without what it quotes of the code: its kind (`RuntimeError: ...` -> `RuntimeError`), or
+    the first 80 characters of one of ours (the time limit, a failed build)."""
+    if reason is None:
+        return None
+    return reason[:80] if reason.startswith(("tracing the candidates took", "its extension cannot")) else \
+        reason.split(":", 1)[0][:80]
 
 
 def samples(features: str | Path = FEATURES, data: Path = DATA, which: str | None = None,
