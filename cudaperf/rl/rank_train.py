@@ -469,6 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(markdown(held_out(samples(ns.data))) + "\n")
         sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
         sys.stdout.write(kb_markdown() + "\n")
+        sys.stdout.write(cuda_l1_markdown("tuning") + "\n" + cuda_l1_markdown("held_out") + "\n")
         sys.stdout.write(reliability_markdown(reliability_tables(items)))
     if ns.output:
         model = fit(items)
