@@ -90,8 +90,10 @@ def rows(tasks_dir: Path, traces: Path | None = None) -> list[dict]:
             out += [{"task": task, "solution": p.stem, "sha1": hashlib.sha1(c.encode()).hexdigest(), "terms": None,
                      "reason": f"the task was not traced: {why}"} for p, c in zip(paths, codes)]
             continue
-        out.append({"task": task, "solution": REFERENCE, "terms": reference_terms(traced.get("reference_ops")),
-                    "launches": len(traced.get("reference_ops") or []), "lines": 0})
+        ops = traced.get("reference_ops") or []
+        terms = reference_terms(ops)
+        out.append({"task": task, "solution": REFERENCE, "terms": terms, "launches": len(ops), "lines": 0,
+                    "reason": None if terms else "the reference runs no operator on meta tensors"})
         for path, code, est in zip(paths, codes, estimate(ref.read_text(), codes, labels=[p.stem for p in paths],
                                                           traced=traced)):
             row = estimate_row(est, code)
