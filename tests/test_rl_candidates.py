@@ -97,6 +97,13 @@ STRIDED = candidate("relu_s", _RELU.format(row="blockIdx.x * blockDim.x + thread
                                            grid="(rows + 31) / 32, (cols + 7) / 8"), ["relu_cuda"], _MODEL)
 NO_CUDA = "import torch\n\nclass ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return x.relu()\n"
 BROKEN = "class ModelNew(:\n"
+# a PYBIND11_MODULE beside functions=: two module definitions, the build fails on any machine; with a
+# fallback (what CUDA-L1's solutions write) the torch path is what runs, without one nothing does
+_BINDING = 'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("relu_cuda", &relu_cuda); }\n'
+_TWO_MODULES = COALESCED.replace("relu_cuda(x)", "relu_cuda(x) if ext is not None else x.clamp(min=0)").replace(
+    '"""\n\ncpp_source', _BINDING + '"""\n\ncpp_source')
+NO_BUILD_FALLBACK = _TWO_MODULES.replace("ext = load_inline(", "try:\n    ext = load_inline(").replace(
+    "\n)\n\n\nclass", "\n)\nexcept RuntimeError:\n    ext = None\n\n\nclass")
 
 
 def test_wrapper_is_read_at_the_call_sizes():
@@ -123,24 +130,38 @@ def ranked():
     pytest.importorskip("torch")   # the reference's get_inputs runs on torch's meta device
     from cudaperf.rl.ranking import Ranker
 
-    return Ranker.default().rank_candidates(REFERENCE, [STRIDED, NO_CUDA, COALESCED, BROKEN],
-                                            labels=["strided", "no_cuda", "coalesced", "broken"])
+    return Ranker.default().rank_candidates(REFERENCE, [STRIDED, NO_CUDA, COALESCED, BROKEN, _TWO_MODULES,
+                                                        NO_BUILD_FALLBACK],
+                                            labels=["strided", "no_cuda", "coalesced", "broken", "no_build",
+                                                    "no_build_fallback"])
 
 
 def test_rank_candidates_at_the_task_shapes(ranked):
-    assert [r["label"] for r in ranked[:2]] == ["coalesced", "strided"]
-    top = ranked[0]
+    by = {r["label"]: r for r in ranked}
+    assert by["coalesced"]["rank"] < by["strided"]["rank"]
+    top = by["coalesced"]
     assert top["sizes_inferred"]["relu_cuda"] == {"rows": 4096, "cols": 8192}
     launch = top["launches"][0]
     assert launch["grid"] == [256, 512, 1] and launch["block"] == [32, 8, 1] and launch["launch"] == "traced"
-    assert ranked[0]["seconds"] < ranked[1]["seconds"] and 0.5 < ranked[0]["p_faster_than_next"] <= 1.0
+    assert top["seconds"] < by["strided"]["seconds"] and top["torch_only"] is None
+
+
+def test_torch_only_candidates_are_ranked_by_their_torch_operators(ranked):
+    """A torch rewrite, and a candidate whose extension cannot build and falls back to torch, are estimated
+    as the reference is (bytes at DRAM rate, a launch and host time per operator), and say so."""
+    by = {r["label"]: r for r in ranked}
+    for label, why in (("no_cuda", "no CUDA"), ("no_build_fallback", "cannot build (PYBIND11_MODULE beside")):
+        row = by[label]
+        assert row["score"] is not None and why in row["torch_only"] and not row["launches"], label
+        assert row["torch_ops"] and row["seconds"] == pytest.approx(2 * 4 * 4096 * 8192 / 4.0e12 + 3e-6, rel=1e-3)
+    assert by["no_cuda"]["rank"] < by["strided"]["rank"]        # a relu at DRAM rate beats a sector per lane
 
 
 def test_unreadable_candidates_come_last_with_a_reason(ranked):
-    last = {r["label"]: r for r in ranked[2:]}
-    assert set(last) == {"no_cuda", "broken"}
-    assert all(r["score"] is None for r in last.values())
-    assert "no CUDA" in last["no_cuda"]["reason"]
+    last = {r["label"]: r for r in ranked[-2:]}
+    assert set(last) == {"no_build", "broken"}
+    assert all(r["score"] is None and r["placed"] is None for r in last.values())
+    assert "Error building extension" in last["no_build"]["reason"]
     assert "does not parse" in last["broken"]["reason"]
 
 
@@ -156,7 +177,7 @@ def test_rank_cli_with_a_reference(tmp_path, capsys):
     assert main(["rank", "--reference", str(ref), *paths, str(tmp_path / "missing.py"), "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     labels = [Path(c["label"]).name for c in doc["candidates"]]
-    assert labels[0] == "coalesced.py" and set(labels[2:]) == {"plain.py", "missing.py"}
+    assert labels.index("coalesced.py") < labels.index("strided.py") and labels[-1] == "missing.py"
     assert main(["rank", "--reference", str(tmp_path / "nope.py"), paths[0]]) == 2
     (tmp_path / "bad_ref.py").write_text("x = (\n")
     assert main(["rank", "--reference", str(tmp_path / "bad_ref.py"), paths[0]]) == 2
@@ -250,3 +271,69 @@ def test_tracing_runs_candidates_in_a_bounded_child():
     assert record["error"].startswith("MemoryError")
     with pytest.raises(RuntimeError, match="took more than 20 s"):
         trace.run(REFERENCE, ["while True:\n    pass\n"], timeout=20)
+
+
+_MM_REFERENCE = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, a, b):
+        return a @ b
+
+
+def get_inputs():
+    return [torch.randn(4096, 4096), torch.randn(4096, 4096)]
+
+
+def get_init_inputs():
+    return []
+'''
+_AUTOCAST = '''import torch
+class ModelNew(torch.nn.Module):
+    @torch.cuda.amp.autocast()
+    def forward(self, a, b):
+        return a @ b
+'''
+_TF32 = '''import torch
+torch.backends.cuda.matmul.allow_tf32 = True
+class ModelNew(torch.nn.Module):
+    def forward(self, a, b):
+        with torch.autocast("cuda", enabled=False):
+            return a @ b
+'''
+_GRAPH = '''import torch
+class ModelNew(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.graph = None
+
+    def forward(self, a, b):
+        if self.graph is None:
+            self.a, self.b = a.clone(), b.clone()
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.out = torch.relu(self.a @ self.b) + 1
+        self.a.copy_(a)
+        self.b.copy_(b)
+        self.graph.replay()
+        return self.out
+'''
+
+
+@pytest.mark.torch
+def test_torch_gemms_are_priced_at_the_precision_they_run():
+    """CUDA autocast (disabled by a CPU build) and torch's TF32 flags decide a GEMM's rate; a flag one
+    candidate sets is not the next one's; a CUDA graph's replayed operators cost no host time each."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel.candidates import PRECISION, TORCH, estimate
+
+    fp32 = 2 * 4096.0 ** 3 / TORCH["gemm_flops"]
+    amp, tf32, graph = estimate(_MM_REFERENCE, [_AUTOCAST, _TF32, _GRAPH])
+    assert amp.reference_seconds == pytest.approx(fp32 + 3e-6, rel=1e-3)
+    assert [o.get("precision") for o in amp.torch_ops] == ["half"]
+    assert amp.terms["flops"] == pytest.approx(fp32 / PRECISION["gemm"]["half"])
+    assert tf32.terms["flops"] == pytest.approx(fp32 / PRECISION["gemm"]["tf32"])
+    ops = [(o["op"], o.get("precision"), o.get("graph", False)) for o in graph.torch_ops]
+    assert ("mm", "fp32", True) in ops and ("graph_replay", None, False) in ops
+    assert graph.terms["host"] == pytest.approx(3 * TORCH["host_s"])     # two copies and the replay

@@ -69,5 +69,5 @@ def test_published_kb_and_reliability_tables_reproduce():
         assert ranker_acc > float(rows[baseline].split("|")[4].strip().rstrip("%")), baseline
     items = rank_train.all_samples()
     assert rank_train.reliability_markdown(rank_train.reliability_tables(items)) in doc
-    fitted = rank_train.calibration(items)
+    fitted = rank_train.calibration(items, Ranker.default())
     assert fitted["slope"] == pytest.approx(Ranker.default().model["calibration"]["slope"], abs=1e-3)

@@ -21,10 +21,17 @@ from .terms import ARCH, describe, time_terms
 from .wrapper import bind, wrappers
 
 # torch operators outside the extension: H200 rates measured on the styles tasks (tests/data/h200/styles:
-# cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN fp32 3x3 convolutions 10-17 TFLOP/s, copies from strided views
-# 3.5x slower than contiguous ones), and the host time per call (a cuDNN convolution's ~100 us of setup)
-TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4}
-_CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d")
+# cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN 3x3 convolutions, TF32 by torch's default, 10-17 TFLOP/s, copies
+# from strided views 3.5x slower than contiguous ones), and the host time per call (a cuDNN convolution's
+# ~100 us of setup); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`, from the
+# dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those;
+# convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster
+TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4,
+         "autotuned_conv": 1.5}
+PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
+             "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
+_CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d", "conv_transpose1d",
+          "conv_transpose2d", "conv_transpose3d")
 _GEMMS = ("mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot")
 
 
@@ -54,6 +61,8 @@ class Estimate:
     sizes: dict[str, dict[str, float]] = field(default_factory=dict)   # function -> wrapper values inferred
     unknown: list[str] = field(default_factory=list)
     note: str | None = None       # how the trace ended when it did not end normally (partial, guessed calls)
+    torch_only: str | None = None  # why none of its own kernels runs (no extension, one that cannot build):
+    #                                the estimate is its torch operators', priced as the reference's
     reference_seconds: float | None = None   # the reference's own estimated time (`reference_seconds`)
 
     @property
@@ -71,7 +80,7 @@ class Estimate:
     def to_json(self) -> dict:
         return {"label": self.label, "seconds": self.seconds, "reference_seconds": self.reference_seconds,
                 "reason": self.reason, "guess": self.guess,
-                "note": self.note,
+                "note": self.note, "torch_only": self.torch_only,
                 "launches": [{"function": k.function, "kernel": k.kernel, "count": k.count, "grid": k.grid,
                               "block": k.block, "launch": k.launch_source} for k in self.launches],
                 "torch_ops": [o["op"] for o in self.torch_ops], "sizes_inferred": self.sizes,
@@ -114,10 +123,12 @@ def defaulted(report: dict) -> list[str]:
 
 def op_terms(op: dict) -> dict[str, float]:
     """Time terms of one torch operator: its bytes at DRAM rate (strided copies slower), its FLOPs
-    at cuBLAS / cuDNN rates, a launch."""
+    at cuBLAS / cuDNN rates for its precision, a launch."""
     dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
         "clone", "copy", "_to_copy") else 1.0)
-    rate = TORCH["conv_flops"] if op["op"] in _CONVS else TORCH["gemm_flops"]
+    conv = op["op"] in _CONVS
+    rate = (TORCH["conv_flops"] if conv else TORCH["gemm_flops"]) * PRECISION["conv" if conv else "gemm"][
+        op.get("precision", "tf32" if conv else "fp32")] * (TORCH["autotuned_conv"] if op.get("autotuned") else 1.0)
     flops = op["flops"] / rate
     return {"dram": dram, "flops": flops, "total": max(dram, flops) + ARCH["launch_s"]}
 
@@ -208,18 +219,30 @@ def estimate_traced(label: str, traced: dict) -> Estimate:
             reason = _read_launches(est, terms, cuda, call)
             if reason is not None:
                 return Estimate(label, reason=reason)
-        host += TORCH["host_s"]
+        host += 0.0 if call.get("graph") else TORCH["host_s"]
     if not terms:
-        return Estimate(label, reason="no kernel of its own runs on the task's inputs")
+        est.torch_only = _torch_only(traced)
+        if not traced["ops"]:
+            return Estimate(label, reason=f"{est.torch_only}, and no torch operator runs on the task's inputs")
     for op in traced["ops"]:
         _add(terms, op_terms(op))
         est.torch_ops.append(op)
-        if not op.get("wrapper"):
+        if not op.get("wrapper") and not op.get("graph"):
             host += TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"]
     terms["host"] = host
     terms["total"] = max(terms.get("total", 0.0), host)
     est.terms, est.seconds = terms, terms["total"]
     return est
+
+
+def _torch_only(traced: dict) -> str:
+    """Why a traced candidate launched none of its own kernels."""
+    if traced.get("torch_only"):
+        return traced["torch_only"]
+    broken = [e["build_error"] for e in traced["extensions"] if e.get("build_error")]
+    if broken:
+        return f"its extension cannot build ({broken[0]}): its fallback runs"
+    return "no kernel of its own runs on the task's inputs"
 
 
 def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels: list[str] | None = None,
@@ -237,15 +260,26 @@ def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels
     return found
 
 
-def reference_seconds(ops: list[dict] | None) -> float | None:
-    """The reference's estimated time: its torch operators priced as a candidate's (`op_terms`: bytes at
-    DRAM rate, FLOPs at cuBLAS / cuDNN rates, a launch each), their sum or the host's time per call if
-    larger.  None when the reference could not be run on meta tensors or runs no operator."""
+def reference_terms(ops: list[dict] | None) -> dict[str, float] | None:
+    """The reference's summed time terms: its torch operators priced as a candidate's (`op_terms`: bytes at
+    DRAM rate, FLOPs at cuBLAS / cuDNN rates, a launch each; `.item()` is host time only), `total` their sum
+    or the host's time per call if larger.  None when the reference could not be run on meta tensors or
+    runs no operator."""
     if not ops:
         return None
-    gpu = sum(op_terms(op)["total"] for op in ops if op["op"] != "item")
-    host = sum(TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] for op in ops)
-    return max(gpu, host)
+    terms: dict[str, float] = {}
+    for op in ops:
+        if op["op"] != "item":
+            _add(terms, op_terms(op))
+    terms["host"] = sum(TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] for op in ops)
+    terms["total"] = max(terms.get("total", 0.0), terms["host"])
+    return terms
+
+
+def reference_seconds(ops: list[dict] | None) -> float | None:
+    """The reference's estimated time (`reference_terms`' total)."""
+    terms = reference_terms(ops)
+    return terms["total"] if terms else None
 
 
 def task_reference(task: Any) -> str:

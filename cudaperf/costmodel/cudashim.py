@@ -13,7 +13,12 @@ CUDA while its shapes are traced, answered without a driver.
   do nothing; a graph's captured work is recorded again at each `replay()`; `torch.Generator(device=
   'cuda')` is a CPU generator; `torch.cuda.FloatTensor(...)` and kin (and `.type()` to them) give meta
   tensors of that type.
-- `torch.backends.*` flags are plain settings torch keeps on any build: left as they are.
+- `torch.backends.*` flags are plain settings torch keeps on any build: left as they are (the tracer
+  reads the TF32 and cuDNN autotuning ones; `cudnn.is_available()` is true, as on the stated device).
+  The wall clocks advance a microsecond a reading (`_Clock`): a solution timing its own variants finds
+  them equal and keeps its default.  `torch.autocast("cuda")` (and `torch.cuda.amp.autocast`), which a
+  CPU build disables, is a stand-in that notes its reduced precision (`autocast_dtype`) for the tracer
+  to price GEMMs and convolutions by.  `torch.compile` returns what it is given (`_compile`).
 - Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `scalar_answer`
   says what the tracer gives back (0 while the model is built, so sanity checks on initial weights
   pass; 1 while it runs).
@@ -155,6 +160,40 @@ class graph(contextlib.AbstractContextManager):
         self.cuda_graph.capture_end()
 
 
+# the reduced precision `torch.autocast(device_type="cuda")` is in, innermost last (`autocast_dtype`)
+_autocast: list[Any] = []
+
+
+def autocast_dtype() -> Any:
+    """The dtype CUDA autocast would run GEMMs and convolutions in here (None outside it): on a CPU build
+    `torch.autocast("cuda")` disables itself, so the tracer prices what it would do (`trace._op_cost`)."""
+    return _autocast[-1] if _autocast else None
+
+
+class autocast(contextlib.ContextDecorator):
+    """torch.autocast / torch.cuda.amp.autocast / torch.amp.autocast's stand-in (a context manager and a
+    decorator): for the CUDA device, notes its dtype (float16 unless given) for `autocast_dtype`."""
+
+    def __init__(self, device_type: str = "cuda", dtype: Any = None, enabled: bool = True, *args: Any,
+                 **kwargs: Any):
+        import torch
+
+        cuda = str(device_type).startswith(("cuda", "meta"))
+        self.dtype = (dtype or torch.float16) if enabled and cuda else None
+
+    def __enter__(self) -> autocast:
+        _autocast.append(self.dtype if self.dtype is not None else (_autocast[-1] if _autocast else None))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _autocast.pop()
+
+
+def _cuda_autocast(dtype: Any = None, enabled: bool = True, *args: Any, **kwargs: Any) -> autocast:
+    """torch.cuda.amp.autocast(...): the CUDA device is implied."""
+    return autocast("cuda", dtype, enabled)
+
+
 class _Nothing(contextlib.AbstractContextManager):
     """A context manager (and decorator target) that does nothing: torch.cuda.stream(s), device(i), graph(g)."""
 
@@ -217,6 +256,29 @@ def on_meta_mode():
     return OnMeta()
 
 
+class _Clock:
+    """The clocks a solution reads to time its own variants (`time.time`, `perf_counter`, `monotonic`):
+    on meta tensors those timings would measure the CPU, so each reading is one microsecond after the
+    last.  Two variants timed alike then tie, the solution keeps its first or default choice, and the
+    same trace gives the same record every time; a loop waiting for time to pass still ends."""
+
+    def __init__(self, start: float):
+        self.now = start
+
+    def seconds(self) -> float:
+        self.now += 1e-6
+        return self.now
+
+    def nanoseconds(self) -> int:
+        return int(self.seconds() * 1e9)
+
+
+def _compile(model: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """torch.compile's stand-in (no compiler runs on meta tensors): the model or function, run eagerly, so
+    its operators are priced one by one, as if nothing were fused (an upper bound on a compiled graph)."""
+    return model if model is not None else (lambda fn: fn)
+
+
 _installed = False
 
 
@@ -266,6 +328,18 @@ def install() -> None:
         def __init__(self, device: Any = "cpu"):
             pass
     torch.Generator = Generator
+    import time
+
+    clock = _Clock(time.time())
+    for name in ("time", "perf_counter", "monotonic"):
+        setattr(time, name, clock.seconds)
+        setattr(time, f"{name}_ns", clock.nanoseconds)
+    torch.compile = _compile
+    torch.backends.cudnn.is_available = lambda: True       # cuDNN answers as the stated device has it
+    torch.backends.cudnn.version = lambda: 90100
+    torch.autocast = autocast
+    torch.amp.autocast = autocast
+    torch.cuda.amp.autocast = _cuda_autocast
     torch.Tensor.is_cuda = property(lambda self: self.device.type in ("cuda", "meta"))
     torch.Tensor.record_stream = lambda self, *a, **k: None
     if not getattr(cpp_extension, "CUDA_HOME", None):

@@ -27,7 +27,8 @@ SCHEMA = "cudaperf.ranker/1"
 
 def _has_kernels(code: str, reason: str | None) -> bool:
     """Whether an unreadable candidate is still a candidate (it defines kernels, its Python parses)."""
-    if reason is None or reason.startswith(("python does not parse", "no CUDA", "no class ModelNew")):
+    if reason is None or reason.startswith(("python does not parse", "no CUDA", "no class ModelNew")) or \
+            "Error building extension" in reason:
         return False
     return "__global__" in code
 
@@ -82,11 +83,13 @@ class Ranker:
                         sizes: dict | None = None) -> list[dict]:
         """Whole KernelBench candidates (Python modules with load_inline extensions), fastest
         first, each scored on the summed terms of everything it launches at the task's input shapes
-        (`candidates.estimate`; `task`: a reference path, its source or a Task).  A candidate whose
-        kernels exist but whose run could not be followed at all is placed at the middle of the
-        others (`placed`: "median", no score), with its reason; those that are not candidates (no
-        CUDA, Python that does not parse) come last.  `p_faster_than_next` is calibrated
-        (`p_faster`).  Raises ValueError when the reference cannot be traced."""
+        (`candidates.estimate`; `task`: a reference path, its source or a Task); one that runs no
+        kernel of its own (a torch rewrite, the fallback of an extension that cannot build) on its
+        torch operators' terms, `torch_only` saying why.  A candidate whose kernels exist but whose run
+        could not be followed at all is placed at the middle of the others (`placed`: "median", no
+        score), with its reason; those that are not candidates (Python that does not parse, no
+        ModelNew, an extension that cannot build and nothing else that runs) come last.
+        `p_faster_than_next` is calibrated (`p_faster`).  Raises ValueError when the reference cannot be traced."""
         from .candidates import estimate, task_reference
 
         labels = list(labels) if labels is not None else [f"candidate {i}" for i in range(len(codes))]

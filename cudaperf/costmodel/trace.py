@@ -11,8 +11,12 @@ The candidate is untrusted code: this runs in a child process (`run`), as
 
 REQUEST: {"reference": text, "sizes": {GLOBAL: value} | null, "candidates": [text, ...]};
 RESULT: {"inputs": [...], "reference_ops": [{"op", "flops", "bytes", "strided"}] | null (the reference's
-own operators), "candidates": [{"error", "extensions": [{cuda, functions}], "calls": [{"extension",
-"function", "args"}], "ops": [{"op", "flops", "bytes", "strided"}]}]}."""
+own operators), "candidates": [{"error", "torch_only", "extensions": [{cuda, functions, build_error}],
+"calls": [{"extension", "function", "args"}], "ops": [{"op", "flops", "bytes", "strided", "precision"}]}]}
+(`precision` of GEMMs and convolutions: half, tf32, fp32; `graph` on what a CUDA graph's replay ran).
+
+An extension the translator finds could not build anywhere (`NO_BUILD`) makes `load_inline` raise, as the
+build would on a GPU machine: what the candidate then does (its fallback, usually torch) is what is traced."""
 
 from __future__ import annotations
 
@@ -32,6 +36,10 @@ _FREE = {"view", "_unsafe_view", "t", "transpose", "permute", "expand", "as_stri
          "expand_as", "contiguous", "is_contiguous", "size", "stride", "sym_size", "sym_stride", "numel", "dim",
          "_to_copy_meta", "unflatten", "flatten", "resolve_conj", "resolve_neg", "_local_scalar_dense"}
 _GEMM = {"mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot"}
+# the translator's reasons that are a failed build on any machine (two module definitions, a kernel bound
+# from Python, a module that defines none): load_inline raises, as nvcc and the linker would
+NO_BUILD = ("PYBIND11_MODULE beside functions=", "functions= names kernel",
+            "load_inline without functions= or PYBIND11_MODULE bindings")
 _CONV = {"convolution", "conv2d", "conv1d", "conv3d", "_convolution", "cudnn_convolution", "conv_transpose2d",
          "conv_transpose3d", "conv_transpose1d"}
 
@@ -57,21 +65,67 @@ def _op_cost(name: str, args, out) -> dict:
     """FLOPs, bytes moved and whether a strided input is read, of one aten operator."""
     import torch
 
-    tensors = [a for a in _flat(args) if isinstance(a, torch.Tensor)]
+    positional, keywords = args
+    tensors = [a for a in _flat(positional) if isinstance(a, torch.Tensor)]      # operands, not `out=`
     outs = [o for o in _flat(out) if isinstance(o, torch.Tensor)]
-    nbytes = sum(t.numel() * t.element_size() for t in tensors + outs)
+    extra = [a for a in _flat(keywords) if isinstance(a, torch.Tensor) and not any(a is o for o in outs)]
+    nbytes = sum(t.numel() * t.element_size() for t in tensors + extra + outs)
     flops = 0.0
-    if name in _GEMM and outs:
-        k = tensors[-1].shape[-2] if name in ("mm", "bmm", "matmul") and tensors[-1].dim() >= 2 else (
-            tensors[1].shape[-1] if len(tensors) > 1 else 1)
-        if name in ("addmm", "baddbmm") and len(tensors) >= 3:
-            k = tensors[1].shape[-1]
+    if name in _GEMM and outs and tensors:
+        # the reduction length: the first operand's last dimension (mm, bmm, matmul, linear, mv, dot), or
+        # the second's where the first is the added term (addmm, baddbmm, addmv)
+        lhs = tensors[1] if name in ("addmm", "baddbmm", "addmv") and len(tensors) >= 3 else tensors[0]
+        k = lhs.shape[-1] if lhs.dim() >= 1 else 1
         flops = 2.0 * outs[0].numel() * float(k)
     elif name in _CONV and outs and len(tensors) >= 2:
+        # each output element (each input element, transposed: the weight is (in, out / groups, k...))
+        # takes a multiply-add per weight element of its group
+        transposed = name.startswith("conv_transpose") or (
+            len(positional) > 6 and isinstance(positional[6], bool) and positional[6])
         weight = tensors[1]
-        flops = 2.0 * outs[0].numel() * math.prod(weight.shape[1:])
+        flops = 2.0 * (tensors[0] if transposed else outs[0]).numel() * math.prod(weight.shape[1:])
     strided = any(not t.is_contiguous() for t in tensors)
-    return {"op": name, "flops": flops, "bytes": float(nbytes), "strided": strided}
+    cost = {"op": name, "flops": flops, "bytes": float(nbytes), "strided": strided}
+    if flops:
+        cost["precision"] = _precision(name, tensors)
+    if name in _CONV and torch.backends.cudnn.benchmark:
+        cost["autotuned"] = True       # torch.backends.cudnn.benchmark: cuDNN times its algorithms, keeps the best
+    return cost
+
+
+def _precision_flags(restore: tuple | None = None) -> tuple:
+    """torch's TF32 and cuDNN autotuning settings (and CUDA autocast's stand-in stack), set back to
+    `restore` when given."""
+    import torch
+
+    from . import cudashim
+
+    if restore is not None:
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = restore[0], restore[1]
+        torch.set_float32_matmul_precision(restore[2])
+        torch.backends.cudnn.benchmark = restore[3]
+        cudashim._autocast.clear()
+    return (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32,
+            torch.get_float32_matmul_precision(), torch.backends.cudnn.benchmark)
+
+
+def _precision(name: str, tensors: list) -> str:
+    """What a GEMM's or a convolution's tensor cores run: `half` (fp16 / bf16 operands, or CUDA autocast),
+    `tf32` (fp32 operands with TF32 allowed: torch.backends.cuda.matmul.allow_tf32 or a float32 matmul
+    precision below "highest" for GEMMs, torch.backends.cudnn.allow_tf32, on by default, for
+    convolutions) or `fp32`."""
+    import torch
+
+    from .cudashim import autocast_dtype
+
+    if autocast_dtype() is not None or any(t.dtype in (torch.float16, torch.bfloat16) for t in tensors[:2]):
+        return "half"
+    if any(t.dtype == torch.float64 for t in tensors[:2]):
+        return "fp64"
+    if name in _CONV:
+        return "tf32" if torch.backends.cudnn.allow_tf32 else "fp32"
+    tf32 = torch.backends.cuda.matmul.allow_tf32 or torch.get_float32_matmul_precision() != "highest"
+    return "tf32" if tf32 else "fp32"
 
 
 def _flat(x):
@@ -160,7 +214,14 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
         record[kind].append(item)
         cudashim.captured(kind, item)
 
-    cudashim.on_replay(lambda items: [record[kind].append(item) for kind, item in items])
+    def replayed(items: list) -> None:
+        """A CUDA graph's replay: its captured work again, marked as launched by the graph (no host time per
+        operator or call), and the replay itself."""
+        record["ops"].append({"op": "graph_replay", "flops": 0.0, "bytes": 0.0, "strided": False})
+        for kind, item in items:
+            record[kind].append({**item, "graph": True})
+
+    cudashim.on_replay(replayed)
     # phase: load (the module runs), build (ModelNew(...)), run (forward); inside: None, "interp" (the
     # wrapper run by the interpreter: its fills and copies are recorded as its own), "bind" (not recorded)
     state: dict = {"inside": None, "phase": "load"}
@@ -238,6 +299,10 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
         translation, why = translate_or_reason(spec)
         record["extensions"].append({"cuda": cuda, "functions": functions,
                                      **({"translation": why} if translation is None else {})})
+        if why is not None and why.startswith(NO_BUILD):
+            # what load_inline does with it on a GPU machine: the build fails, the candidate's fallback runs
+            record["extensions"][-1]["build_error"] = why
+            raise RuntimeError(f"Error building extension '{spec.get('name', 'extension')}': {why}")
         loaded.append(Extension(len(record["extensions"]) - 1, cuda, functions, translation))
         return loaded[-1]
 
@@ -246,6 +311,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
 
     saved = (cpp_extension.load_inline, cpp_extension.load)
     cpp_extension.load_inline, cpp_extension.load = load_inline, refuse
+    flags = _precision_flags()
     model = None
     try:
         with on_meta_mode(), Recorder():
@@ -260,15 +326,17 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
                 state["phase"] = "run"
                 with torch.no_grad():
                     model(*inputs)
-                    # what the timing sees is a warm call: lazy builds, caches and graph captures happened
-                    # in the first; the second one's record replaces it when it runs to the end
+                    # what the timing sees is a warm call: lazy builds, caches, graph captures and a
+                    # solution's own timing of its variants happened in the first; the second one's record
+                    # replaces it when it runs to the end and runs something
                     first = {k: record[k] for k in ("calls", "ops")}
                     record["calls"], record["ops"] = [], []
                     try:
                         model(*inputs)
+                        warm = bool(record["calls"] or record["ops"])
                     except Exception:
-                        record["calls"] = []
-                    if not record["calls"]:
+                        warm = False
+                    if not warm:
                         record.update(first)
     except SyntaxError as exc:
         record["error"] = f"python does not parse: line {exc.lineno}: {exc.msg}"
@@ -277,13 +345,14 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     finally:
         state["phase"], state["inside"] = "load", None
         cpp_extension.load_inline, cpp_extension.load = saved
+        _precision_flags(flags)     # what one candidate sets is not the next one's
     if record["error"] is not None and record["calls"]:
         # it stopped after calling its extension: what ran up to there is kept, and said to be partial
         record["partial"], record["error"] = record["error"], None
     elif record["error"] is not None and loaded and not record["error"].startswith("python does not parse"):
         _guess(record, loaded, model, reference_inputs, init, Recorder, state, on_meta_mode)
     if record["error"] is None and not record["extensions"]:
-        record["error"] = "no CUDA: the candidate builds no load_inline extension"
+        record["torch_only"] = "no CUDA: the candidate builds no load_inline extension"
     return record
 
 

@@ -168,8 +168,8 @@ class Scorer:
 
     def _at_shapes(self, tasks: Sequence[Any], codes: list[Code | None]) -> list[StructuralScore | None]:
         """The structural score of each KernelBench candidate at its task's input shapes
-        (`structural.score_launches`); None where the candidate cannot be traced (the file-level
-        score then applies)."""
+        (`structural.score_launches`); None where the candidate cannot be traced or runs no kernel of its
+        own (the file-level score then applies)."""
         from ..costmodel.candidates import estimate
 
         scores: list[StructuralScore | None] = [None] * len(codes)
@@ -179,7 +179,7 @@ class Scorer:
             except RuntimeError:
                 continue
             for i, est in zip(members, found):
-                scores[i] = score_launches(est, self.config) if est.rankable else None
+                scores[i] = score_launches(est, self.config) if est.rankable and est.torch_only is None else None
         return scores
 
     def _static(self, code: Code | None) -> RewardBreakdown:

@@ -77,7 +77,11 @@ def order_candidates(reference: str, paths: list[str], model: str | None, fmt: s
         p = f"  P(faster than next) {r['p_faster_than_next']:.2f}" if r["p_faster_than_next"] is not None else ""
         launches = ", ".join(f"{k['kernel']}<<<{_dims(k['grid'])}, {_dims(k['block'])}>>>" +
                              (f" x{k['count']}" if k["count"] > 1 else "") for k in r["launches"])
-        tail = f" + torch {', '.join(r['torch_ops'])}" if r["torch_ops"] else ""
+        more = len(r["torch_ops"]) - 8
+        ops = ", ".join(r["torch_ops"][:8]) + (f" and {more} more" if more > 0 else "")
+        tail = f" + torch {ops}" if r["torch_ops"] else ""
+        if r["torch_only"]:
+            launches, tail = f"torch only ({r['torch_only']}):", f" {ops}"
         guess = " (a guess)" if r["guess"] else ""
         stream.write(f"{r['rank']:>3}. {r['label']}  score {r['score']:+.3f}  est. {1e3 * r['seconds']:.3f} ms"
                      f"{guess}{p}\n"

@@ -17,7 +17,7 @@ import argparse
 import itertools
 import json
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +33,9 @@ L2 = 1e-2
 
 
 def all_samples(data: str = str(DEFAULT)) -> list[Sample]:
-    """The kernel dataset's samples and the model-style candidates' (their `inputs` hold summed terms)."""
+    """The kernel dataset's samples and the model-style candidates' (their `inputs` hold summed terms).
+    CUDA-L1's tuning half is not among them: in a two-fold split of that half, training on one fold left
+    the other's orderings as they were (docs/ranking.md)."""
     return samples(data) + styles_data.samples()
 
 
@@ -311,15 +313,27 @@ def pair_margins(scores: np.ndarray, items: list[Sample]) -> tuple[np.ndarray, n
     return np.array(margins), np.array(faster)
 
 
-def calibration(items: list[Sample]) -> dict:
+def cuda_l1_margins(which: str, ranker: Ranker) -> tuple[np.ndarray, np.ndarray]:
+    """`pair_margins` of `ranker`'s scores over one half of CUDA-L1's tasks (solutions and reference; the
+    solutions without an estimate left out)."""
+    from .dataset import cuda_l1
+
+    items = [s for s in cuda_l1.samples(which=which) if s.inputs["terms"] is not None]
+    return pair_margins(np.array([ranker.score_terms(s.inputs["terms"]) for s in items]), items)
+
+
+def calibration(items: list[Sample], ranker: Ranker) -> dict:
     """The slope `a` of P(faster) = sigmoid(a * margin) for whole candidates, by maximum likelihood on
-    every pair of the model-style candidates scored by a ranker that never saw their family (pairs
-    at any ratio: near-ties are coin tosses, which is what keeps P away from 1); `guess_slope`, for
-    estimates that rest on a guess, is half of it (a stated prior: no guessed estimate is in the data)."""
+    every pair of the model-style candidates scored by a ranker that never saw their family, and every
+    pair of the tuning half of CUDA-L1's tasks scored by `ranker` (pairs at any ratio: near-ties are coin
+    tosses, which is what keeps P away from 1); `guess_slope`, for estimates that rest on a guess, is half
+    of it (a stated prior: too few guessed estimates are in the data)."""
     from scipy.optimize import minimize_scalar
 
     held, scores, _ = held_out_candidate_scores(items)
-    margins, faster = pair_margins(scores[held], [items[i] for i in held])
+    styles = pair_margins(scores[held], [items[i] for i in held])
+    tuning = cuda_l1_margins("tuning", ranker)
+    margins, faster = np.concatenate([styles[0], tuning[0]]), np.concatenate([styles[1], tuning[1]])
 
     def loss(a: float) -> float:
         z = a * margins
@@ -327,7 +341,8 @@ def calibration(items: list[Sample]) -> dict:
 
     slope = float(minimize_scalar(loss, bounds=(0.01, 10.0), method="bounded").x)
     return {"slope": round(slope, 4), "guess_slope": round(slope / 2, 4), "pairs": len(margins),
-            "fitted_on": "model-style candidates (tests/data/h200/styles), held-out-family scores, all pairs"}
+            "fitted_on": "model-style candidates (tests/data/h200/styles), held-out-family scores, and the "
+                         "tuning half of CUDA-L1's tasks, all pairs"}
 
 
 RELIABILITY_BINS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
@@ -384,9 +399,10 @@ def candidate_markdown(per_family: dict[str, dict], methods: dict[str, dict]) ->
 
 
 def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dict[str, list[dict]]:
-    """The calibrated P(faster) of the packaged model (or `ranker`) on the model-style candidates'
-    held-out-family scores (the data the slope was fitted on) and on the KernelBench-style corpora
-    measured on the H200 (`kb_measured`: never used to fit or design anything)."""
+    """The calibrated P(faster) of the packaged model (or `ranker`) on the data the slope was fitted on
+    (the model-style candidates' held-out-family scores, the tuning half of CUDA-L1's tasks) and on data
+    held out from it: the KernelBench-style corpora measured on the H200 (`kb_measured`) and the held-out
+    half of CUDA-L1's tasks."""
     from .dataset import kb_measured
 
     ranker = ranker or Ranker.default()
@@ -395,7 +411,9 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
     kb_scores = np.array(kb_measured.scores(kb, ranker)["ranker"])
     return {"model-style candidates (fitted on)": reliability(*pair_margins(scores[held], [items[i] for i in held]),
                                                               ranker),
-            "kb corpora (held out)": reliability(*pair_margins(kb_scores, kb), ranker)}
+            "CUDA-L1 tuning half (fitted on)": reliability(*cuda_l1_margins("tuning", ranker), ranker),
+            "kb corpora (held out)": reliability(*pair_margins(kb_scores, kb), ranker),
+            "CUDA-L1 held-out half": reliability(*cuda_l1_margins("held_out", ranker), ranker)}
 
 
 def kb_markdown(ranker: Ranker | None = None) -> str:
@@ -406,6 +424,37 @@ def kb_markdown(ranker: Ranker | None = None) -> str:
     table = {name: group_metrics(np.array(values, dtype=float), kb)
              for name, values in kb_measured.scores(kb, ranker).items()}
     return candidate_markdown({}, table).split("\n\n", 1)[1]
+
+
+def cuda_l1_tables(which: str, ranker: Ranker | None = None) -> dict[str, dict[str, dict]]:
+    """Orderings of one half of CUDA-L1's solutions measured on the H200 (`cuda_l1.split`: `tuning` or
+    `held_out`), per task: its solutions with its reference; each solution against its reference alone
+    (is it faster than the task's own torch code?); its solutions alone (where the structural reward,
+    which scores solutions, is compared; one that runs no kernel of its own gets its floor)."""
+    from dataclasses import replace
+
+    from .dataset import cuda_l1, kb_measured
+
+    with_ref = cuda_l1.samples(which=which)
+    alone = [s for s in with_ref if s.impl_id != cuda_l1.REFERENCE]
+    refs = {s.task_id: s for s in with_ref if s.impl_id == cuda_l1.REFERENCE}
+    versus = [m for i, s in enumerate(alone) for m in (replace(s, config_id=i), replace(refs[s.task_id], config_id=i))]
+    tables: dict[str, dict[str, dict]] = {}
+    views = (("solutions and reference", with_ref), ("against the reference", versus), ("solutions", alone))
+    for title, items in views:
+        if max(Counter(s.group for s in items).values(), default=0) < 2:
+            continue
+        values = kb_measured.scores(items, ranker)
+        tables[title] = {name: group_metrics(np.array(v, dtype=float), items) for name, v in values.items()
+                         if title == "solutions" or not name.startswith("structural")}
+    return tables
+
+
+def cuda_l1_markdown(which: str, ranker: Ranker | None = None) -> str:
+    """`cuda_l1_tables` as markdown, one table per view."""
+    return "\n".join(candidate_markdown({}, table).split("\n\n", 1)[1].replace(
+        "ordering (all held-out candidate groups)", f"{which}: {title}") for title, table in
+        cuda_l1_tables(which, ranker).items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -420,10 +469,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(markdown(held_out(samples(ns.data))) + "\n")
         sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
         sys.stdout.write(kb_markdown() + "\n")
+        sys.stdout.write(cuda_l1_markdown("tuning") + "\n" + cuda_l1_markdown("held_out") + "\n")
         sys.stdout.write(reliability_markdown(reliability_tables(items)))
     if ns.output:
         model = fit(items)
-        model.model["calibration"] = calibration(items)
+        model.model["calibration"] = calibration(items, model)
         model.save(ns.output)
         print(json.dumps({"model": ns.output, "samples": len(items)}))
     return 0

@@ -1,0 +1,166 @@
+"""CUDA-L1's released KernelBench solutions (deepreinforce-ai/CUDA-L1: one model-written `ModelNew` per task
+and GPU, 441 distinct over 247 tasks, levels 1-3) timed on the H200 by the engine, as ranking data.
+
+The code is never committed (`benchmarks/cuda_l1.py` materialises it outside the repository); what is
+committed is the H200's results (tests/data/h200/cuda_l1/*.jsonl: task, solution, SHA-1 of its code and the
+engine's `cudaperf.eval/1` result, or `benchmarks/cuda_l1_plain.py`'s KernelBench-style timing) and the
+CPU's estimates of each solution and of each task's reference (`FEATURES`: numbers and kernel names, no
+code), made by
+
+    python -m cudaperf.rl.dataset.cuda_l1 features TASKS_DIR OUT.jsonl.gz [TRACES_DIR]
+
+(TRACES_DIR keeps each task's trace, `costmodel.trace.run`'s result, and reuses it when it is there: the
+traces are most of the cost, about 4 CPU seconds a task.)
+
+The tasks are split in two before any timing was looked at: `tuning` (the time model's terms and rates,
+the ranker's weights and its calibration may be fitted on them) and `held_out` (scored once, after
+everything was fixed).  The split is by the SHA-1 of the task's name, fixed: the first hex digit below 8
+is tuning.
+
+A solution's time is its time over its reference's, timed beside it (what KernelBench's speed-up is; see
+`kb_measured` for why a time relative to the reference is the stable one), and each task's reference is a
+member of its group at 1.0: every solution is ordered against the others and against the reference."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from .load import Sample, measured, read_jsonl
+
+DATA = measured() / "cuda_l1"
+FEATURES = DATA / "rank_features.jsonl.gz"
+REFERENCE = "reference"
+
+
+def split(task: str) -> str:
+    """'tuning' or 'held_out' for a CUDA-L1 task name (`L1_023`), by the SHA-1 of `cuda_l1/<task>`."""
+    return "tuning" if int(hashlib.sha1(f"cuda_l1/{task}".encode()).hexdigest()[0], 16) < 8 else "held_out"
+
+
+def relative_times(data: Path = DATA) -> dict[str, dict[str, float]]:
+    """Task -> solution -> its time over its reference's (the median where it was timed more than once),
+    of every `correct` solution."""
+    ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for path in sorted(data.glob("*.jsonl")):
+        for r in read_jsonl(path):
+            if "task" not in r:        # failed_builds.jsonl
+                continue
+            if isinstance(r.get("time_ms"), dict):      # the engine's cudaperf.eval/1
+                cand, ref = r["time_ms"].get("candidate"), r["time_ms"].get("reference")
+                correct = r.get("status") == "correct"
+            else:                                        # benchmarks/cuda_l1_plain.py
+                cand, ref, correct = r.get("time_ms"), r.get("reference_ms"), r.get("correct") is True
+            if correct and cand and ref:
+                ratios[r["task"], r["solution"]].append(cand / ref)
+    tasks: dict[str, dict[str, float]] = defaultdict(dict)
+    for (task, solution), values in sorted(ratios.items()):
+        tasks[task][solution] = statistics.median(values)
+    return dict(tasks)
+
+
+def rows(tasks_dir: Path, traces: Path | None = None) -> list[dict]:
+    """Every solution of every task under `tasks_dir` (`benchmarks/cuda_l1.py materialise`) estimated at its
+    task's shapes (one trace per task), and each task's reference (`REFERENCE`: its torch operators' terms).
+    What the analyzer or the trace said in words about the code (`unknown` sizes, notes) is kept as a count
+    and a flag: the text would quote the solution."""
+    from ...costmodel import trace
+    from ...costmodel.candidates import estimate, reference_terms
+    from .styles_data import estimate_row
+
+    out = []
+    for ref in sorted(tasks_dir.glob("*/reference.py")):
+        task = ref.parent.name
+        paths = sorted(ref.parent.glob("cuda_l1_*.py"))
+        codes = [p.read_text() for p in paths]
+        kept = traces / f"{task}.json" if traces else None
+        try:
+            traced = json.loads(kept.read_text()) if kept and kept.exists() else trace.run(ref.read_text(), codes)
+        except RuntimeError as exc:        # the reference does not run on meta tensors, or the time limit
+            traced = {"error": str(exc)}
+        if kept:
+            kept.write_text(json.dumps(traced))
+        if "error" in traced:
+            why = _first_words(traced["error"].replace("the reference could not be traced: ", ""))
+            out += [{"task": task, "solution": REFERENCE, "terms": None, "reason": f"not traced: {why}"}]
+            out += [{"task": task, "solution": p.stem, "sha1": hashlib.sha1(c.encode()).hexdigest(), "terms": None,
+                     "reason": f"the task was not traced: {why}"} for p, c in zip(paths, codes)]
+            continue
+        ops = traced.get("reference_ops") or []
+        terms = reference_terms(ops)
+        out.append({"task": task, "solution": REFERENCE, "terms": terms, "launches": len(ops), "lines": 0,
+                    "reason": None if terms else "the reference runs no operator on meta tensors"})
+        for path, code, est in zip(paths, codes, estimate(ref.read_text(), codes, labels=[p.stem for p in paths],
+                                                          traced=traced)):
+            row = estimate_row(est, code)
+            row.update(unknown=len(row["unknown"]), note=row["note"] is not None, reason=_first_words(row["reason"]))
+            out.append({"task": task, "solution": path.stem, "sha1": hashlib.sha1(code.encode()).hexdigest(),
+                        "torch_only": est.torch_only is not None, **row})
+            print(task, path.stem, est.seconds, est.reason, file=sys.stderr)
+    return out
+
+
+def _first_words(reason: str | None) -> str | None:
+    """A reason without what it quotes of the code: its kind (`RuntimeError: ...` -> `RuntimeError`), or
+    the first 80 characters of one of ours (the time limit, a failed build)."""
+    if reason is None:
+        return None
+    return reason[:80] if reason.startswith(("tracing the candidates took", "its extension cannot")) else \
+        reason.split(":", 1)[0][:80]
+
+
+def samples(features: str | Path = FEATURES, data: Path = DATA, which: str | None = None,
+            references: bool = True) -> list[Sample]:
+    """Measured solutions (of the `which` half, `tuning` or `held_out`, or both) joined with their committed
+    estimates, one group per task; `time_ms` is the time over the reference's, and with `references`
+    each task's reference is a member at 1.0.  `inputs` as `styles_data.samples` gives them, plus
+    `torch_only`; `terms` is None where the solution could not be estimated (`reason`), and the
+    reference's `structural` is None (the reward scores solutions)."""
+    from ...rewards.config import RewardConfig
+    from ...rewards.structural import score_at_shapes
+
+    config = RewardConfig()
+    feats = {(r["task"], r["solution"]): r for r in read_jsonl(features)}
+    found = []
+    for task, solutions in relative_times(data).items():
+        ref = feats.get((task, REFERENCE))
+        if (which and split(task) != which) or ref is None or ref["terms"] is None:
+            continue
+        if references:
+            found.append(Sample(f"cuda_l1/{task}", 0, REFERENCE, 1.0,
+                                {"terms": ref["terms"], "launches": ref["launches"], "lines": 0, "guess": False,
+                                 "torch_only": True, "structural": None}))
+        for solution, ratio in solutions.items():
+            f = feats.get((task, solution))
+            if f is None:
+                continue
+            structural = None if f["terms"] is None else score_at_shapes(
+                [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"]["total"],
+                ref["terms"]["total"], config).score
+            found.append(Sample(f"cuda_l1/{task}", 0, solution, ratio,
+                                {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
+                                 "guess": f["guess"], "torch_only": f["torch_only"], "reason": f["reason"],
+                                 "structural": structural}))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    import gzip
+
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) not in (3, 4) or argv[0] != "features":
+        print("usage: python -m cudaperf.rl.dataset.cuda_l1 features TASKS_DIR OUT.jsonl.gz [TRACES_DIR]",
+              file=sys.stderr)
+        return 2
+    with gzip.open(argv[2], "wt") as f:
+        for row in rows(Path(argv[1]), Path(argv[3]) if len(argv) == 4 else None):
+            f.write(json.dumps(row, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
