@@ -98,6 +98,17 @@ def _same(a, b) -> bool:
     return a == b
 
 
+def _default_precision() -> None:
+    """torch's defaults again: a solution that turned TF32 or cuDNN autotuning on must not speed up
+    the references and solutions timed after it in this process."""
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = True
+    torch.backends.cudnn.benchmark = False
+    torch.set_float32_matmul_precision("highest")
+
+
 def _time_task(directory: Path, out) -> None:
     import torch
 
@@ -105,6 +116,7 @@ def _time_task(directory: Path, out) -> None:
         torch.manual_seed(0)
         return [x.cuda() if isinstance(x, torch.Tensor) else x for x in module.get_inputs()]
 
+    _default_precision()
     ref_module = _import(directory / "reference.py", f"ref_{directory.name}")
     init = ref_module.get_init_inputs()
     torch.manual_seed(0)
@@ -117,6 +129,7 @@ def _time_task(directory: Path, out) -> None:
         row = {"task": directory.name, "solution": path.stem, "sha1": hashlib.sha1(path.read_bytes()).hexdigest(),
                "reference_ms": reference_ms, "correct": None, "time_ms": None, "error": None}
         try:
+            _default_precision()
             module = _import(path, f"sol_{directory.name}_{path.stem}")
             torch.manual_seed(0)
             model = module.ModelNew(*init).cuda().eval()
