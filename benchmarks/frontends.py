@@ -305,6 +305,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dirs", nargs="*")
     ap.add_argument("--every", type=int, default=1, help="every Nth file (a sample), default all")
+    ap.add_argument("--offset", type=int, default=0,
+                    help="start the sample at this file (--every 3 --offset 1: a third the default sample leaves out)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--json", help="write every file's summaries here (large)")
     ap.add_argument("--from-json", help="recompute the figures from an earlier --json instead of analysing")
@@ -316,7 +318,7 @@ def main(argv=None) -> int:
         if not clangfront.available():
             print("frontends.py needs libclang: pip install 'cudaperf[clang]'", file=sys.stderr)
             return 2
-        files = [str(p) for p in find_sources(ns.dirs)][::ns.every]
+        files = [str(p) for p in find_sources(ns.dirs)][ns.offset::ns.every]
         start = time.perf_counter()
         with multiprocessing.Pool(ns.jobs) as pool:
             results = list(pool.imap_unordered(one, files, chunksize=4))
@@ -325,6 +327,7 @@ def main(argv=None) -> int:
             Path(ns.json).write_text(json.dumps({"files": results}, default=str))
     figures = stats(results)
     figures["every"] = ns.every
+    figures["offset"] = ns.offset
     print(report(figures))
     if ns.figures:
         Path(ns.figures).write_text(json.dumps(figures, indent=1) + "\n")
