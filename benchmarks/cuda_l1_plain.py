@@ -182,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(args.results.parent / "torch_extensions"))
     directories = sorted(p for p in args.tasks.iterdir() if (p / "reference.py").exists())
-    has_cuda = {d: any("load_inline" in p.read_text() for p in d.glob("cuda_l1_*.py")) for d in directories}
     cuda_solutions = [p for d in directories for p in sorted(d.glob("cuda_l1_*.py")) if "load_inline" in p.read_text()]
+    has_cuda = {d: any(p.parent == d for p in cuda_solutions) for d in directories}
     builders = ThreadPoolExecutor(args.builders)
     built = [builders.submit(_build, p, failed_file) for p in cuda_solutions]
     # Torch-only tasks first, while the extensions build; then the rest in order.
