@@ -8,11 +8,13 @@ when run: reference and solution built from the same seed, outputs compared (ato
 then each timed with CUDA events (3 warm-up calls, median of 20).  It runs published code
 (deepreinforce-ai/CUDA-L1's release) unsandboxed and is meant for a disposable GPU machine only.
 
-    python3 benchmarks/cuda_l1_plain.py TASKS_DIR RESULTS.jsonl [--seconds S] [--builders N]
+    python3 benchmarks/cuda_l1_plain.py TASKS_DIR RESULTS.jsonl [--seconds S] [--builders N] [--done RESULTS.jsonl ...]
 
-Extensions are built first, in parallel (`--builders` processes, each importing one solution); a
+Extensions are built in parallel (`--builders` processes, each importing one solution) while
+torch-only tasks are timed; a task with extensions is timed as soon as its own builds are done.  A
 build that fails is recorded, and the timing process makes that `load_inline` call raise at once,
-as it would after its 20-40 s of nvcc.  Tasks are timed one after another in a long-lived process,
+as it would after its 20-40 s of nvcc.  `--done RESULTS.jsonl ...` skips the tasks that earlier runs
+timed.  Tasks are timed one after another in a long-lived process,
 restarted after a crash, one JSON line per solution (`task`, `solution`, `sha1`, `correct`,
 `time_ms`, `reference_ms`, `error`).
 """
@@ -173,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("results", type=Path)
     parser.add_argument("--seconds", type=float, default=480.0)
     parser.add_argument("--builders", type=int, default=12)
+    parser.add_argument("--done", nargs="*", type=Path, default=[], help="skip the tasks these results hold")
     parser.add_argument("--timer", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     failed_file = args.results.parent / FAILED_BUILDS
@@ -181,19 +184,20 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.monotonic()
     os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(args.results.parent / "torch_extensions"))
-    directories = sorted(p for p in args.tasks.iterdir() if (p / "reference.py").exists())
-    cuda_solutions = [p for d in directories for p in sorted(d.glob("cuda_l1_*.py")) if "load_inline" in p.read_text()]
-    has_cuda = {d: any(p.parent == d for p in cuda_solutions) for d in directories}
+    timed = {json.loads(line)["task"] for f in args.done for line in f.read_text().splitlines()}
+    directories = sorted(p for p in args.tasks.iterdir() if (p / "reference.py").exists() and p.name not in timed)
     builders = ThreadPoolExecutor(args.builders)
-    built = [builders.submit(_build, p, failed_file) for p in cuda_solutions]
-    # Torch-only tasks first, while the extensions build; then the rest in order.
-    pending = [str(d) for d in sorted(directories, key=lambda d: (has_cuda[d], d.name))]
+    builds = {d: [builders.submit(_build, p, failed_file) for p in sorted(d.glob("cuda_l1_*.py"))
+                  if "load_inline" in p.read_text()] for d in directories}
+    # Torch-only tasks first, while the extensions build; then each task once its builds are done.
+    pending = [str(d) for d in sorted(directories, key=lambda d: (bool(builds[d]), d.name))]
     while pending and time.monotonic() - started < args.seconds:
-        if not any(not has_cuda[Path(d)] for d in pending) and not all(f.done() for f in built):
+        batch = [d for d in pending if all(f.done() for f in builds[Path(d)])]
+        building = sum(not f.done() for fs in builds.values() for f in fs)
+        if len(batch) < 4 and building:              # a timer's start (torch, CUDA) is worth a few tasks
             time.sleep(2)
             continue
         done_before = len(args.results.read_text().splitlines()) if args.results.exists() else 0
-        batch = [d for d in pending if not has_cuda[Path(d)]] or pending
         left = max(10.0, args.seconds - (time.monotonic() - started))
         proc = subprocess.Popen([sys.executable, __file__, str(args.tasks), str(args.results), "--timer", *batch],
                                 stdout=subprocess.PIPE, text=True)
