@@ -25,9 +25,11 @@ from .wrapper import bind, wrappers
 # from strided views 3.5x slower than contiguous ones), and the host time per call (a cuDNN convolution's
 # ~100 us of setup); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`, from the
 # dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those;
-# convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster
+# convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster; a view or
+# metadata operator called from Python and an nn.Module call launch nothing but cost host time
+# (`view_host_s`, `module_host_s`: `host_only`)
 TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4,
-         "autotuned_conv": 1.5}
+         "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 3e-6}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
              "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
 _CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d", "conv_transpose1d",
@@ -229,8 +231,8 @@ def estimate_traced(label: str, traced: dict) -> Estimate:
         est.torch_ops.append(op)
         if not op.get("wrapper") and not op.get("graph"):
             host += TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"]
-    terms["host"] = host
-    terms["total"] = max(terms.get("total", 0.0), host)
+    terms["host"] = host + host_only(traced)
+    terms["total"] = max(terms.get("total", 0.0), terms["host"])
     est.terms, est.seconds = terms, terms["total"]
     return est
 
@@ -254,31 +256,38 @@ def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels
     labels = labels or [f"candidate {i}" for i in range(len(codes))]
     traced = traced or trace.run(reference, codes, sizes)
     found = [estimate_traced(label, t) for label, t in zip(labels, traced["candidates"])]
-    ref = reference_seconds(traced.get("reference_ops"))
+    ref = reference_seconds(traced.get("reference_ops"), traced.get("reference_host"))
     for e in found:
         e.reference_seconds = ref
     return found
 
 
-def reference_terms(ops: list[dict] | None) -> dict[str, float] | None:
+def host_only(calls: dict | None) -> float:
+    """The host time of the calls that launch nothing (`views`, `modules`: trace's `_no_host_calls`)."""
+    calls = calls or {}
+    return calls.get("views", 0) * TORCH["view_host_s"] + calls.get("modules", 0) * TORCH["module_host_s"]
+
+
+def reference_terms(ops: list[dict] | None, host_calls: dict | None = None) -> dict[str, float] | None:
     """The reference's summed time terms: its torch operators priced as a candidate's (`op_terms`: bytes at
     DRAM rate, FLOPs at cuBLAS / cuDNN rates, a launch each; `.item()` is host time only), `total` their sum
-    or the host's time per call if larger.  None when the reference could not be run on meta tensors or
-    runs no operator."""
+    or the host's time if larger (its calls, and `host_calls` that launch nothing).  None when the
+    reference could not be run on meta tensors or runs no operator."""
     if not ops:
         return None
     terms: dict[str, float] = {}
     for op in ops:
         if op["op"] != "item":
             _add(terms, op_terms(op))
-    terms["host"] = sum(TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] for op in ops)
+    terms["host"] = sum(TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] for op in ops) + \
+        host_only(host_calls)
     terms["total"] = max(terms.get("total", 0.0), terms["host"])
     return terms
 
 
-def reference_seconds(ops: list[dict] | None) -> float | None:
+def reference_seconds(ops: list[dict] | None, host_calls: dict | None = None) -> float | None:
     """The reference's estimated time (`reference_terms`' total)."""
-    terms = reference_terms(ops)
+    terms = reference_terms(ops, host_calls)
     return terms["total"] if terms else None
 
 

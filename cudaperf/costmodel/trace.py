@@ -11,9 +11,11 @@ The candidate is untrusted code: this runs in a child process (`run`), as
 
 REQUEST: {"reference": text, "sizes": {GLOBAL: value} | null, "candidates": [text, ...]};
 RESULT: {"inputs": [...], "reference_ops": [{"op", "flops", "bytes", "strided"}] | null (the reference's
-own operators), "candidates": [{"error", "torch_only", "extensions": [{cuda, functions, build_error}],
-"calls": [{"extension", "function", "args"}], "ops": [{"op", "flops", "bytes", "strided", "precision"}]}]}
-(`precision` of GEMMs and convolutions: half, tf32, fp32; `graph` on what a CUDA graph's replay ran).
+own operators), "reference_host": {"views", "modules"}, "candidates": [{"error", "torch_only",
+"extensions": [{cuda, functions, build_error}], "calls": [{"extension", "function", "args"}],
+"ops": [{"op", "flops", "bytes", "strided", "precision"}], "views", "modules"}]}
+(`precision` of GEMMs and convolutions: half, tf32, fp32; `graph` on what a CUDA graph's replay ran;
+`views` and `modules`: the calls that launch nothing but cost host time, `_no_host_calls`).
 
 An extension the translator finds could not build anywhere (`NO_BUILD`) makes `load_inline` raise, as the
 build would on a GPU machine: what the candidate then does (its fallback, usually torch) is what is traced."""
@@ -208,7 +210,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     from .cudashim import on_meta_mode
     from .wrapper import bind, wrappers
 
-    record: dict = {"error": None, "extensions": [], "calls": [], "ops": []}
+    record: dict = {"error": None, "extensions": [], "calls": [], "ops": [], **_no_host_calls()}
 
     def add(kind: str, item: dict) -> None:
         record[kind].append(item)
@@ -237,7 +239,13 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
             out = func(*args, **(kwargs or {}))
             if state["phase"] == "run" and state["inside"] != "bind" and name not in _FREE:
                 add("ops", {**_op_cost(name, (args, kwargs), out), **({"wrapper": True} if state["inside"] else {})})
+            elif state["phase"] == "run" and state["inside"] is None:
+                record["views"] += 1
             return out
+
+    def module_called(module, args) -> None:
+        if state["phase"] == "run" and state["inside"] is None:
+            record["modules"] += 1
 
     class Extension:
         def __init__(self, index: int, cuda: str, functions, translation):
@@ -312,6 +320,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     saved = (cpp_extension.load_inline, cpp_extension.load)
     cpp_extension.load_inline, cpp_extension.load = load_inline, refuse
     flags = _precision_flags()
+    hook = torch.nn.modules.module.register_module_forward_pre_hook(module_called)
     model = None
     try:
         with on_meta_mode(), Recorder():
@@ -329,8 +338,8 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
                     # what the timing sees is a warm call: lazy builds, caches, graph captures and a
                     # solution's own timing of its variants happened in the first; the second one's record
                     # replaces it when it runs to the end and runs something
-                    first = {k: record[k] for k in ("calls", "ops")}
-                    record["calls"], record["ops"] = [], []
+                    first = {k: record[k] for k in ("calls", "ops", *_no_host_calls())}
+                    record.update(calls=[], ops=[], **_no_host_calls())
                     try:
                         model(*inputs)
                         warm = bool(record["calls"] or record["ops"])
@@ -344,6 +353,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
         record["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
     finally:
         state["phase"], state["inside"] = "load", None
+        hook.remove()
         cpp_extension.load_inline, cpp_extension.load = saved
         _precision_flags(flags)     # what one candidate sets is not the next one's
     if record["error"] is not None and record["calls"]:
@@ -406,20 +416,29 @@ def trace_request(request: dict) -> dict:
             inputs = ref["get_inputs"]()
         init = ref["get_init_inputs"]() if "get_init_inputs" in ref else []
     return {"inputs": [_describe(x) for x in inputs], "init": [_describe(x) for x in init],
-            "reference_ops": _reference_ops(ref, inputs, init),
+            **_reference_ops(ref, inputs, init),
             "candidates": [_trace_one(src, inputs, init) for src in request["candidates"]]}
 
 
-def _reference_ops(ref: dict, inputs, init) -> list[dict] | None:
+def _no_host_calls() -> dict[str, int]:
+    """Calls that launch nothing but cost the host time all the same: torch views and metadata operators
+    run from Python (`views`), and `nn.Module` calls (`modules`).  At a small task's shapes the GPU
+    waits on the host, and these are what separates a rewrite calling the reference's own kernels."""
+    return {"views": 0, "modules": 0}
+
+
+def _reference_ops(ref: dict, inputs, init) -> dict:
     """The torch operators the reference's `Model` runs on the inputs (its warm, second call), each with
-    its FLOPs and bytes: what the task's own time is estimated from.  None when it cannot be run on
-    meta tensors."""
+    its FLOPs and bytes: what the task's own time is estimated from (`reference_ops`, None when it cannot
+    be run on meta tensors), and its host-only calls (`reference_host`, as `_no_host_calls`)."""
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
 
     from .cudashim import on_meta_mode
 
     ops: list[dict] = []
+    host = _no_host_calls()
+    recording = [False]
 
     class Recorder(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -429,20 +448,29 @@ def _reference_ops(ref: dict, inputs, init) -> list[dict] | None:
             out = func(*args, **(kwargs or {}))
             if name not in _FREE:
                 ops.append(_op_cost(name, (args, kwargs), out))
+            else:
+                host["views"] += 1
             return out
 
+    def module_called(module, args) -> None:
+        host["modules"] += recording[0]
+
     if "Model" not in ref:
-        return None
+        return {"reference_ops": None, "reference_host": host}
+    hook = torch.nn.modules.module.register_module_forward_pre_hook(module_called)
     try:
         with on_meta_mode(), torch.device("meta"):
             model = ref["Model"](*init)
             with torch.no_grad():
                 model(*inputs)
+                recording[0] = True
                 with Recorder():
                     model(*inputs)
     except Exception:
-        return None
-    return ops
+        return {"reference_ops": None, "reference_host": _no_host_calls()}
+    finally:
+        hook.remove()
+    return {"reference_ops": ops, "reference_host": host}
 
 
 # the tracing child's address-space cap: torch on the CPU with meta tensors needs a few GB of it

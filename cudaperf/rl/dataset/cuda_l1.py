@@ -91,7 +91,7 @@ def rows(tasks_dir: Path, traces: Path | None = None) -> list[dict]:
                      "reason": f"the task was not traced: {why}"} for p, c in zip(paths, codes)]
             continue
         ops = traced.get("reference_ops") or []
-        terms = reference_terms(ops)
+        terms = reference_terms(ops, traced.get("reference_host"))
         out.append({"task": task, "solution": REFERENCE, "terms": terms, "launches": len(ops), "lines": 0,
                     "reason": None if terms else "the reference runs no operator on meta tensors"})
         for path, code, est in zip(paths, codes, estimate(ref.read_text(), codes, labels=[p.stem for p in paths],
