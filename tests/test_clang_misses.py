@@ -1,0 +1,53 @@
+"""Issue 29, the held-out third's misses: what the clang frontend (and the lowering both frontends share)
+left unresolved there, each on a minimal kernel: project headers only a build's -I would find, CUB's
+TempStorage passed to its collective, a loop macro whose range does not parse as a declaration."""
+
+from __future__ import annotations
+
+import pytest
+
+from cudaperf.analysis.analyzer import Options, analyze_file
+
+
+@pytest.fixture(autouse=True)
+def _clang():
+    pytest.importorskip("clang.cindex")
+    from cudaperf.analysis import clangfront
+    if not clangfront.available():
+        pytest.skip("libclang does not load")
+
+
+def clang(path):
+    return analyze_file(path, Options(frontend="clang", resources="estimate"))
+
+
+def notes(report) -> str:
+    return "\n".join(d.message for d in report.diagnostics)
+
+
+def test_headers_beside_below_and_in_sibling_directories_are_found_without_a_database(tmp_path):
+    """miniFE's shape: `src/` includes <TypeTraits.hpp> from `utils/` (the Makefile's -I../utils), and
+    <near.h> sits beside the file, reached with angle brackets."""
+    (tmp_path / "proj" / "src").mkdir(parents=True)
+    (tmp_path / "proj" / "utils").mkdir()
+    (tmp_path / "proj" / "utils" / "TypeTraits.hpp").write_text("#pragma once\ntypedef double magnitude_t;\n")
+    (tmp_path / "proj" / "src" / "near.h").write_text("#pragma once\n#define STRIDE 4\n")
+    kernel = tmp_path / "proj" / "src" / "k.cu"
+    kernel.write_text("#include <TypeTraits.hpp>\n#include <near.h>\n"
+                      "__global__ void k(magnitude_t* x) { x[threadIdx.x * STRIDE] = 0; }\n")
+    report = clang(kernel)
+    assert "headers not found" not in notes(report)
+    access = report.kernels[0].accesses[0]
+    assert (access.access.size, access.pattern) == (8, "strided")
+
+
+def test_a_crowded_parent_is_not_searched(tmp_path):
+    """A directory holding many programs (HeCBench's src/) lends none of them its neighbours' headers."""
+    from cudaperf.analysis.clangfront import MAX_NEARBY_DIRS, guessed_include_dirs
+
+    for i in range(MAX_NEARBY_DIRS + 1):
+        (tmp_path / "src" / f"p{i}-cuda" / "inc").mkdir(parents=True)
+    here = tmp_path / "src" / "p0-cuda"
+    found = guessed_include_dirs(here)
+    assert found[:2] == [here, here / "inc"]
+    assert tmp_path / "src" / "p1-cuda" not in found
