@@ -51,3 +51,30 @@ def test_a_crowded_parent_is_not_searched(tmp_path):
     found = guessed_include_dirs(here)
     assert found[:2] == [here, here / "inc"]
     assert tmp_path / "src" / "p1-cuda" not in found
+
+
+TEMP_STORAGE = """\
+#include <cub/cub.cuh>
+__global__ void red(const float* in, float* out) {
+  typedef cub::BlockReduce<float, 256> BlockReduce;
+  typedef cub::WarpReduce<float> WarpReduce;
+  __shared__ typename BlockReduce::TempStorage temp;
+  __shared__ typename WarpReduce::TempStorage warps[8];
+  float v = in[blockIdx.x * 256 + threadIdx.x];
+  float s = BlockReduce(temp).Sum(v) + WarpReduce(warps[threadIdx.x / 32]).Sum(v);
+  if (threadIdx.x == 0) out[blockIdx.x] = s;
+}
+"""
+
+
+def test_cub_temp_storage_passed_to_its_collective_is_no_access_of_unknown_type(tmp_path):
+    """The storage goes by reference to the collective: no load of an unknown type (it was one, in both
+    frontends), but the callee may touch the shared memory, which is recorded as such."""
+    from cudaperf.analysis.ir import OpaqueMemory, walk
+
+    (tmp_path / "k.cu").write_text(TEMP_STORAGE)
+    for options in (Options(frontend="clang", resources="estimate"), Options(resources="estimate")):
+        kernel = analyze_file(tmp_path / "k.cu", options).kernels[0]
+        assert [(a.access.array, a.access.type_name) for a in kernel.accesses] == [("in", "float"), ("out", "float")]
+        opaque = {(s.line, s.space) for s, _ in walk(kernel.kernel.body) if isinstance(s, OpaqueMemory)}
+        assert (8, "shared") in opaque
