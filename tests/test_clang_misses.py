@@ -78,3 +78,28 @@ def test_cub_temp_storage_passed_to_its_collective_is_no_access_of_unknown_type(
         assert [(a.access.array, a.access.type_name) for a in kernel.accesses] == [("in", "float"), ("out", "float")]
         opaque = {(s.line, s.space) for s, _ in walk(kernel.kernel.body) if isinstance(s, OpaqueMemory)}
         assert (8, "shared") in opaque
+
+
+LOOP_MACRO = """\
+#define KERNEL_LOOP(index, range) \\
+  for (int index = blockIdx.x * blockDim.x + threadIdx.x; index < (range); index += blockDim.x * gridDim.x)
+__global__ void mask(int B, int N, int M, const float* in, float* out) {
+  if (B >= 0) {
+    KERNEL_LOOP(index, B * N * M) {
+      out[index] = in[index];
+    }
+  }
+}
+"""
+
+
+def test_a_loop_macro_whose_range_is_no_declaration_is_lowered_as_its_loop(tmp_path):
+    """mask-cuda's shape: `B * N * M` does not parse as a parameter, so the grammar reads a call missing
+    its `;` and then a block; the loop variable was a name nothing declares, in both frontends."""
+    (tmp_path / "k.cu").write_text(LOOP_MACRO)
+    for options in (Options(frontend="clang", resources="estimate"), Options(resources="estimate")):
+        report = analyze_file(tmp_path / "k.cu", options)
+        accesses = report.kernels[0].accesses
+        assert [(a.access.array, a.pattern, str(a.access.offset)) for a in accesses] == \
+            [("in", "coalesced", "index * 4"), ("out", "coalesced", "index * 4")]
+        assert "missing" not in notes(report)
