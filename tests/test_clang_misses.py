@@ -103,3 +103,22 @@ def test_a_loop_macro_whose_range_is_no_declaration_is_lowered_as_its_loop(tmp_p
         assert [(a.access.array, a.pattern, str(a.access.offset)) for a in accesses] == \
             [("in", "coalesced", "index * 4"), ("out", "coalesced", "index * 4")]
         assert "missing" not in notes(report)
+
+
+LOCAL_ENUM = """\
+__global__ void tile(float* a) {
+  enum { TILE = 16, PAD };
+  enum class Step : int { ONE_ROW = TILE * 2 } step = Step::ONE_ROW;
+  a[blockIdx.x * (int)Step::ONE_ROW + threadIdx.x * TILE + PAD] = 0;
+}
+"""
+
+
+def test_a_local_enums_enumerators_are_constants(tmp_path):
+    """graphB+'s and rsmt's shape: an `enum` inside the kernel; its enumerators were names nothing
+    declares, in both frontends (clang's constants are namespace-scope ones)."""
+    (tmp_path / "k.cu").write_text(LOCAL_ENUM)
+    for options in (Options(frontend="clang", resources="estimate"), Options(resources="estimate")):
+        access = analyze_file(tmp_path / "k.cu", options).kernels[0].accesses[0]
+        assert (str(access.access.offset), access.pattern) == \
+            ("(((blockIdx.x * 32) + (threadIdx.x * 16)) + 17) * 4", "strided")  # PAD = TILE + 1

@@ -23,7 +23,7 @@ _MAX_STATEMENTS = 20000
 _NOTHING_TO_LOWER = {"break_statement", "continue_statement", "comment", "type_definition", "alias_declaration",
                      "using_declaration", "static_assert_declaration", "namespace_alias_definition", "goto_statement",
                      "preproc_def", "preproc_function_def", "preproc_include", "preproc_undef", "template_declaration",
-                     "struct_specifier", "class_specifier", "enum_specifier", "union_specifier", ";", "{", "}"}
+                     "struct_specifier", "class_specifier", "union_specifier", ";", "{", "}"}
 
 
 class Statements:
@@ -340,4 +340,5 @@ _STATEMENTS = {
     "return_statement": Statements._return,
     "switch_statement": Statements._switch,
     "function_definition": Expansions._nested_definition,
+    "enum_specifier": Declarations._enumerators,
 }
