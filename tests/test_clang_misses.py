@@ -1,6 +1,7 @@
 """Issue 29, the held-out third's misses: what the clang frontend (and the lowering both frontends share)
 left unresolved there, each on a minimal kernel: project headers only a build's -I would find, CUB's
-TempStorage passed to its collective, a loop macro whose range does not parse as a declaration."""
+TempStorage passed to its collective, a loop macro whose range does not parse as a declaration, a local
+enum."""
 
 from __future__ import annotations
 
