@@ -147,6 +147,8 @@ class FileAnalysis:
         for node in parse.error_nodes(self.tree.root_node, limit=20):
             if node.is_missing and _followed_by_pragma(node):
                 continue  # `for (...)` + `#pragma unroll` + `for`: valid CUDA the grammar splits (see lower)
+            if node.is_missing and _heads_a_block(node, self.source.macros):
+                continue  # `KERNEL_LOOP(i, B * N) { ... }`: a loop macro the lowering expands
             line, column = parse.position(node)
             what = f"missing {node.type}" if node.is_missing else "syntax error"
             diagnostics.append(Diagnostic(line, column, "warning",
@@ -359,6 +361,19 @@ def _followed_by_pragma(node: Node) -> bool:
     while node.next_sibling is None and node.parent is not None:
         node = node.parent
     return node.next_sibling is not None and node.next_sibling.type == "preproc_call"
+
+
+def _heads_a_block(node: Node, macros) -> bool:
+    """The `;` missing after a call to a function-like macro that a block follows (a loop macro whose
+    arguments the grammar could not read as a declaration)."""
+    statement = node.parent
+    call = statement.named_children[0] if statement is not None and statement.type == "expression_statement" \
+        and statement.named_children else None
+    following = statement.next_named_sibling if call is not None else None
+    if call is None or call.type != "call_expression" or following is None or following.type != "compound_statement":
+        return False
+    macro = macros.get(text(call.child_by_field_name("function")))
+    return macro is not None and macro.params is not None
 
 
 def _spell(value) -> str:

@@ -733,15 +733,34 @@ def compile_args(options, path: str | Path, database: bool = False) -> list[str]
     args += [f"-I{Path(d).resolve()}" for d in options.include_dirs]
     args += [a for d in options.system_include_dirs for a in ("-isystem", str(Path(d).resolve()))]
     if not database:
-        # no database said where the headers are: the project's root and its `Common`/`include`
-        # directories, as the tree-sitter reader searches them (cuda-samples' <helper_cuda.h>)
-        here = Path(path).resolve().parent
-        for directory in list(here.parents)[:ANCESTOR_INCLUDES]:
-            args.append(f"-idirafter{directory}")
-            for sub in ("Common", "common", "include"):
-                if (directory / sub).is_dir():
-                    args.append(f"-idirafter{directory / sub}")
+        args += [f"-idirafter{d}" for d in guessed_include_dirs(Path(path).resolve().parent)]
     return [*args, f"-idirafter{SHIM_DIR}"]  # last: a toolkit or a project's own copy of CUB comes first
+
+
+MAX_NEARBY_DIRS = 8  # a directory with more subdirectories is a collection of projects, not one project
+
+
+def _subdirectories(directory: Path) -> list[Path]:
+    """The subdirectories of a small project directory (sorted), none for a larger one (HeCBench's `src/`
+    of 500 programs, whose headers are not this file's)."""
+    try:
+        found = sorted(d for d in directory.iterdir() if d.is_dir() and not d.name.startswith("."))
+    except OSError:
+        return []
+    return found if len(found) <= MAX_NEARBY_DIRS else []
+
+
+def guessed_include_dirs(here: Path) -> list[Path]:
+    """Where a file's headers likely are when no compile database says (searched after every -I, with
+    -idirafter): its own directory (an `#include <kernel.h>` beside it), its subdirectories (`inc/`,
+    `src/`), its sibling directories (miniFE's `src/` including <TypeTraits.hpp> from `utils/`, as the
+    build's `-I../utils` does), then the directories above and their `Common`/`common`/`include`
+    (cuda-samples' <helper_cuda.h>)."""
+    out = [here, *_subdirectories(here), *(d for d in _subdirectories(here.parent) if d != here)]
+    for directory in list(here.parents)[:ANCESTOR_INCLUDES]:
+        out.append(directory)
+        out += [directory / sub for sub in ("Common", "common", "include") if (directory / sub).is_dir()]
+    return list(dict.fromkeys(out))
 
 
 _UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx")

@@ -95,7 +95,7 @@ class Calls:
         value = _ON_ARGUMENTS.handler(name)(self, name, node, arg_nodes, env, record)
         if value is not None:
             return value
-        values = [self.rvalue(a, env, record) for a in arg_nodes]
+        values = [self._argument(a, env, record) for a in arg_nodes]
         value = _ON_VALUES.handler(name)(self, name, node, values, record)
         if value is None and self._inlinable(name):
             value = self._inline(name, node, values, template_values)
@@ -104,6 +104,17 @@ class Calls:
         if value is None:
             value = _LIBRARY.handler(name)(self, name, node, values, record)
         return value if value is not None else self._opaque_call(name, node, values, record)
+
+    def _argument(self, node: Node, env: Env, record: bool) -> Val:
+        """A call's argument.  An object of a type nothing declares, passed whole (CUB's
+        `BlockReduce(temp_storage)`, `WarpScan(temp[w])`), is passed as the place it is, not loaded:
+        such storage goes by reference to the collective that owns it, and a load of unknown size
+        would be no access the analyses could use.  A callee nothing defines may touch it (see
+        _opaque_call); a helper that reads it loads it there."""
+        value = self.expr(node, env, record)
+        if isinstance(value, Loc) and value.type is UNKNOWN:
+            return value
+        return self._loaded(value, node, record)
 
     def _inlinable(self, name: str) -> bool:
         """A helper the file defines, within the inlining depth and the recursion depth."""
@@ -137,7 +148,7 @@ class Calls:
         if record and name.startswith(_TEXTURE_FETCHES):  # global memory through the texture path, not modelled
             self.emit(OpaqueMemory(self._id(), *self._pos(node), "texture", name))
         if record:
-            self._opaque_memory(node, [v.space for v in values if isinstance(v, Ptr) and v.space in
+            self._opaque_memory(node, [v.space for v in values if isinstance(v, Ptr | Loc) and v.space in
                                        ("shared", "global")], name)
         exprs = tuple(v.expr for v in values if isinstance(v, Scalar))
         is_float = any(isinstance(v, Scalar) and v.type.is_float for v in values) or name.endswith("f")

@@ -6,11 +6,11 @@ import functools
 import re
 from dataclasses import replace
 
-from ..ctype import UNKNOWN, CType, array_of
+from ..ctype import INT, UNKNOWN, CType, array_of
 from ..ir import SharedArray
 from ..parse import Node, text
 from ..scope import array_dims, template_params
-from ..symbolic import ZERO, Opaque, op
+from ..symbolic import ONE, ZERO, Opaque, op
 from .values import Env, Group, Loc, Ptr, Scalar, Val, _opaque
 
 
@@ -19,7 +19,10 @@ class Declarations:
 
     def _declaration(self, node: Node, env: Env) -> None:
         quals = {text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
-        base = self.type_of(text(node.child_by_field_name("type"))) or UNKNOWN
+        type_node = node.child_by_field_name("type")
+        if type_node is not None and type_node.type == "enum_specifier":  # `enum Dir { UP, DOWN } d;`
+            self._enumerators(type_node, env)
+        base = self.type_of(text(type_node)) or UNKNOWN
         for declarator in node.children_by_field_name("declarator"):
             value_node = None
             target = declarator
@@ -67,6 +70,22 @@ class Declarations:
             env.declare(name, value)
             if name in self.copies:
                 self.copies[name].value = value
+
+    def _enumerators(self, specifier: Node, env: Env) -> None:
+        """A local `enum { TILE = 16, PAD };`: each enumerator a constant of the enclosing block (the
+        one before plus one where no value is written)."""
+        body = specifier.child_by_field_name("body")
+        previous = None
+        for enumerator in body.named_children if body is not None else []:
+            name, value_node = enumerator.child_by_field_name("name"), enumerator.child_by_field_name("value")
+            if enumerator.type != "enumerator" or name is None:
+                continue
+            if value_node is not None:
+                value = self.rvalue(value_node, env, record=False)
+                previous = value.expr if isinstance(value, Scalar) else Opaque(f"enumerator {text(name)}")
+            else:
+                previous = op("+", previous, ONE) if previous is not None else ZERO
+            env.declare(text(name), Scalar(previous, INT))
 
     def _pointer_from_call(self, call: Node, name: str, base: CType, value: Scalar) -> Val:
         """`T* s = SharedMemory<T>();`: a helper struct whose conversion operator returns its

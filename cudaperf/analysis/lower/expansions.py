@@ -17,24 +17,44 @@ class Expansions:
 
     def _nested_definition(self, node: Node, env: Env) -> None:
         """A statement macro such as ``CUDA_KERNEL_LOOP(i, n) { ... }`` parses as a nested function."""
-        name = function_name(node)
-        macro = self._macro(name, node, always=True)
         body = node.child_by_field_name("body")
-        if macro is None or macro.params is None or body is None or self.macro_depth > 4:
+        declarator = node.child_by_field_name("declarator")
+        args = [text(p) for p in declarator.child_by_field_name("parameters").named_children]
+        loop = self._macro_loop(function_name(node), args, node) if body is not None else None
+        if loop is None:
             if body is not None:
                 self.block(body, env)
             return
-        declarator = node.child_by_field_name("declarator")
-        args = [text(p) for p in declarator.child_by_field_name("parameters").named_children]
-        expansion = substitute(macro, args)
-        parsed = parse.parse(f"void __cudaperf_macro() {{ {expansion} {{}} }}".encode())
+        self._with_position(node, lambda: self._loop_with_body(loop, body, env))
+
+    def _macro_call_loop(self, node: Node, following: Node | None, env: Env) -> bool:
+        """``KERNEL_LOOP(i, B * N * M) { ... }``, whose range does not parse as a parameter: a call
+        missing its `;`, then a block.  Lowered as the loop the macro expands to, with that block as
+        its body (True), where the macro expands to one."""
+        call = node.named_children[0] if node.type == "expression_statement" and \
+            len(node.named_children) == 1 else None
+        if call is None or call.type != "call_expression" or text(node).rstrip().endswith(";") or \
+                following is None or following.type != "compound_statement" or \
+                call.child_by_field_name("function").type != "identifier":
+            return False
+        args = [text(a) for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+        loop = self._macro_loop(text(call.child_by_field_name("function")), args, node)
+        if loop is None:
+            return False
+        self._with_position(node, lambda: self._loop_with_body(loop, following, env))
+        return True
+
+    def _macro_loop(self, name: str, args: list[str], node: Node) -> Node | None:
+        """The loop a statement macro expands to with `args` (`for (int i = ...; i < n; ...)`), None
+        where `name` is no function-like macro or expands to something else."""
+        macro = self._macro(name, node, always=True)
+        if macro is None or macro.params is None or self.macro_depth > 4:
+            return None
+        parsed = parse.parse(f"void __cudaperf_macro() {{ {substitute(macro, args)} {{}} }}".encode())
         fn = parsed.root_node.named_children[0] if parsed.root_node.named_children else None
         stmts = fn.child_by_field_name("body").named_children if fn is not None and \
             fn.child_by_field_name("body") is not None else []
-        if len(stmts) != 1 or stmts[0].type not in ("for_statement", "while_statement"):
-            self.block(body, env)
-            return
-        self._with_position(node, lambda: self._loop_with_body(stmts[0], body, env))
+        return stmts[0] if len(stmts) == 1 and stmts[0].type in ("for_statement", "while_statement") else None
 
     def _loop_with_body(self, loop_node: Node, body: Node, env: Env) -> None:
         self._loop(_BodySwap(loop_node, body), env)

@@ -23,7 +23,7 @@ _MAX_STATEMENTS = 20000
 _NOTHING_TO_LOWER = {"break_statement", "continue_statement", "comment", "type_definition", "alias_declaration",
                      "using_declaration", "static_assert_declaration", "namespace_alias_definition", "goto_statement",
                      "preproc_def", "preproc_function_def", "preproc_include", "preproc_undef", "template_declaration",
-                     "struct_specifier", "class_specifier", "enum_specifier", "union_specifier", ";", "{", "}"}
+                     "struct_specifier", "class_specifier", "union_specifier", ";", "{", "}"}
 
 
 class Statements:
@@ -39,12 +39,19 @@ class Statements:
         # known to be compiled joins the list
         children = _glue_pragma_loops([s for c in children for s in (
             _first_arm(c) if self._compiled_arm(c) else [c])])
-        for index, child in enumerate(children):
+        index = 0
+        while index < len(children):
+            child = children[index]
             exiting = self._early_exit(child)
             if exiting is not None:
                 self._guarded_rest(child, exiting, children[index + 1:], env)
                 return
+            following = children[index + 1] if index + 1 < len(children) else None
+            if self._macro_call_loop(child, following, env):  # the macro and the block it heads
+                index += 2
+                continue
             self.statement(child, env)
+            index += 1
 
     def _compiled_statements(self, node: Node) -> list[Node]:
         """The statements of the arm of a preprocessor conditional nvcc compiles: `#ifdef X` and
@@ -333,4 +340,5 @@ _STATEMENTS = {
     "return_statement": Statements._return,
     "switch_statement": Statements._switch,
     "function_definition": Expansions._nested_definition,
+    "enum_specifier": Declarations._enumerators,
 }
