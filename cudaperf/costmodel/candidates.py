@@ -29,7 +29,7 @@ from .wrapper import bind, wrappers
 # metadata operator called from Python and an nn.Module call launch nothing but cost host time
 # (`view_host_s`, `module_host_s`: `host_only`)
 TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4,
-         "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 3e-6}
+         "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
              "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
 _CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d", "conv_transpose1d",
