@@ -380,3 +380,29 @@ def test_calls_that_launch_nothing_still_cost_the_host():
 
     (rewrite,) = estimate(_SMALL_REFERENCE, [_SMALL_REWRITE])
     assert rewrite.reference_seconds - rewrite.seconds >= TORCH["module_host_s"] + 2 * TORCH["view_host_s"] - 1e-12
+
+
+_CONSTANT = '''import torch
+
+
+class ModelNew(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.out = torch.ones(4, 8)
+
+    def forward(self, x):
+        return self.out
+'''
+
+
+@pytest.mark.torch
+def test_a_solution_that_runs_nothing_costs_its_host_calls():
+    """A forward returning a constant (or a cached or lazy result) launches nothing: it is estimated at
+    its Python calls, faster than a reference that runs kernels, and marked as a guess, not placed last."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel.candidates import TORCH, estimate
+
+    (constant,) = estimate(_SMALL_REFERENCE, [_CONSTANT])
+    assert constant.seconds == pytest.approx(TORCH["module_host_s"])
+    assert constant.seconds < constant.reference_seconds and constant.guess and constant.reason is None
+

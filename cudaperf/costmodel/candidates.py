@@ -62,7 +62,7 @@ class Estimate:
     torch_ops: list[dict] = field(default_factory=list)
     sizes: dict[str, dict[str, float]] = field(default_factory=dict)   # function -> wrapper values inferred
     unknown: list[str] = field(default_factory=list)
-    note: str | None = None       # how the trace ended when it did not end normally (partial, guessed calls)
+    note: str | None = None       # how the trace ended when not normally (partial, guessed calls), or nothing ran
     torch_only: str | None = None  # why none of its own kernels runs (no extension, one that cannot build):
     #                                the estimate is its torch operators', priced as the reference's
     reference_seconds: float | None = None   # the reference's own estimated time (`reference_seconds`)
@@ -224,8 +224,8 @@ def estimate_traced(label: str, traced: dict) -> Estimate:
         host += 0.0 if call.get("graph") else TORCH["host_s"]
     if not terms:
         est.torch_only = _torch_only(traced)
-        if not traced["ops"]:
-            return Estimate(label, reason=f"{est.torch_only}, and no torch operator runs on the task's inputs")
+        if not traced["ops"]:       # a constant, a cached or a lazy result: what is timed is its Python
+            est.note = f"{est.torch_only}, and no torch operator runs on the task's inputs: its host calls only"
     for op in traced["ops"]:
         _add(terms, op_terms(op))
         est.torch_ops.append(op)
