@@ -41,6 +41,7 @@ from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
+TABLE_BYTES = 64 * 2 ** 20  # joined rows kept per kernel for the pairs still to come
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
 
 
@@ -223,12 +224,22 @@ class LaneTable:
                         for name, parts in s.carried.items()}  # loop-carried values: what they come from
         self.cache: dict[tuple, Lanes | None] = {}
         self.renamed: dict[int, tuple[Expr, Expr]] = {}  # stored values with loads as symbols (_stand_in)
+        self.tables: dict[tuple, tuple[Lanes, np.ndarray]] = {}  # joined rows per side (_sorted_table)
+        self.table_bytes = 0
 
     def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
         key = (access.id, tuple(loop.id for loop in loops), in_block)
         if key not in self.cache:
             self.cache[key] = self._sample(access, loops, in_block)
         return self.cache[key]
+
+    def keep(self, key: tuple, lanes: Lanes, rows: np.ndarray) -> None:
+        """Keep a side's rows (with its lanes, so that their id is not reused), within TABLE_BYTES."""
+        if self.table_bytes + rows.nbytes > TABLE_BYTES:
+            self.tables.clear()
+            self.table_bytes = 0
+        self.tables[key] = (lanes, rows)
+        self.table_bytes += rows.nbytes
 
     def assumed(self, branch: Branch, side: bool) -> bool:
         """May a race inside one block take lanes behind this data-dependent branch as present?
@@ -341,22 +352,18 @@ def _clash_of_values(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _clash(a: np.ndarray, b: np.ndarray) -> bool:
-    """Rows are (key..., who).  Is there a key both sides reach from two different `who`s?"""
-    both = np.concatenate([a, b]) if a is not b else a
-    key = _codes(both[:, :-1])
+    """Rows are (key..., who), distinct and in lexicographic order (`_sorted_table`).  Is there a key
+    both sides reach from two different `who`s?  The keys of both sides are coded alike by a coding
+    that keeps the rows' order, so nothing is sorted again per pair."""
+    key = _codes(a[:, :-1] if a is b else np.concatenate([a[:, :-1], b[:, :-1]]))
     if a is b:
-        keep = np.ones(len(key), dtype=bool)
-    else:
-        shared = common(key[:len(a)], key[len(a):])
-        if not shared.size:
-            return False
-        keep = member(key, shared)
-    who = _codes(both[:, -1:])
-    radix = int(who.max(initial=0)) + 1
-    pairs = distinct(key[keep] * radix + who[keep]) if int(key.max(initial=0)) < 2 ** 62 // radix else \
-        np.unique(np.stack([key[keep], who[keep]], axis=1), axis=0)
-    keys = pairs // radix if pairs.ndim == 1 else pairs[:, 0]
-    return bool((np.diff(keys) == 0).any())  # sorted: a repeated key has two different `who`s
+        return bool((key[1:] == key[:-1]).any())  # distinct rows with one key: two different `who`s
+    key_a, key_b = key[:len(a)], key[len(a):]
+    in_a, in_b = member(key_b, key_a), member(key_a, key_b)
+    key_a, key_b = key_a[in_b], key_b[in_a]
+    if (key_a[1:] == key_a[:-1]).any() or (key_b[1:] == key_b[:-1]).any():
+        return True
+    return bool((a[in_b, -1] != b[in_a, -1]).any())  # each common key once per side, in the same order
 
 
 def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np.ndarray,
@@ -366,6 +373,22 @@ def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np
     columns += [getattr(lanes, k)[rows][:, None] for k in key if k != "when"]
     columns += [units[:, None], getattr(lanes, who)[rows][:, None]]
     return np.concatenate(columns + ([lanes.value[rows][:, None]] if values else []), axis=1)
+
+
+def _sorted_table(table: LaneTable, lanes: Lanes, granule: int, kind: _Kind, shift: np.ndarray) -> np.ndarray:
+    """`_table`'s distinct rows in lexicographic order, made once per side: a write meets many
+    partners, and a partner many writes."""
+    key = (id(lanes), granule, kind.key, kind.who, shift.tobytes())
+    hit = table.tables.get(key)
+    if hit is None:
+        rows = _table(lanes, granule, kind.key, kind.who, shift)
+        order = np.argsort(_codes(rows), kind="stable")  # the coding keeps the rows' lexicographic order
+        rows = rows[order]
+        keep = np.ones(len(rows), dtype=bool)
+        keep[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        table.keep(key, lanes, rows[keep])
+        hit = table.tables[key]
+    return hit[1]
 
 
 def _separating_loops(graph: nx.DiGraph, access: Access, orders: frozenset[str]) -> tuple[Loop, ...]:
@@ -536,9 +559,14 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
             continue  # no unit in common: nothing to join (most pairs of machine-generated code)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
         values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
-        clash = _clash_of_values if values else _clash
-        table_a = _table(a, granule, kind.key, kind.who, shift_a, values)
-        if clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who, shift_b, values)):
+        if values:
+            table_a = _table(a, granule, kind.key, kind.who, shift_a, values)
+            clash = _clash_of_values(table_a, table_a if other is w else
+                                     _table(b, granule, kind.key, kind.who, shift_b, values))
+        else:
+            table_a = _sorted_table(table, a, granule, kind, shift_a)
+            clash = _clash(table_a, table_a if other is w else _sorted_table(table, b, granule, kind, shift_b))
+        if clash:
             reported.add(w.id)
             yield w, other
 
