@@ -95,11 +95,17 @@ class Calls:
         value = _ON_ARGUMENTS.handler(name)(self, name, node, arg_nodes, env, record)
         if value is not None:
             return value
+        if _ON_VALUES.handler(name) is _declined and not self._inlinable(name):
+            # a function-like macro: its arguments are lowered inside the expansion only (lowering
+            # them here too counted their operations and accesses twice)
+            value = self._expanded_call(name, node, arg_nodes, env)
+            if value is not None:
+                return value
         values = [self.rvalue(a, env, record) for a in arg_nodes]
         value = _ON_VALUES.handler(name)(self, name, node, values, record)
         if value is None and self._inlinable(name):
             value = self._inline(name, node, values, template_values)
-        if value is None:
+        if value is None:  # a macro named like a collective whose handler declined (`__shfl_down(v, d)`)
             value = self._expanded_call(name, node, arg_nodes, env)
         if value is None:
             value = _LIBRARY.handler(name)(self, name, node, values, record)
@@ -114,7 +120,7 @@ class Calls:
         """A function-like macro called in the kernel, expanded in place."""
         macro = self._macro(name, node)
         if macro is not None and macro.params is not None and self.macro_depth < 8:
-            return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node)
+            return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node, arg_nodes)
         return None
 
     def _min_max(self, name: str, node: Node, values: list[Val], record: bool) -> Val | None:
