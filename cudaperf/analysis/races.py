@@ -28,6 +28,7 @@ import math
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import networkx as nx
 import numpy as np
@@ -36,12 +37,12 @@ from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, walk
 from .sampling import Sampler, evaluate_on
-from .sets import common, distinct, distinct_rows, member
+from .sets import distinct_rows, member
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
-TABLE_BYTES = 64 * 2 ** 20  # joined rows kept per kernel for the pairs still to come
+SIDE_BYTES = 64 * 2 ** 20  # joined rows kept per kernel for the pairs still to come
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
 
 
@@ -173,6 +174,11 @@ class Lanes:
     size: int
     value: np.ndarray  # what a plain store writes, as a stand-in number (equal numbers, equal values); NaN: unknown
 
+    @cached_property
+    def extent(self) -> tuple[float, float]:
+        """The lowest and the highest address (`_apart` asks for every partner)."""
+        return float(self.address.min()), float(self.address.max())
+
     def words(self, granule: int) -> tuple[np.ndarray, np.ndarray]:
         """(row index, granule index) for every `granule`-byte unit the access covers."""
         per = max(1, self.size // granule)
@@ -184,8 +190,8 @@ class Lanes:
 def _apart(a: Lanes, b: Lanes, granule: int) -> bool:
     """Do the `granule`-byte units the two accesses' lanes cover lie in disjoint ranges?"""
     def units(lanes: Lanes) -> tuple[float, float]:
-        return np.floor(lanes.address.min() / granule), np.floor(lanes.address.max() / granule) + \
-            max(1, lanes.size // granule) - 1
+        low, high = lanes.extent
+        return math.floor(low / granule), math.floor(high / granule) + max(1, lanes.size // granule) - 1
 
     (low_a, high_a), (low_b, high_b) = units(a), units(b)
     return high_a < low_b or high_b < low_a
@@ -224,8 +230,8 @@ class LaneTable:
                         for name, parts in s.carried.items()}  # loop-carried values: what they come from
         self.cache: dict[tuple, Lanes | None] = {}
         self.renamed: dict[int, tuple[Expr, Expr]] = {}  # stored values with loads as symbols (_stand_in)
-        self.tables: dict[tuple, tuple[Lanes, np.ndarray]] = {}  # joined rows per side (_sorted_table)
-        self.table_bytes = 0
+        self.sides: dict[tuple, tuple[Lanes, _Side]] = {}  # joined rows per side (_side)
+        self.side_bytes = 0
 
     def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
         key = (access.id, tuple(loop.id for loop in loops), in_block)
@@ -233,13 +239,14 @@ class LaneTable:
             self.cache[key] = self._sample(access, loops, in_block)
         return self.cache[key]
 
-    def keep(self, key: tuple, lanes: Lanes, rows: np.ndarray) -> None:
-        """Keep a side's rows (with its lanes, so that their id is not reused), within TABLE_BYTES."""
-        if self.table_bytes + rows.nbytes > TABLE_BYTES:
-            self.tables.clear()
-            self.table_bytes = 0
-        self.tables[key] = (lanes, rows)
-        self.table_bytes += rows.nbytes
+    def keep(self, key: tuple, lanes: Lanes, side: _Side) -> None:
+        """Keep a side (with its lanes, so that their id is not reused), within SIDE_BYTES."""
+        size = side.keys.nbytes * 2
+        if self.side_bytes + size > SIDE_BYTES:
+            self.sides.clear()
+            self.side_bytes = 0
+        self.sides[key] = (lanes, side)
+        self.side_bytes += size
 
     def assumed(self, branch: Branch, side: bool) -> bool:
         """May a race inside one block take lanes behind this data-dependent branch as present?
@@ -330,40 +337,32 @@ def _loads_as_symbols(expr: Expr, accesses: dict[int, Access], renamed: dict[int
     return hit[1]  # the entry holds `expr`, so its id is not reused while the table lives
 
 
-def _keys_with_several(key: np.ndarray, column: np.ndarray) -> np.ndarray:
-    """The keys (non-negative codes) that occur with two different values of `column`."""
-    codes = np.unique(column, return_inverse=True)[1].astype(np.int64).ravel()
-    radix = int(codes.max(initial=0)) + 1
-    if int(key.max(initial=0)) >= 2 ** 62 // radix:
-        pairs = np.unique(np.stack([key, codes], axis=1), axis=0)
-        return pairs[1:, 0][np.diff(pairs[:, 0]) == 0]
-    keys = distinct(key * radix + codes) // radix  # sorted, one entry per distinct (key, value)
-    return keys[1:][np.diff(keys) == 0]
+@dataclass(frozen=True)
+class _Side:
+    """One side of a join (`_side`): its distinct keys (unit, and the lanes' block, warp or
+    iteration as the kind asks) in lexicographic order, and per key the least and the greatest
+    `who` reaching it and, for stores of known values, the least and the greatest value stored."""
+
+    keys: np.ndarray
+    who: tuple[np.ndarray, np.ndarray]
+    value: tuple[np.ndarray, np.ndarray] | None
 
 
-def _clash_of_values(a: np.ndarray, b: np.ndarray) -> bool:
-    """Rows are (key..., who, value), every value known.  Is there a key reached by two different
-    `who`s that store two different values (equal values leave the word the same whoever wins)?"""
-    both = np.concatenate([a, b]) if a is not b else a
-    key = _codes(both[:, :-2])
-    keep = np.ones(len(key), dtype=bool) if a is b else member(key, common(key[:len(a)], key[len(a):]))
-    key, who, value = key[keep], both[keep, -2], both[keep, -1]
-    return bool(common(_keys_with_several(key, who), _keys_with_several(key, value)).size)
-
-
-def _clash(a: np.ndarray, b: np.ndarray) -> bool:
-    """Rows are (key..., who), distinct and in lexicographic order (`_sorted_table`).  Is there a key
-    both sides reach from two different `who`s?  The keys of both sides are coded alike by a coding
-    that keeps the rows' order, so nothing is sorted again per pair."""
-    key = _codes(a[:, :-1] if a is b else np.concatenate([a[:, :-1], b[:, :-1]]))
+def _clash(a: _Side, b: _Side) -> bool:
+    """Is there a key both sides reach from two different `who`s (storing, when values are known,
+    two different values: equal values leave the word the same whoever wins)?  The keys of both
+    sides are coded alike by a coding that keeps their order, so nothing is sorted per pair."""
     if a is b:
-        return bool((key[1:] == key[:-1]).any())  # distinct rows with one key: two different `who`s
-    key_a, key_b = key[:len(a)], key[len(a):]
-    in_a, in_b = member(key_b, key_a), member(key_a, key_b)
-    key_a, key_b = key_a[in_b], key_b[in_a]
-    if (key_a[1:] == key_a[:-1]).any() or (key_b[1:] == key_b[:-1]).any():
-        return True
-    return bool((a[in_b, -1] != b[in_a, -1]).any())  # each common key once per side, in the same order
+        several = a.who[0] != a.who[1]
+        return bool((several & (a.value[0] != a.value[1]) if a.value is not None else several).any())
+    key = _codes(np.concatenate([a.keys, b.keys]))
+    key_a, key_b = key[:len(a.keys)], key[len(a.keys):]
+    in_b, in_a = member(key_a, key_b), member(key_b, key_a)  # each common key once per side, in one order
+
+    def spread(x: tuple[np.ndarray, np.ndarray], y: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        return np.minimum(x[0][in_b], y[0][in_a]) != np.maximum(x[1][in_b], y[1][in_a])
+    several = spread(a.who, b.who)
+    return bool((several & spread(a.value, b.value) if a.value is not None else several).any())
 
 
 def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np.ndarray,
@@ -375,19 +374,24 @@ def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np
     return np.concatenate(columns + ([lanes.value[rows][:, None]] if values else []), axis=1)
 
 
-def _sorted_table(table: LaneTable, lanes: Lanes, granule: int, kind: _Kind, shift: np.ndarray) -> np.ndarray:
-    """`_table`'s distinct rows in lexicographic order, made once per side: a write meets many
-    partners, and a partner many writes."""
-    key = (id(lanes), granule, kind.key, kind.who, shift.tobytes())
-    hit = table.tables.get(key)
+def _side(table: LaneTable, lanes: Lanes, granule: int, kind: _Kind, shift: np.ndarray, values: bool) -> _Side:
+    """`_table`'s rows grouped by key, made once per side: a write meets many partners, and a
+    partner many writes."""
+    cached = (id(lanes), granule, kind.key, kind.who, shift.tobytes(), values)
+    hit = table.sides.get(cached)
     if hit is None:
-        rows = _table(lanes, granule, kind.key, kind.who, shift)
-        order = np.argsort(_codes(rows), kind="stable")  # the coding keeps the rows' lexicographic order
-        rows = rows[order]
-        keep = np.ones(len(rows), dtype=bool)
-        keep[1:] = (rows[1:] != rows[:-1]).any(axis=1)
-        table.keep(key, lanes, rows[keep])
-        hit = table.tables[key]
+        rows = _table(lanes, granule, kind.key, kind.who, shift, values)
+        width = rows.shape[1] - 2 if values else rows.shape[1] - 1
+        key = _codes(rows[:, :width])
+        order = np.argsort(key, kind="stable")  # the coding keeps the keys' lexicographic order
+        key, rows = key[order], rows[order]
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+
+        def span(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return np.minimum.reduceat(column, starts), np.maximum.reduceat(column, starts)
+        side = _Side(rows[starts, :width], span(rows[:, width]), span(rows[:, width + 1]) if values else None)
+        table.keep(cached, lanes, side)
+        hit = table.sides[cached]
     return hit[1]
 
 
@@ -559,13 +563,8 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
             continue  # no unit in common: nothing to join (most pairs of machine-generated code)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
         values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
-        if values:
-            table_a = _table(a, granule, kind.key, kind.who, shift_a, values)
-            clash = _clash_of_values(table_a, table_a if other is w else
-                                     _table(b, granule, kind.key, kind.who, shift_b, values))
-        else:
-            table_a = _sorted_table(table, a, granule, kind, shift_a)
-            clash = _clash(table_a, table_a if other is w else _sorted_table(table, b, granule, kind, shift_b))
+        side_a = _side(table, a, granule, kind, shift_a, values)
+        clash = _clash(side_a, side_a if other is w else _side(table, b, granule, kind, shift_b, values))
         if clash:
             reported.add(w.id)
             yield w, other
