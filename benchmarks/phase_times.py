@@ -51,18 +51,19 @@ def main() -> None:
     parser.add_argument("dirs", nargs="*", type=Path)
     parser.add_argument("--every", type=int, default=4)
     parser.add_argument("--offset", type=int, default=0)
-    parser.add_argument("--json", type=Path, help="also write per-file times here")
+    parser.add_argument("--json", type=Path, help="also write per-file times (and their phases) here")
     ns = parser.parse_args()
     files = list(find_sources(ns.dirs or corpora.directories()))[ns.offset::ns.every]
     instrument()
     options, rows = Options(resources="estimate"), []
     for path in files:
-        start = time.process_time()
+        before, start = dict(SPENT), time.process_time()
         try:
             kernels = len(analyze_file(path, options).kernels)
         except SourceError:
             kernels = 0
-        rows.append({"path": str(path), "kernels": kernels, "seconds": time.process_time() - start})
+        rows.append({"path": str(path), "kernels": kernels, "seconds": time.process_time() - start,
+                     "phases": {k: v - before.get(k, 0.0) for k, v in SPENT.items() if v > before.get(k, 0.0)}})
     whole = sum(r["seconds"] for r in rows)
     per_kernel = [1000 * r["seconds"] / r["kernels"] for r in rows if r["kernels"]]
     cuts = statistics.quantiles(per_kernel, n=100, method="inclusive")
