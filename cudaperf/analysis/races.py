@@ -35,7 +35,7 @@ import numpy as np
 
 from .budget import check
 from .divergence import Dependence
-from .ir import Access, Barrier, Branch, Kernel, Loop, walk
+from .ir import Access, Barrier, Branch, Kernel, Loop, statements
 from .sampling import Sampler, evaluate_on
 from .sets import distinct_rows, member
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
@@ -224,9 +224,9 @@ class LaneTable:
         self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
         self.guessed = guessed  # arguments whose values were made up: addresses built from them prove nothing
         self.spun_on = kernel.spun_on  # volatile words a loop waits on: a hand-off the lanes do not model
-        self.dependence = Dependence(kernel)
-        self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
-        self.carried = {name: parts for s, _ in walk(kernel.body) if isinstance(s, Loop)
+        self.dependence = Dependence.of(kernel)
+        self.accesses = {s.id: s for s, _ in statements(kernel) if isinstance(s, Access)}
+        self.carried = {name: parts for s, _ in statements(kernel) if isinstance(s, Loop)
                         for name, parts in s.carried.items()}  # loop-carried values: what they come from
         self.cache: dict[tuple, Lanes | None] = {}
         self.renamed: dict[int, tuple[Expr, Expr]] = {}  # stored values with loads as symbols (_stand_in)
@@ -678,14 +678,14 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
     blocks.  Data-dependent conditions count as possibly taken: which lanes take them does not
     matter, only that more than one may.  Each comes with the widest scope whose threads meet on a
     word: grid, block (two warps) or warp (two lanes of one, no __syncwarp between)."""
-    statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
+    memory = [s for s, _ in statements(kernel) if isinstance(s, Access) and s.space in ("shared", "global")]
     sampler, dependence = table.sampler, table.dependence
-    accesses = {s.id: s for s in statements}
+    accesses = {s.id: s for s in memory}
     loads: dict[tuple[str, str], list[Access]] = {}  # the loads of each word, by array and offset
-    for r in statements:
+    for r in memory:
         if r.kind == "load":
             loads.setdefault((r.array, str(r.offset)), []).append(r)
-    for n, w in enumerate(statements):
+    for n, w in enumerate(memory):
         if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on:
             continue
         context = graph.nodes[w.id]["context"]
@@ -699,7 +699,7 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
             continue  # `flag = 1`: every writer stores one value
         if w.value is not None and str(w.offset) == str(op("*", w.value, Const(w.size))):
             continue  # `a[x] = x`: every writer of an element stores that element's one value
-        if _reset_before(w, statements[:n], graph):
+        if _reset_before(w, memory[:n], graph):
             continue
         batch = sampler.batch(context)
         if loads_in(w.offset) and _permuted(w, accesses, index_fills, batch):
@@ -950,7 +950,7 @@ def _at_values(kernel: Kernel, graph: nx.DiGraph, deferred: dict[_Kind, list], r
     nobody giving offset), judged again with the argument at each of a few values, small ones
     included, where one argument only shifts the addresses (_shifts_only) of an update's read and
     write (one statement): a race that shows at every one of them is reported, naming the values."""
-    accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
+    accesses = {s.id: s for s, _ in statements(kernel) if isinstance(s, Access)}
     wanted: dict[frozenset[str], set[tuple[int, int]]] = {}
     for pairs in deferred.values():
         for pair in pairs:
@@ -1008,7 +1008,7 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
     for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared, deferred[WARP]):
         yield WARP.name, w.line, w.column, _shared_message(WARP, w, other)
     global_: set[int] = set()
-    loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
+    loops = {s.counter: s for s, _ in statements(kernel) if isinstance(s, Loop)}
     for w, read in _data_reads(kernel, graph, table, loops, shared):
         arrays = " and ".join(dict.fromkeys(f"`{table.accesses[ld.access_id].array}`" for ld in loads_in(read.offset)
                                             if ld.access_id in table.accesses)) or "data"
