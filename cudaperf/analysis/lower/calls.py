@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..arith import precision
+from ..arith import WorkCounter, precision
 from ..ctype import BUILTIN_TYPES, FLOAT, UNKNOWN
 from ..ir import OpaqueMemory
 from ..parse import Node, text
@@ -95,17 +95,18 @@ class Calls:
         value = _ON_ARGUMENTS.handler(name)(self, name, node, arg_nodes, env, record)
         if value is not None:
             return value
-        if _ON_VALUES.handler(name) is _declined and not self._inlinable(name):
-            # a function-like macro: its arguments are lowered inside the expansion only (lowering
-            # them here too counted their operations and accesses twice)
-            value = self._expanded_call(name, node, arg_nodes, env)
-            if value is not None:
-                return value
-        values = [self.rvalue(a, env, record) for a in arg_nodes]
+        if self._expands(name, node):
+            # a function-like macro: its arguments are lowered here for their accesses (at their own
+            # positions), and their operations counted inside the expansion only, not twice
+            (work, self.work) = (self.work, WorkCounter())
+            values = [self.rvalue(a, env, record) for a in arg_nodes]
+            self.work = work
+        else:
+            values = [self.rvalue(a, env, record) for a in arg_nodes]
         value = _ON_VALUES.handler(name)(self, name, node, values, record)
         if value is None and self._inlinable(name):
             value = self._inline(name, node, values, template_values)
-        if value is None:  # a macro named like a collective whose handler declined (`__shfl_down(v, d)`)
+        if value is None:
             value = self._expanded_call(name, node, arg_nodes, env)
         if value is None:
             value = _LIBRARY.handler(name)(self, name, node, values, record)
@@ -116,11 +117,19 @@ class Calls:
         return name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH and \
             sum(ctx.function == name for ctx in self.inline_stack) < _RECURSION_DEPTH
 
+    def _expands(self, name: str, node: Node) -> bool:
+        """Is a call to `name` a function-like macro's use, expanded in place (no collective, helper
+        or intrinsic of that name comes first)?"""
+        if _ON_VALUES.handler(name) is not _declined or self._inlinable(name) or self.macro_depth >= 8:
+            return False
+        macro = self._macro(name, node)
+        return macro is not None and macro.params is not None
+
     def _expanded_call(self, name: str, node: Node, arg_nodes: list[Node], env: Env) -> Val | None:
         """A function-like macro called in the kernel, expanded in place."""
         macro = self._macro(name, node)
         if macro is not None and macro.params is not None and self.macro_depth < 8:
-            return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node, arg_nodes)
+            return self._expand_expression(macro, [text(a) for a in arg_nodes], env, node)
         return None
 
     def _min_max(self, name: str, node: Node, values: list[Val], record: bool) -> Val | None:

@@ -57,41 +57,22 @@ class Expansions:
         line = (self.position or (parse.position(node) if node is not None else (0, 0)))[0]
         return self.scope.source.macro(name, line)
 
-    def _expand_expression(self, macro: Macro, args: list[str], env: Env, node: Node | None,
-                           arg_nodes: list[Node] = ()) -> Val:
+    def _expand_expression(self, macro: Macro, args: list[str], env: Env, node: Node | None) -> Val:
         expansion = substitute(macro, args).strip()
         if not expansion:
             return _opaque("empty macro")
         tree = snippet(expansion)
         if tree is None:
             return _opaque(f"macro {macro.name}")
-        saved, spelled = self.position, self.spelled
-        if node is not None and self.position is None:
-            self.position = parse.position(node)
-            self.spelled = _spellings(arg_nodes)
+        saved = self.position
+        if node is not None:
+            self.position = self.position or parse.position(node)
         self.macro_depth += 1
         try:
             return self.expr(tree, env)
         finally:
             self.macro_depth -= 1
-            self.position, self.spelled = saved, spelled
-
-    def _origin(self, node: Node) -> Node | None:
-        """Inside a macro expansion, the node of the outermost macro call's arguments spelled as
-        `node` is (its parentheses aside): what the expansion lowers from an argument keeps the
-        argument's position and spelling."""
-        while node.type == "parenthesized_expression" and node.named_child_count == 1:
-            node = node.named_children[0]
-        return self.spelled.get(text(node))
-
-
-def _spellings(arg_nodes: list[Node]) -> dict[str, Node]:
-    """Every named node of the arguments by its spelling (the first of equal spellings)."""
-    spelled: dict[str, Node] = {}
-    for arg in arg_nodes:
-        for n in parse.descendants(arg):
-            spelled.setdefault(text(n), n)
-    return spelled
+            self.position = saved
 
 
 _SNIPPETS: dict[str, Node | None] = {}

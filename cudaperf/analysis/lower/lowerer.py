@@ -44,7 +44,6 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
         self.warnings: list[tuple[int, int, str]] = []  # (line, column, message): shown as diagnostics
         self.arrived: set[str] = set()  # objects (as spelled) a barrier arrive() was called on
         self.position: tuple[int, int] | None = None  # override inside macro expansions
-        self.spelled: dict[str, Node] = {}  # the outermost macro call's argument nodes by spelling (_origin)
         self.inline_stack: list[_Inline] = []
         self.pending_unroll: int | None = None
         self.cse: dict[tuple, Load] = {}  # loads available for reuse: (space, array, offset, size)
@@ -62,10 +61,7 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
         return self.next_id
 
     def _pos(self, node: Node) -> tuple[int, int]:
-        if self.position is None:
-            return parse.position(node)
-        origin = self._origin(node) if self.spelled else None
-        return parse.position(origin) if origin is not None else self.position
+        return self.position or parse.position(node)
 
     def emit(self, stmt: Stmt) -> None:
         self.stmts.append(stmt)

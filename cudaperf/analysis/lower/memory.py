@@ -75,9 +75,8 @@ class Memory:
 
     def _access(self, loc: Loc, kind: str, node: Node, value: Expr | None = None) -> Access:
         line, column = self._pos(node)
-        spelled = (self._origin(node) if self.spelled and self.position else None) or node
         access = Access(self._id(), line, column, loc.space, kind, loc.array, loc.offset, loc.type.size,
-                        loc.type.name, text(spelled)[:80], value)
+                        loc.type.name, text(node)[:80], value)
         self.emit(access)
         return access
 
