@@ -37,6 +37,20 @@ def test_contraction_loops_and_guards():
     assert dot["flops_fp32"] == 17 * 1024 and dot["flops"] == 17 * 1024
 
 
+def test_a_macro_argument_is_counted_once_where_it_was_written():
+    code = """
+    #define F(x) (x)
+    #define G(x) F(x)
+    __global__ void k(const float* a, float* b, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) b[i] = G(a[i] * 2.f + 1.f);   // one FFMA, inside two macros
+    }"""
+    report = kernel_report(code, grid=(4, 1, 1), block=(256, 1, 1))
+    assert report["compute"]["instructions"] == {"fp32_fma": 1024}
+    load = next(a for a in report["memory"]["accesses"] if a["kind"] == "load")
+    assert (load["line"], load["column"], load["text"]) == (6, 29, "a[i]")  # the argument's, not the call's
+
+
 def test_precisions_division_and_unknown_counts():
     code = """
     __global__ void k(const double* a, double* b, const float* c, float* d, const int* len) {

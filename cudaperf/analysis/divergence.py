@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ir import Access, Branch, Kernel, Loop, walk
+from .ir import Access, Branch, Kernel, Loop, statements
 from .launch import Launch
 from .sampling import MAX_ITERATE, Batch, Sampler, crossing_blocks, evaluate_on
 from .symbolic import (
@@ -70,13 +70,21 @@ class Dependence:
     def __init__(self, kernel: Kernel):
         self.accesses: dict[int, Access] = {}
         self.cycles: dict[str, tuple[Expr, ...]] = {}  # loop counters and carried values: what they follow
-        for stmt, _ in walk(kernel.body):
+        for stmt, _ in statements(kernel):
             if isinstance(stmt, Access):
                 self.accesses[stmt.id] = stmt
             elif isinstance(stmt, Loop):
                 self.cycles[stmt.counter] = (stmt.init, stmt.update, stmt.condition)
                 self.cycles.update(stmt.carried)
         self._memo: dict[Expr, int] = {}
+
+    @staticmethod
+    def of(kernel: Kernel) -> Dependence:
+        """The kernel's one Dependence: the branch and race passes share the levels found."""
+        found = kernel.__dict__.get("_dependence")
+        if found is None:
+            found = kernel.__dict__["_dependence"] = Dependence(kernel)
+        return found
 
     def _cyclic(self, symbol: Sym, depth: int, unknown: int) -> int:
         """A value that follows itself through the loop (a counter, a carried value): its level is
@@ -145,7 +153,7 @@ def divergence_sampler(kernel: Kernel, launch: Launch, free: list[str]) -> Sampl
     lattice would miss it, and the test would look warp-uniform).  `free`: arguments judged at
     any value, whose bounds have no one place to fall."""
     tests = [stmt.condition if isinstance(stmt, Branch) else substitute(stmt.condition, {stmt.counter: stmt.init})
-             for stmt, _ in walk(kernel.body) if isinstance(stmt, Branch | Loop)]
+             for stmt, _ in statements(kernel) if isinstance(stmt, Branch | Loop)]
     return Sampler(launch, all_warps=True, cuts=crossing_blocks(launch, tests, free))
 
 

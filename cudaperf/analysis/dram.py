@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ir import Kernel, OpaqueMemory, walk
+from .ir import Kernel, OpaqueMemory, statements
 
 SECTOR = 32
 # memory an opaque operation moves through DRAM uncounted; not "unknown" (behind a pointer the lowering
@@ -68,7 +68,7 @@ class Dram:
 def unseen_traffic(kernel: Kernel) -> str | None:
     """The first operation that moves DRAM bytes the model does not count: a texture or surface
     fetch, a library call given a global pointer (`cuda::memcpy_async`)."""
-    return next((f"`{s.name}` at line {s.line}" for s, _ in walk(kernel.body)
+    return next((f"`{s.name}` at line {s.line}" for s, _ in statements(kernel)
                  if isinstance(s, OpaqueMemory) and s.space in UNSEEN_SPACES), None)
 
 

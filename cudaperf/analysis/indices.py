@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import parse
-from .ir import Access, Kernel, walk
+from .ir import Access, Kernel, statements
 from .parse import Node, descendants, enclosing_function, text
 from .project import including_files
 from .scope import function_declarator
@@ -292,7 +292,7 @@ def index_fills(root: Node, path: str, launches: list, kernel: Kernel) -> dict[s
     """The fills of the kernel's index arrays that its stores scatter through (`c[idx[t]] = ...`),
     where every launch of it in `launches` (launch.HostLaunch; `path` None: in the file `root` was
     parsed from) agrees."""
-    accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
+    accesses = {s.id: s for s, _ in statements(kernel) if isinstance(s, Access)}
     scattered = {accesses[load.access_id].array for a in accesses.values() if a.kind == "store"
                  for load in loads_in(a.offset) if load.access_id in accesses}
     params = [p.name for p in kernel.params]

@@ -171,3 +171,12 @@ def walk(stmts: list[Stmt], ancestors: tuple[Stmt, ...] = ()):
         elif isinstance(s, Branch):
             yield from walk(s.then, ancestors + ((s, True),))
             yield from walk(s.orelse, ancestors + ((s, False),))
+
+
+def statements(kernel: Kernel) -> list[tuple[Stmt, tuple]]:
+    """`statements(kernel)`, listed once per kernel: the passes and rules walk a kernel some twenty
+    times.  A lowered kernel's body is not changed afterwards (a changed kernel is a new one)."""
+    found = kernel.__dict__.get("_statements")
+    if found is None:
+        found = kernel.__dict__["_statements"] = list(walk(kernel.body))
+    return found

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from . import parse
 from .ctype import CType
 from .guards import Range, argument_ranges, unreachable
-from .ir import Branch, Kernel, Loop, walk
+from .ir import Branch, Kernel, Loop, statements
 from .parse import Node, text
 from .symbolic import Const, Expr, Op, Sym, evaluate, free_symbols
 
@@ -225,7 +225,7 @@ def common_quotients(launches: list[HostLaunch]) -> list[tuple[int, int] | None]
 def _bound_candidates(kernel: Kernel) -> dict[str, list[Expr]]:
     """For `x < n`-style checks on a scalar argument n: the thread-index expressions x it bounds."""
     found: dict[str, list[Expr]] = {}
-    conditions = [s.condition for s, _ in walk(kernel.body) if isinstance(s, (Branch, Loop))]
+    conditions = [s.condition for s, _ in statements(kernel) if isinstance(s, (Branch, Loop))]
     stack = list(conditions)
     while stack:
         e = stack.pop()
@@ -265,7 +265,7 @@ def block_width_hint(kernel: Kernel) -> int | None:
                         counts[size.value] = counts.get(size.value, 0) + 1
             stack.extend(e.args)
 
-    for stmt, _ in walk(kernel.body):
+    for stmt, _ in statements(kernel):
         if isinstance(stmt, Loop):
             for part in (stmt.init, stmt.condition, stmt.update):
                 visit(part)

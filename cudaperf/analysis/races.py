@@ -28,19 +28,21 @@ import math
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import networkx as nx
 import numpy as np
 
 from .budget import check
 from .divergence import Dependence
-from .ir import Access, Barrier, Branch, Kernel, Loop, walk
+from .ir import Access, Barrier, Branch, Kernel, Loop, statements
 from .sampling import Sampler, evaluate_on
-from .sets import common, distinct, distinct_rows, member
+from .sets import distinct_rows, member
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
+SIDE_BYTES = 64 * 2 ** 20  # joined rows kept per kernel for the pairs still to come
 BLOCKS = 3  # sampled blocks whose lanes are joined: a race inside one block shows in the first; two meet across
 
 
@@ -172,6 +174,11 @@ class Lanes:
     size: int
     value: np.ndarray  # what a plain store writes, as a stand-in number (equal numbers, equal values); NaN: unknown
 
+    @cached_property
+    def extent(self) -> tuple[float, float]:
+        """The lowest and the highest address (`_apart` asks for every partner)."""
+        return float(self.address.min()), float(self.address.max())
+
     def words(self, granule: int) -> tuple[np.ndarray, np.ndarray]:
         """(row index, granule index) for every `granule`-byte unit the access covers."""
         per = max(1, self.size // granule)
@@ -183,8 +190,8 @@ class Lanes:
 def _apart(a: Lanes, b: Lanes, granule: int) -> bool:
     """Do the `granule`-byte units the two accesses' lanes cover lie in disjoint ranges?"""
     def units(lanes: Lanes) -> tuple[float, float]:
-        return np.floor(lanes.address.min() / granule), np.floor(lanes.address.max() / granule) + \
-            max(1, lanes.size // granule) - 1
+        low, high = lanes.extent
+        return math.floor(low / granule), math.floor(high / granule) + max(1, lanes.size // granule) - 1
 
     (low_a, high_a), (low_b, high_b) = units(a), units(b)
     return high_a < low_b or high_b < low_a
@@ -217,18 +224,29 @@ class LaneTable:
         self.copies = copies  # thread and block indices whose lanes copy index 0's work (see races())
         self.guessed = guessed  # arguments whose values were made up: addresses built from them prove nothing
         self.spun_on = kernel.spun_on  # volatile words a loop waits on: a hand-off the lanes do not model
-        self.dependence = Dependence(kernel)
-        self.accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
-        self.carried = {name: parts for s, _ in walk(kernel.body) if isinstance(s, Loop)
+        self.dependence = Dependence.of(kernel)
+        self.accesses = {s.id: s for s, _ in statements(kernel) if isinstance(s, Access)}
+        self.carried = {name: parts for s, _ in statements(kernel) if isinstance(s, Loop)
                         for name, parts in s.carried.items()}  # loop-carried values: what they come from
         self.cache: dict[tuple, Lanes | None] = {}
         self.renamed: dict[int, tuple[Expr, Expr]] = {}  # stored values with loads as symbols (_stand_in)
+        self.sides: dict[tuple, tuple[Lanes, _Side]] = {}  # joined rows per side (_side)
+        self.side_bytes = 0
 
     def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
         key = (access.id, tuple(loop.id for loop in loops), in_block)
         if key not in self.cache:
             self.cache[key] = self._sample(access, loops, in_block)
         return self.cache[key]
+
+    def keep(self, key: tuple, lanes: Lanes, side: _Side) -> None:
+        """Keep a side (with its lanes, so that their id is not reused), within SIDE_BYTES."""
+        size = side.keys.nbytes * 2
+        if self.side_bytes + size > SIDE_BYTES:
+            self.sides.clear()
+            self.side_bytes = 0
+        self.sides[key] = (lanes, side)
+        self.side_bytes += size
 
     def assumed(self, branch: Branch, side: bool) -> bool:
         """May a race inside one block take lanes behind this data-dependent branch as present?
@@ -319,44 +337,32 @@ def _loads_as_symbols(expr: Expr, accesses: dict[int, Access], renamed: dict[int
     return hit[1]  # the entry holds `expr`, so its id is not reused while the table lives
 
 
-def _keys_with_several(key: np.ndarray, column: np.ndarray) -> np.ndarray:
-    """The keys (non-negative codes) that occur with two different values of `column`."""
-    codes = np.unique(column, return_inverse=True)[1].astype(np.int64).ravel()
-    radix = int(codes.max(initial=0)) + 1
-    if int(key.max(initial=0)) >= 2 ** 62 // radix:
-        pairs = np.unique(np.stack([key, codes], axis=1), axis=0)
-        return pairs[1:, 0][np.diff(pairs[:, 0]) == 0]
-    keys = distinct(key * radix + codes) // radix  # sorted, one entry per distinct (key, value)
-    return keys[1:][np.diff(keys) == 0]
+@dataclass(frozen=True)
+class _Side:
+    """One side of a join (`_side`): its distinct keys (unit, and the lanes' block, warp or
+    iteration as the kind asks) in lexicographic order, and per key the least and the greatest
+    `who` reaching it and, for stores of known values, the least and the greatest value stored."""
+
+    keys: np.ndarray
+    who: tuple[np.ndarray, np.ndarray]
+    value: tuple[np.ndarray, np.ndarray] | None
 
 
-def _clash_of_values(a: np.ndarray, b: np.ndarray) -> bool:
-    """Rows are (key..., who, value), every value known.  Is there a key reached by two different
-    `who`s that store two different values (equal values leave the word the same whoever wins)?"""
-    both = np.concatenate([a, b]) if a is not b else a
-    key = _codes(both[:, :-2])
-    keep = np.ones(len(key), dtype=bool) if a is b else member(key, common(key[:len(a)], key[len(a):]))
-    key, who, value = key[keep], both[keep, -2], both[keep, -1]
-    return bool(common(_keys_with_several(key, who), _keys_with_several(key, value)).size)
-
-
-def _clash(a: np.ndarray, b: np.ndarray) -> bool:
-    """Rows are (key..., who).  Is there a key both sides reach from two different `who`s?"""
-    both = np.concatenate([a, b]) if a is not b else a
-    key = _codes(both[:, :-1])
+def _clash(a: _Side, b: _Side) -> bool:
+    """Is there a key both sides reach from two different `who`s (storing, when values are known,
+    two different values: equal values leave the word the same whoever wins)?  The keys of both
+    sides are coded alike by a coding that keeps their order, so nothing is sorted per pair."""
     if a is b:
-        keep = np.ones(len(key), dtype=bool)
-    else:
-        shared = common(key[:len(a)], key[len(a):])
-        if not shared.size:
-            return False
-        keep = member(key, shared)
-    who = _codes(both[:, -1:])
-    radix = int(who.max(initial=0)) + 1
-    pairs = distinct(key[keep] * radix + who[keep]) if int(key.max(initial=0)) < 2 ** 62 // radix else \
-        np.unique(np.stack([key[keep], who[keep]], axis=1), axis=0)
-    keys = pairs // radix if pairs.ndim == 1 else pairs[:, 0]
-    return bool((np.diff(keys) == 0).any())  # sorted: a repeated key has two different `who`s
+        several = a.who[0] != a.who[1]
+        return bool((several & (a.value[0] != a.value[1]) if a.value is not None else several).any())
+    key = _codes(np.concatenate([a.keys, b.keys]))
+    key_a, key_b = key[:len(a.keys)], key[len(a.keys):]
+    in_b, in_a = member(key_a, key_b), member(key_b, key_a)  # each common key once per side, in one order
+
+    def spread(x: tuple[np.ndarray, np.ndarray], y: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        return np.minimum(x[0][in_b], y[0][in_a]) != np.maximum(x[1][in_b], y[1][in_a])
+    several = spread(a.who, b.who)
+    return bool((several & spread(a.value, b.value) if a.value is not None else several).any())
 
 
 def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np.ndarray,
@@ -366,6 +372,27 @@ def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np
     columns += [getattr(lanes, k)[rows][:, None] for k in key if k != "when"]
     columns += [units[:, None], getattr(lanes, who)[rows][:, None]]
     return np.concatenate(columns + ([lanes.value[rows][:, None]] if values else []), axis=1)
+
+
+def _side(table: LaneTable, lanes: Lanes, granule: int, kind: _Kind, shift: np.ndarray, values: bool) -> _Side:
+    """`_table`'s rows grouped by key, made once per side: a write meets many partners, and a
+    partner many writes."""
+    cached = (id(lanes), granule, kind.key, kind.who, shift.tobytes(), values)
+    hit = table.sides.get(cached)
+    if hit is None:
+        rows = _table(lanes, granule, kind.key, kind.who, shift, values)
+        width = rows.shape[1] - 2 if values else rows.shape[1] - 1
+        key = _codes(rows[:, :width])
+        order = np.argsort(key, kind="stable")  # the coding keeps the keys' lexicographic order
+        key, rows = key[order], rows[order]
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+
+        def span(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return np.minimum.reduceat(column, starts), np.maximum.reduceat(column, starts)
+        side = _Side(rows[starts, :width], span(rows[:, width]), span(rows[:, width + 1]) if values else None)
+        table.keep(cached, lanes, side)
+        hit = table.sides[cached]
+    return hit[1]
 
 
 def _separating_loops(graph: nx.DiGraph, access: Access, orders: frozenset[str]) -> tuple[Loop, ...]:
@@ -536,9 +563,9 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
             continue  # no unit in common: nothing to join (most pairs of machine-generated code)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
         values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
-        clash = _clash_of_values if values else _clash
-        table_a = _table(a, granule, kind.key, kind.who, shift_a, values)
-        if clash(table_a, table_a if other is w else _table(b, granule, kind.key, kind.who, shift_b, values)):
+        side_a = _side(table, a, granule, kind, shift_a, values)
+        clash = _clash(side_a, side_a if other is w else _side(table, b, granule, kind, shift_b, values))
+        if clash:
             reported.add(w.id)
             yield w, other
 
@@ -651,14 +678,14 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
     blocks.  Data-dependent conditions count as possibly taken: which lanes take them does not
     matter, only that more than one may.  Each comes with the widest scope whose threads meet on a
     word: grid, block (two warps) or warp (two lanes of one, no __syncwarp between)."""
-    statements = [s for s, _ in walk(kernel.body) if isinstance(s, Access) and s.space in ("shared", "global")]
+    memory = [s for s, _ in statements(kernel) if isinstance(s, Access) and s.space in ("shared", "global")]
     sampler, dependence = table.sampler, table.dependence
-    accesses = {s.id: s for s in statements}
+    accesses = {s.id: s for s in memory}
     loads: dict[tuple[str, str], list[Access]] = {}  # the loads of each word, by array and offset
-    for r in statements:
+    for r in memory:
         if r.kind == "load":
             loads.setdefault((r.array, str(r.offset)), []).append(r)
-    for n, w in enumerate(statements):
+    for n, w in enumerate(memory):
         if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on:
             continue
         context = graph.nodes[w.id]["context"]
@@ -672,7 +699,7 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
             continue  # `flag = 1`: every writer stores one value
         if w.value is not None and str(w.offset) == str(op("*", w.value, Const(w.size))):
             continue  # `a[x] = x`: every writer of an element stores that element's one value
-        if _reset_before(w, statements[:n], graph):
+        if _reset_before(w, memory[:n], graph):
             continue
         batch = sampler.batch(context)
         if loads_in(w.offset) and _permuted(w, accesses, index_fills, batch):
@@ -923,7 +950,7 @@ def _at_values(kernel: Kernel, graph: nx.DiGraph, deferred: dict[_Kind, list], r
     nobody giving offset), judged again with the argument at each of a few values, small ones
     included, where one argument only shifts the addresses (_shifts_only) of an update's read and
     write (one statement): a race that shows at every one of them is reported, naming the values."""
-    accesses = {s.id: s for s, _ in walk(kernel.body) if isinstance(s, Access)}
+    accesses = {s.id: s for s, _ in statements(kernel) if isinstance(s, Access)}
     wanted: dict[frozenset[str], set[tuple[int, int]]] = {}
     for pairs in deferred.values():
         for pair in pairs:
@@ -981,7 +1008,7 @@ def races(kernel: Kernel, graph: nx.DiGraph, sampler: Sampler, copies: tuple[str
     for w, other in _found(WARP, epochs(kernel, "shared", WARP.orders), table, graph, shared, deferred[WARP]):
         yield WARP.name, w.line, w.column, _shared_message(WARP, w, other)
     global_: set[int] = set()
-    loops = {s.counter: s for s, _ in walk(kernel.body) if isinstance(s, Loop)}
+    loops = {s.counter: s for s, _ in statements(kernel) if isinstance(s, Loop)}
     for w, read in _data_reads(kernel, graph, table, loops, shared):
         arrays = " and ".join(dict.fromkeys(f"`{table.accesses[ld.access_id].array}`" for ld in loads_in(read.offset)
                                             if ld.access_id in table.accesses)) or "data"

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .arch import Arch
-from .ir import Access, Barrier, Kernel, Loop, walk
+from .ir import Access, Barrier, Kernel, Loop, statements
 from .occupancy import occupancy
 from .process import run_bounded
 
@@ -214,7 +214,7 @@ def estimate(kernel: Kernel, a: Arch, note: str | None = None) -> Resources:
     """Without ptxas: static shared memory and barriers are exact from the IR; registers are a
     rough model (a base, 64-bit pointers, live loop state, memory traffic), capped by
     __launch_bounds__ the way ptxas caps them."""
-    stmts = [s for s, _ in walk(kernel.body)]
+    stmts = [s for s, _ in statements(kernel)]
     loops = [s for s in stmts if isinstance(s, Loop)]
     accesses = sum(isinstance(s, Access) for s in stmts)
     pointers = sum(p.pointer for p in kernel.params)

@@ -226,6 +226,17 @@ def _depth_below(loop: Loop) -> int:
                 for stmt, ancestors in walk(loop.body) if isinstance(stmt, Loop)), default=0)
 
 
+def _shaped(value, shape: tuple[int, ...]) -> np.ndarray:
+    """`np.broadcast_to`, without its cost when the value has the shape already (a stepped loop
+    asks thousands of times)."""
+    return value if isinstance(value, np.ndarray) and value.shape == shape else np.broadcast_to(value, shape)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """`np.array_equal(a, b, equal_nan=True)` for two arrays of one shape, at a fraction of its cost."""
+    return bool(((a == b) | (np.isnan(a) & np.isnan(b))).all())
+
+
 def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch, bool]:
     """Rows for sampled iterations of `loop`; also whether the trip count was known.  A trip count
     resting on values the sampler cannot see is taken as `unknown_trips` (the race analysis takes
@@ -250,7 +261,7 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
         for k in range(MAX_ITERATE):
             step_env[loop.counter] = value
             step_env[loop.iteration] = float(k)
-            holds = np.broadcast_to(evaluate(loop.condition, step_env), shape)
+            holds = _shaped(evaluate(loop.condition, step_env), shape)
             if k == 0 and loop.at_least_once:
                 holds = np.ones(shape)
             unknown = np.isnan(holds) & alive
@@ -262,8 +273,8 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
                 break
             values.append(value)
             trips = trips + alive
-            value = np.broadcast_to(evaluate(loop.update, step_env), shape).astype(float)
-            if steady and np.array_equal(value, values[-1], equal_nan=True):
+            value = _shaped(evaluate(loop.update, step_env), shape).astype(float)
+            if steady and _same(value, values[-1]):
                 known = False  # nothing the condition reads changes (`while (true)` left by a break)
                 if k + 1 >= unknown_trips:
                     break

@@ -1,25 +1,11 @@
 """Set operations on 1-D integer arrays and on rows, by sorting.
 
-numpy 2's `np.unique`, `intersect1d` and `isin` hash integer arrays, which costs about ten times a
-sort on the few thousand codes the race joins build per pair of accesses (races.py)."""
+numpy 2's `np.unique` and `isin` hash integer arrays, which costs about ten times a sort or a
+binary search on the few thousand codes the race joins build per pair of accesses (races.py)."""
 
 from __future__ import annotations
 
 import numpy as np
-
-
-def distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct values, sorted (`np.unique` of an integer array)."""
-    s = np.sort(values, axis=None)
-    keep = np.ones(s.size, dtype=bool)
-    keep[1:] = s[1:] != s[:-1]
-    return s[keep]
-
-
-def common(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The distinct values in both, sorted (`np.intersect1d`)."""
-    both = np.sort(np.concatenate([distinct(a), distinct(b)]))
-    return both[1:][both[1:] == both[:-1]]
 
 
 def member(values: np.ndarray, of: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 from . import graph as access_graph
 from .divergence import LEVELS, BranchUniformity, Dependence, divergence_sampler
 from .divergence import uniformity as branch_uniformity
-from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, walk
+from .ir import Access, Barrier, Branch, Collective, Compute, Kernel, Loop, OpaqueMemory, statements, walk
 from .launch import DEFAULT_ARGUMENT, MAX_BLOCK_THREADS, Launch, block_width_hint, dimensionality
 from .races import few_lanes as _few_lanes
 from .races import races
@@ -123,7 +123,7 @@ def _where(guard: Branch | Loop, uniformity: dict[int, BranchUniformity]) -> str
 
 
 def barrier_divergence(kernel: Kernel, uniformity: dict[int, BranchUniformity]) -> Iterator[Hazard]:
-    for stmt, context in walk(kernel.body):
+    for stmt, context in statements(kernel):
         if isinstance(stmt, Barrier) and stmt.scope in ("block", "grid") and not stmt.counted:
             guard = _divergent_guard(context, uniformity, ("thread", "warp"))
             if guard is not None:
@@ -143,7 +143,7 @@ def divergent_full_mask(kernel: Kernel, uniformity: dict[int, BranchUniformity],
     of `free` the tests read also set to small values (SMALL_VALUES), which split warps where the
     value the launch has does not."""
     exited = _exits_kernel(kernel)
-    for stmt, context in walk(kernel.body):
+    for stmt, context in statements(kernel):
         full = isinstance(stmt, Collective | Barrier) and stmt.full_mask and \
             (isinstance(stmt, Collective) or stmt.scope == "warp")
         if not full or _divergent_guard(context, uniformity, ("thread",)) is None:
@@ -293,7 +293,7 @@ def _statement_lists(body: list, in_loop: bool, ends_kernel: bool, entered: bool
 def redundant_barriers(kernel: Kernel) -> Iterator[Hazard]:
     """Barriers that order nothing wherever their source line runs (a macro or an unrolled loop
     puts one line at several places) and whose removal changes nothing else (Barrier.removable)."""
-    spaces = {s.id: s.space for s, _ in walk(kernel.body) if isinstance(s, Access)}
+    spaces = {s.id: s.space for s, _ in statements(kernel) if isinstance(s, Access)}
 
     def loop_reads(loop: Loop) -> bool:
         return any(spaces.get(load.access_id) in _ORDERED_SPACES
@@ -325,7 +325,7 @@ def atomic_contention(broadcast_lanes: dict[int, float], kernel: Kernel,
     from SASS) are that fix.  Lanes behind a condition on unseen values are counted as if all took
     it: the message names the condition, and an equality that lanes of a warp may disagree on (few
     take it) is no evidence at all."""
-    for access, context in walk(kernel.body):
+    for access, context in statements(kernel):
         if not (isinstance(access, Access) and access.kind == "atomic" and access.space == "global" and
                 broadcast_lanes.get(access.id, 0.0) >= 2):
             continue
@@ -366,7 +366,7 @@ def _loops_run_again(kernel: Kernel, launch: Launch) -> Launch:
     one iteration's tail does to the next one's head is seen (a multiple of the default keeps the
     tests a power of two divides, `n % blockDim.x == 0`, as they were).  Addresses built from such
     arguments are still left out of races (`_guessed_arguments`)."""
-    bounding = {name[4:] for loop, _ in walk(kernel.body) if isinstance(loop, Loop) and
+    bounding = {name[4:] for loop, _ in statements(kernel) if isinstance(loop, Loop) and
                 any(isinstance(s, Barrier) and s.scope in ("block", "grid") for s, _ in walk(loop.body))
                 for name in free_symbols(loop.condition) if name.startswith("arg:")}
     threads = 3 * launch.blocks * launch.threads_per_block
@@ -500,7 +500,7 @@ def _concretely(kernel: Kernel, graph: nx.DiGraph, launch: Launch,
     large = replace(launch, block=widest,
                     args={**launch.args, **{name[4:]: value for name, value in judged_at.items()}})
     arguments = [f"arg:{name}" for name in launch.args if f"arg:{name}" not in made_up | fixed]
-    sampler, dependence = divergence_sampler(kernel, large, arguments), Dependence(kernel)
+    sampler, dependence = divergence_sampler(kernel, large, arguments), Dependence.of(kernel)
     again = dict(uniformity)
     for branch, context in access_graph.branches(graph):
         names = free_symbols(branch.condition)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..analysis.ir import Access, Branch, Compute, Loop, OpaqueMemory, walk
+from ..analysis.ir import Access, Branch, Compute, Loop, OpaqueMemory, statements, walk
 from ..analysis.predication import if_convertible
 from ..analysis.shapes import reads_warp_layout, spelled
 from ..analysis.symbolic import Op, Opaque, free_symbols, has_opaque
@@ -239,7 +239,7 @@ class DivergentBranch(Rule):
 
     def check(self, report):
         by_line = {}
-        for stmt, _ in walk(report.kernel.body):
+        for stmt, _ in statements(report.kernel):
             if isinstance(stmt, Branch) and stmt.kind == "if" and not stmt.exits \
                     and _real_work(stmt.then) and _real_work(stmt.orelse):
                 by_line[stmt.line] = stmt
@@ -259,7 +259,7 @@ class DivergentBranch(Rule):
 def _size_expressions(report):
     """What decides how much the kernel loads, stores or computes: global addresses, branch
     conditions and loop bounds."""
-    for stmt, _ in walk(report.kernel.body):
+    for stmt, _ in statements(report.kernel):
         yield from (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
             (stmt.condition,) if isinstance(stmt, Branch) else \
             (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ()
@@ -295,12 +295,12 @@ def _lost_names(report) -> list[str]:
     not include in a global address or a loop's bounds, or the element type of an array the kernel
     reads or writes (taken as 4 bytes)."""
     found: set[str] = set()
-    for stmt, _ in walk(report.kernel.body):
+    for stmt, _ in statements(report.kernel):
         for e in (stmt.offset,) if isinstance(stmt, Access) and stmt.space == "global" else \
                 (stmt.init, stmt.condition, stmt.update) if isinstance(stmt, Loop) else ():
             _unseen(e, found)
     names = [f"`{n}`" for n in sorted(found)]
-    accessed = {s.array for s, _ in walk(report.kernel.body) if isinstance(s, Access) and s.space == "global"}
+    accessed = {s.array for s, _ in statements(report.kernel) if isinstance(s, Access) and s.space == "global"}
     unknown = [f"`{p.name}`" for p in report.kernel.params if p.pointer and p.name in accessed and p.type.name == "?"]
     if unknown:
         names.append(f"the element type{'s' if len(unknown) > 1 else ''} of {', '.join(unknown)} (taken as 4 bytes)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..arith import precision
+from ..arith import WorkCounter, precision
 from ..ctype import BUILTIN_TYPES, FLOAT, UNKNOWN
 from ..ir import OpaqueMemory
 from ..parse import Node, text
@@ -95,7 +95,14 @@ class Calls:
         value = _ON_ARGUMENTS.handler(name)(self, name, node, arg_nodes, env, record)
         if value is not None:
             return value
-        values = [self._argument(a, env, record) for a in arg_nodes]
+        if self._expands(name, node):
+            # a function-like macro: its arguments are lowered here for their accesses (at their own
+            # positions), and their operations counted inside the expansion only, not twice
+            (work, self.work) = (self.work, WorkCounter())
+            values = [self._argument(a, env, record) for a in arg_nodes]
+            self.work = work
+        else:
+            values = [self._argument(a, env, record) for a in arg_nodes]
         value = _ON_VALUES.handler(name)(self, name, node, values, record)
         if value is None and self._inlinable(name):
             value = self._inline(name, node, values, template_values)
@@ -120,6 +127,14 @@ class Calls:
         """A helper the file defines, within the inlining depth and the recursion depth."""
         return name in self.scope.device_functions and len(self.inline_stack) < _INLINE_DEPTH and \
             sum(ctx.function == name for ctx in self.inline_stack) < _RECURSION_DEPTH
+
+    def _expands(self, name: str, node: Node) -> bool:
+        """Is a call to `name` a function-like macro's use, expanded in place (no collective, helper
+        or intrinsic of that name comes first)?"""
+        if _ON_VALUES.handler(name) is not _declined or self._inlinable(name) or self.macro_depth >= 8:
+            return False
+        macro = self._macro(name, node)
+        return macro is not None and macro.params is not None
 
     def _expanded_call(self, name: str, node: Node, arg_nodes: list[Node], env: Env) -> Val | None:
         """A function-like macro called in the kernel, expanded in place."""

@@ -47,7 +47,7 @@ class Branches(Pass):
         launch, tails = ctx.launch, ctx.tails
         arguments = [f"arg:{name}" for name in launch.args]
         every_warp = divergence_sampler(ctx.kernel, launch, arguments)
-        dependence = Dependence(ctx.kernel)
+        dependence = Dependence.of(ctx.kernel)
         uniform: dict[int, BranchUniformity] = {}
         found, seen = [], {}
         for b, context in access_graph.branches(ctx.graph):

@@ -3,23 +3,23 @@ launch's shape, registers, and the theoretical occupancy (occupancy.py).  Runs f
 
 from __future__ import annotations
 
-from ..ir import Barrier, Loop, walk
+from ..ir import Barrier, Loop, statements
 from ..occupancy import occupancy
 from ..report import KernelReport, rounded
 from . import Context, Feature, Pass, register
 
 
 def _loops(report: KernelReport) -> list[Loop]:
-    return [s for s, _ in walk(report.kernel.body) if isinstance(s, Loop)]
+    return [s for s, _ in statements(report.kernel) if isinstance(s, Loop)]
 
 
 def _depth(report: KernelReport) -> float:
-    return float(max((sum(isinstance(x, Loop) for x in ctx) + 1 for s, ctx in walk(report.kernel.body)
+    return float(max((sum(isinstance(x, Loop) for x in ctx) + 1 for s, ctx in statements(report.kernel)
                       if isinstance(s, Loop)), default=0))
 
 
 def _barriers(report: KernelReport) -> list:
-    return [(s, ctx) for s, ctx in walk(report.kernel.body) if isinstance(s, Barrier) and s.scope == "block"]
+    return [(s, ctx) for s, ctx in statements(report.kernel) if isinstance(s, Barrier) and s.scope == "block"]
 
 
 @register
