@@ -406,3 +406,39 @@ def test_a_solution_that_runs_nothing_costs_its_host_calls():
     assert constant.seconds == pytest.approx(TORCH["module_host_s"])
     assert constant.seconds < constant.reference_seconds and constant.guess and constant.reason is None
 
+
+
+_LSTM_REFERENCE = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 16, 2, batch_first=True)
+
+    def forward(self, x):
+        return self.lstm(x)[0][:, -1, :]
+
+
+def get_inputs():
+    return [torch.randn(3, 5, 8)]
+'''
+
+
+@pytest.mark.torch
+def test_a_recurrent_layer_is_one_cudnn_call_with_serial_steps():
+    """nn.LSTM runs as cuDNN runs it, one call over its layers and steps, not as meta's per-step
+    decomposition; its steps (5 per layer, 2 layers) run one after another, launched from the host."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel import trace
+    from cudaperf.costmodel.candidates import TORCH, reference_terms
+
+    traced = trace.run(_LSTM_REFERENCE, [])
+    rnn = [op for op in traced["reference_ops"] if op["op"] == "cudnn_rnn"]
+    assert len(rnn) == 1 and len(traced["reference_ops"]) <= 3
+    assert rnn[0]["steps"] == 10
+    assert rnn[0]["flops"] == 2 * 4 * 16 * (8 + 16) * 3 * 5 + 2 * 4 * 16 * (16 + 16) * 3 * 5
+    terms = reference_terms(traced["reference_ops"], traced["reference_host"])
+    assert terms["host"] >= 10 * TORCH["rnn_step_host_s"]
+    assert terms["latency"] == pytest.approx(10 * TORCH["rnn_step_s"])

@@ -95,6 +95,42 @@ def _op_cost(name: str, args, out) -> dict:
     return cost
 
 
+# torch's recurrent layers as the `_VF` functions nn.LSTM / GRU / RNN call, and their gates per step
+_RNN_GATES = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
+
+
+def _fused_rnn(record):
+    """A TorchFunctionMode answering torch's recurrent layers (`_VF.lstm`, `gru`, `rnn_tanh`, `rnn_relu`
+    on a padded batch) as cuDNN runs them on a GPU: one call over every layer and step, handed to
+    `record` as an operator with its FLOPs, bytes and serial `steps` (per layer and direction).  On
+    meta tensors torch would decompose it into a dozen operators per step and layer: tens of thousands
+    for a KernelBench LSTM, minutes of tracing, and a launch each in the estimate."""
+    from torch.overrides import TorchFunctionMode
+
+    class FusedRNN(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            gates = _RNN_GATES.get(getattr(func, "__name__", ""))
+            padded = gates is not None and len(args) == 9 and not kwargs and isinstance(args[2], (list, tuple)) \
+                and (isinstance(args[1], (list, tuple)) or getattr(args[1], "ndim", 0) == 3)
+            if not padded:
+                return func(*args, **(kwargs or {}))
+            x, hx, params, _, layers, _, _, bidirectional, batch_first = args
+            states = list(hx) if isinstance(hx, (list, tuple)) else [hx]
+            steps, batch = (x.shape[1], x.shape[0]) if batch_first else (x.shape[0], x.shape[1])
+            directions, hidden, cell = 2 if bidirectional else 1, states[0].shape[-1], states[-1].shape[-1]
+            flops, width = 0.0, x.shape[-1]
+            for _ in range(layers):
+                flops += 2.0 * gates * cell * (width + hidden) * batch * steps * directions
+                width = directions * hidden
+            outputs = [x.new_empty((*x.shape[:2], directions * hidden)), *(h.new_empty(h.shape) for h in states)]
+            moved = sum(t.numel() * t.element_size() for t in [*params, x, *states, *outputs])
+            record({"op": "cudnn_rnn", "flops": flops, "bytes": float(moved), "strided": False,
+                    "steps": steps * layers * directions, "precision": _precision("rnn", [x, params[0]])})
+            return tuple(outputs)
+
+    return FusedRNN()
+
+
 def _precision_flags(restore: tuple | None = None) -> tuple:
     """torch's TF32 and cuDNN autotuning settings (and CUDA autocast's stand-in stack), set back to
     `restore` when given."""
@@ -247,6 +283,10 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
         if state["phase"] == "run" and state["inside"] is None:
             record["modules"] += 1
 
+    def fused(op: dict) -> None:
+        if state["phase"] == "run" and state["inside"] != "bind":
+            add("ops", op)
+
     class Extension:
         def __init__(self, index: int, cuda: str, functions, translation):
             self._index, self._cuda, self._wrappers = index, cuda, wrappers(cuda)
@@ -323,7 +363,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     hook = torch.nn.modules.module.register_module_forward_pre_hook(module_called)
     model = None
     try:
-        with on_meta_mode(), Recorder():
+        with on_meta_mode(), Recorder(), _fused_rnn(fused):
             ns: dict = {"__name__": "candidate"}
             exec(compile(source, "candidate.py", "exec"), ns)
             if "ModelNew" not in ns:
@@ -459,7 +499,7 @@ def _reference_ops(ref: dict, inputs, init) -> dict:
         return {"reference_ops": None, "reference_host": host}
     hook = torch.nn.modules.module.register_module_forward_pre_hook(module_called)
     try:
-        with on_meta_mode(), torch.device("meta"):
+        with on_meta_mode(), torch.device("meta"), _fused_rnn(lambda op: recording[0] and ops.append(op)):
             model = ref["Model"](*init)
             with torch.no_grad():
                 model(*inputs)
