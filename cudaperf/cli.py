@@ -59,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     launch_options(analyze)
     strict_option(analyze)
     analyze.add_argument("--format", choices=("text", "json"), default="text")
-    analyze.add_argument("-j", "--jobs", type=jobs, default=1, metavar="N",
-                         help="files analysed in parallel (default 1; 0: one per CPU core)")
+    analyze.add_argument("-j", "--jobs", type=jobs, default=0, metavar="N",
+                         help="files analysed in parallel (default 0: one per CPU core)")
     analyze.set_defaults(handler=cmd_analyze)
 
     calc = sub.add_parser("occupancy", help="occupancy calculator (cudaOccupancyMaxActiveBlocksPerMultiprocessor)",
