@@ -637,3 +637,43 @@ def test_a_counter_bumped_behind_a_data_test_loses_updates_and_a_flag_set_alike_
     assert found(COUNTER.replace("UPDATE", "*counter = *counter + 1"), **launch) == \
         {("count_matches", "global-race")}
     assert not found(COUNTER.replace("UPDATE", "*flag = 1"), **launch)
+
+
+HELPER_NAMED_LIKE_CUB = """
+#include <cub/cub.cuh>
+template <typename T>
+__device__ void BlockReduce(T &input) {
+    typedef cub::BlockReduce<T, 256> BlockReduce;
+    __shared__ typename BlockReduce::TempStorage temp_storage;
+    input = BlockReduce(temp_storage).Sum(input);
+}
+__global__ void total(const float* in, float* out) {
+    float sum = in[blockIdx.x * 256 + threadIdx.x];
+    BlockReduce(sum);
+    if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+"""
+
+
+def test_cub_storage_handed_to_a_collective_is_no_lost_update():
+    """HeCBench's accuracy, adamw and channelSum: CUB's TempStorage goes by reference to the collective
+    that owns it (and synchronises it); it is not read and written back by every thread, even where
+    the file defines a helper that a call through the collective's alias could be taken for."""
+    assert found(HELPER_NAMED_LIKE_CUB, block=(256, 1, 1), grid=(64, 1, 1)) == set()
+
+
+def test_an_element_of_a_template_type_passed_to_an_intrinsic_is_still_a_load():
+    """dp4a's `__dp4a(a[i], b[i], sum)` with `a` of a template type: the elements are loads (their
+    coalescing is what the kernel's memory findings are about), not places handed over."""
+    source = """
+template <typename T>
+__global__ void dot(const T* a, const T* b, T* d, int n) {
+    T sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        sum = __dp4a(a[i * 4], b[i * 4], sum);
+    d[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+"""
+    report = analyze_source(source, "k.cu", Options(resources="estimate", block=(256, 1, 1), grid=(64, 1, 1)))
+    loads = {a.access.array for a in report.kernels[0].accesses if a.access.kind == "load"}
+    assert {"a", "b"} <= loads

@@ -95,14 +95,15 @@ class Calls:
         value = _ON_ARGUMENTS.handler(name)(self, name, node, arg_nodes, env, record)
         if value is not None:
             return value
+        argument = self.rvalue if self._inlinable(name) else self._argument
         if self._expands(name, node):
             # a function-like macro: its arguments are lowered here for their accesses (at their own
             # positions), and their operations counted inside the expansion only, not twice
             (work, self.work) = (self.work, WorkCounter())
-            values = [self._argument(a, env, record) for a in arg_nodes]
+            values = [argument(a, env, record) for a in arg_nodes]
             self.work = work
         else:
-            values = [self._argument(a, env, record) for a in arg_nodes]
+            values = [argument(a, env, record) for a in arg_nodes]
         value = _ON_VALUES.handler(name)(self, name, node, values, record)
         if value is None and self._inlinable(name):
             value = self._inline(name, node, values, template_values)
@@ -113,13 +114,14 @@ class Calls:
         return value if value is not None else self._opaque_call(name, node, values, record)
 
     def _argument(self, node: Node, env: Env, record: bool) -> Val:
-        """A call's argument.  An object of a type nothing declares, passed whole (CUB's
-        `BlockReduce(temp_storage)`, `WarpScan(temp[w])`), is passed as the place it is, not loaded:
-        such storage goes by reference to the collective that owns it, and a load of unknown size
-        would be no access the analyses could use.  A callee nothing defines may touch it (see
-        _opaque_call); a helper that reads it loads it there."""
+        """An argument of a call the file does not define.  A shared object of a type nothing
+        declares, passed whole (CUB's `BlockReduce(temp_storage)`, `WarpScan(temp[w])`), is passed as
+        the place it is, not loaded: such storage goes by reference to the collective that owns it,
+        and a load of unknown size would be no access the analyses could use; the callee may touch it
+        (see _opaque_call).  An element of global memory (`__dp4a(a[i], ...)` with `a` of a template
+        type) is a load all the same."""
         value = self.expr(node, env, record)
-        if isinstance(value, Loc) and value.type is UNKNOWN:
+        if isinstance(value, Loc) and value.type is UNKNOWN and value.space == "shared":
             return value
         return self._loaded(value, node, record)
 
