@@ -78,3 +78,21 @@ void host(float* out) { dim3 grid(1e309); k<<<grid, 256>>>(out, 1e309); }"""
     assert len(report.kernels) == 1
     assert not [d.message for d in report.diagnostics if INTERNAL_ERROR in d.message]
     lint_file(report, list(REGISTRY.values()), source.decode())
+
+
+def test_a_nested_definition_without_parameters_found_by_the_fuzz_run():
+    """A stray `)` above a kernel and `int i{ = ...` in it parse as a nested function whose declarator
+    has no parameter list: a statement macro's loop is not looked for there (it once raised)."""
+    source = b""" SoA) and narrow types.
+#include <cuda_fp16.h>
+__global__ void copy_float2(const float2* in, float2* out, int n)
+{
+    int i{ = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float2 v = in[i];
+        out[i] = make_float2(v.y, v.x);
+    }
+}
+"""
+    report = analyze_source(source, "fuzz.cu", Options(block=(32, 1, 1), grid=(7, 3, 2), resources="estimate"))
+    assert not [d.message for d in report.diagnostics if INTERNAL_ERROR in d.message]

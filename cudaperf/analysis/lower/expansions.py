@@ -19,8 +19,9 @@ class Expansions:
         """A statement macro such as ``CUDA_KERNEL_LOOP(i, n) { ... }`` parses as a nested function."""
         body = node.child_by_field_name("body")
         declarator = node.child_by_field_name("declarator")
-        args = [text(p) for p in declarator.child_by_field_name("parameters").named_children]
-        loop = self._macro_loop(function_name(node), args, node) if body is not None else None
+        params = declarator.child_by_field_name("parameters") if declarator is not None else None
+        loop = self._macro_loop(function_name(node), [text(p) for p in params.named_children], node) \
+            if body is not None and params is not None else None
         if loop is None:
             if body is not None:
                 self.block(body, env)
