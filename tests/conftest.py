@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.analyzer import Options, analyze_file, analyze_source
 from cudaperf.analysis.report import document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +32,29 @@ def kernel_report(code: str, kernel: str | None = None, grid=(1024, 1, 1), block
 def accesses(report: dict, array: str | None = None, kind: str | None = None) -> list[dict]:
     return [a for a in report["memory"]["accesses"]
             if (array is None or a["array"] == array) and (kind is None or a["kind"] == kind)]
+
+
+def clang_or_skip() -> None:
+    """Skip the calling test where the libclang frontend cannot run (the `clang` extra, or a library
+    that does not load)."""
+    pytest.importorskip("clang.cindex")
+    from cudaperf.analysis import clangfront
+    if not clangfront.available():
+        pytest.skip("libclang does not load")
+
+
+@pytest.fixture
+def libclang() -> None:
+    """`pytestmark = pytest.mark.usefixtures("libclang")`: a module of clang-only tests."""
+    clang_or_skip()
+
+
+def analyze_with_clang(path):
+    return analyze_file(path, Options(frontend="clang", resources="estimate"))
+
+
+def diagnostic_text(report) -> str:
+    return "\n".join(d.message for d in report.diagnostics)
 
 
 @pytest.fixture(scope="session")

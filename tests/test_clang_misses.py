@@ -6,24 +6,11 @@ enum."""
 from __future__ import annotations
 
 import pytest
+from conftest import analyze_with_clang, diagnostic_text
 
 from cudaperf.analysis.analyzer import Options, analyze_file
 
-
-@pytest.fixture(autouse=True)
-def _clang():
-    pytest.importorskip("clang.cindex")
-    from cudaperf.analysis import clangfront
-    if not clangfront.available():
-        pytest.skip("libclang does not load")
-
-
-def clang(path):
-    return analyze_file(path, Options(frontend="clang", resources="estimate"))
-
-
-def notes(report) -> str:
-    return "\n".join(d.message for d in report.diagnostics)
+pytestmark = pytest.mark.usefixtures("libclang")
 
 
 def test_headers_beside_below_and_in_sibling_directories_are_found_without_a_database(tmp_path):
@@ -36,8 +23,8 @@ def test_headers_beside_below_and_in_sibling_directories_are_found_without_a_dat
     kernel = tmp_path / "proj" / "src" / "k.cu"
     kernel.write_text("#include <TypeTraits.hpp>\n#include <near.h>\n"
                       "__global__ void k(magnitude_t* x) { x[threadIdx.x * STRIDE] = 0; }\n")
-    report = clang(kernel)
-    assert "headers not found" not in notes(report)
+    report = analyze_with_clang(kernel)
+    assert "headers not found" not in diagnostic_text(report)
     access = report.kernels[0].accesses[0]
     assert (access.access.size, access.pattern) == (8, "strided")
 
@@ -103,7 +90,7 @@ def test_a_loop_macro_whose_range_is_no_declaration_is_lowered_as_its_loop(tmp_p
         accesses = report.kernels[0].accesses
         assert [(a.access.array, a.pattern, str(a.access.offset)) for a in accesses] == \
             [("in", "coalesced", "index * 4"), ("out", "coalesced", "index * 4")]
-        assert "missing" not in notes(report)
+        assert "missing" not in diagnostic_text(report)
 
 
 LOCAL_ENUM = """\

@@ -9,24 +9,11 @@ call at the top."""
 from __future__ import annotations
 
 import pytest
+from conftest import analyze_with_clang, diagnostic_text
 
 from cudaperf.analysis.analyzer import Options, analyze_file
 
-
-@pytest.fixture(autouse=True)
-def _clang():
-    pytest.importorskip("clang.cindex")
-    from cudaperf.analysis import clangfront
-    if not clangfront.available():
-        pytest.skip("libclang does not load")
-
-
-def clang(path):
-    return analyze_file(path, Options(frontend="clang", resources="estimate"))
-
-
-def notes(report) -> str:
-    return "\n".join(d.message for d in report.diagnostics)
+pytestmark = pytest.mark.usefixtures("libclang")
 
 
 CURAND = """\
@@ -42,11 +29,11 @@ __global__ void step(curandState* states, float* out) {
 
 def test_a_curand_state_has_the_toolkits_layout_through_the_shim(tmp_path):
     (tmp_path / "k.cu").write_text(CURAND)
-    report = clang(tmp_path / "k.cu")
+    report = analyze_with_clang(tmp_path / "k.cu")
     loads = [a for a in report.kernels[0].accesses if a.access.array == "states" and a.access.kind == "load"]
     # the copy reads the toolkit's members (six unsigned, two int, a float, a double) 48 bytes apart
     assert sum(a.access.size for a in loads) == 44 and {a.pattern for a in loads} == {"strided"}
-    assert "declaration shims stood in for headers not found: curand.h, curand_kernel.h" in notes(report)
+    assert "declaration shims stood in for headers not found: curand.h, curand_kernel.h" in diagnostic_text(report)
     tree = analyze_file(tmp_path / "k.cu", Options(resources="estimate"))
     assert {a.access.type_name for a in tree.kernels[0].accesses if a.access.array == "states"} == {"?"}
 
@@ -68,7 +55,7 @@ def test_a_missing_header_does_not_stop_the_instances(tmp_path):
     facts = clangfront.facts_for(tmp_path / "k.cu", Options())
     assert facts.instances == {"scale": ["double", "128"]} and facts.assumed == {}
     assert facts.shims == ["cub/cub.cuh"] and facts.missing_headers == ["not_there.h"]
-    kernel = clang(tmp_path / "k.cu").kernels[0]
+    kernel = analyze_with_clang(tmp_path / "k.cu").kernels[0]
     assert {a.access.size for a in kernel.accesses} == {8}
 
 
@@ -79,7 +66,7 @@ def test_a_projects_own_header_wins_over_the_shim(tmp_path):
                                    "__global__ void k(float* x) { x[threadIdx.x * OWN_CUB] = 0; }\n")
     report = analyze_file(tmp_path / "k.cu", Options(frontend="clang", resources="estimate",
                                                      include_dirs=[str(tmp_path / "include")]))
-    assert "shims" not in notes(report)
+    assert "shims" not in diagnostic_text(report)
     assert report.kernels[0].accesses[0].pattern == "strided"
 
 
@@ -91,11 +78,11 @@ __global__ void lone(T* out, const Acc* in) { out[blockIdx.x * TILE + threadIdx.
 
 def test_a_template_kernel_nothing_launches_is_analysed_under_a_stated_assumption(tmp_path):
     (tmp_path / "k.cu").write_text(LONE)
-    report = clang(tmp_path / "k.cu")
+    report = analyze_with_clang(tmp_path / "k.cu")
     sizes = {a.access.array: a.access.size for a in report.kernels[0].accesses}
     assert sizes == {"out": 4, "in": 8}  # T assumed float, Acc its default
     assert "template kernel lone has no instance in view; analysed as lone<float, 256, double, 8> (assumed" \
-        in notes(report)
+        in diagnostic_text(report)
     tree = analyze_file(tmp_path / "k.cu", Options(resources="estimate")).kernels[0]
     assert {a.access.type_name for a in tree.accesses if a.access.array == "out"} == {"?"}
 
@@ -115,7 +102,7 @@ def test_a_launch_three_host_templates_deep_is_bound_from_the_top_call(tmp_path)
     (tmp_path / "k.cu").write_text(DEEP)
     facts = clangfront.facts_for(tmp_path / "k.cu", Options())
     assert facts.instances == {"deep": ["double"]} and facts.assumed == {}
-    assert {a.access.size for a in clang(tmp_path / "k.cu").kernels[0].accesses} == {8}
+    assert {a.access.size for a in analyze_with_clang(tmp_path / "k.cu").kernels[0].accesses} == {8}
 
 
 def test_the_shims_declare_what_kernels_use_without_errors(tmp_path):
@@ -180,6 +167,6 @@ def test_struct_types_a_kernel_names_resolve_as_written(tmp_path):
     facts = clangfront.facts_for(tmp_path / "k.cu", Options())
     assert facts.types["complex<float>"].size == 8 and facts.types["complex<double>"].size == 16
     assert facts.types["accumulator, M, M, 4, double>"].size == 16  # 8x8 doubles over 32 threads
-    sizes = {a.access.array: a.access.size for a in clang(tmp_path / "k.cu").kernels[0].accesses
+    sizes = {a.access.array: a.access.size for a in analyze_with_clang(tmp_path / "k.cu").kernels[0].accesses
              if a.access.array in ("in", "out")}
     assert sizes == {"in": 8, "out": 16}

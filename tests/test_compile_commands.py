@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import clang_or_skip
 
 from cudaperf.analysis import compdb
 from cudaperf.analysis.analyzer import Options, analyze_file
@@ -57,13 +58,6 @@ def cmake_project(root: Path, defines: str, rsp: bool = True) -> Path:
 def lint(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "cudaperf", "lint", "--format", "concise", *args],
                           capture_output=True, text=True, cwd=cwd, timeout=120)
-
-
-def clang_or_skip():
-    pytest.importorskip("clang.cindex")
-    from cudaperf.analysis import clangfront
-    if not clangfront.available():
-        pytest.skip("libclang does not load")
 
 
 # ---------------------------------------------------------------- the database reader
