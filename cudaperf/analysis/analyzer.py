@@ -367,12 +367,8 @@ def _heads_a_block(node: Node, macros) -> bool:
     """The `;` missing after a call to a function-like macro that a block follows (a loop macro whose
     arguments the grammar could not read as a declaration)."""
     statement = node.parent
-    call = statement.named_children[0] if statement is not None and statement.type == "expression_statement" \
-        and statement.named_children else None
-    following = statement.next_named_sibling if call is not None else None
-    if call is None or call.type != "call_expression" or following is None or following.type != "compound_statement":
-        return False
-    macro = macros.get(text(call.child_by_field_name("function")))
+    call = parse.call_heading_block(statement, statement.next_named_sibling if statement is not None else None)
+    macro = macros.get(text(call.child_by_field_name("function"))) if call is not None else None
     return macro is not None and macro.params is not None
 
 

@@ -79,3 +79,16 @@ def error_nodes(root: Node, limit: int = 50) -> list[Node]:
         if node.has_error:
             stack.extend(reversed(node.children))
     return found
+
+
+def call_heading_block(statement: Node | None, following: Node | None) -> Node | None:
+    """The call in `NAME(args)` written without its `;` before a block (`KERNEL_LOOP(i, B * N) {...}`:
+    a loop macro whose arguments the grammar could not read as a declaration), else None."""
+    call = statement.named_children[0] if statement is not None and statement.type == "expression_statement" \
+        and len(statement.named_children) == 1 else None
+    if call is None or call.type != "call_expression" or text(statement).rstrip().endswith(";") or \
+            following is None or following.type != "compound_statement" or \
+            call.child_by_field_name("function").type != "identifier":
+        return None
+    return call
+

@@ -95,17 +95,17 @@ class Calls:
         value = _ON_ARGUMENTS.handler(name)(self, name, node, arg_nodes, env, record)
         if value is not None:
             return value
-        argument = self.rvalue if self._inlinable(name) else self._argument
-        if self._expands(name, node):
+        inlinable = self._inlinable(name)
+        argument = self.rvalue if inlinable else self._argument
+        work = self.work
+        if not inlinable and self._expands(name, node):
             # a function-like macro: its arguments are lowered here for their accesses (at their own
             # positions), and their operations counted inside the expansion only, not twice
-            (work, self.work) = (self.work, WorkCounter())
-            values = [argument(a, env, record) for a in arg_nodes]
-            self.work = work
-        else:
-            values = [argument(a, env, record) for a in arg_nodes]
+            self.work = WorkCounter()
+        values = [argument(a, env, record) for a in arg_nodes]
+        self.work = work
         value = _ON_VALUES.handler(name)(self, name, node, values, record)
-        if value is None and self._inlinable(name):
+        if value is None and inlinable:
             value = self._inline(name, node, values, template_values)
         if value is None:
             value = self._expanded_call(name, node, arg_nodes, env)
@@ -131,9 +131,9 @@ class Calls:
             sum(ctx.function == name for ctx in self.inline_stack) < _RECURSION_DEPTH
 
     def _expands(self, name: str, node: Node) -> bool:
-        """Is a call to `name` a function-like macro's use, expanded in place (no collective, helper
-        or intrinsic of that name comes first)?"""
-        if _ON_VALUES.handler(name) is not _declined or self._inlinable(name) or self.macro_depth >= 8:
+        """Is a call to `name`, which no helper of the file answers, a function-like macro's use,
+        expanded in place (no collective or intrinsic of that name comes first)?"""
+        if _ON_VALUES.handler(name) is not _declined or self.macro_depth >= 8:
             return False
         macro = self._macro(name, node)
         return macro is not None and macro.params is not None

@@ -32,11 +32,8 @@ class Expansions:
         """``KERNEL_LOOP(i, B * N * M) { ... }``, whose range does not parse as a parameter: a call
         missing its `;`, then a block.  Lowered as the loop the macro expands to, with that block as
         its body (True), where the macro expands to one."""
-        call = node.named_children[0] if node.type == "expression_statement" and \
-            len(node.named_children) == 1 else None
-        if call is None or call.type != "call_expression" or text(node).rstrip().endswith(";") or \
-                following is None or following.type != "compound_statement" or \
-                call.child_by_field_name("function").type != "identifier":
+        call = parse.call_heading_block(node, following)
+        if call is None:
             return False
         args = [text(a) for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
         loop = self._macro_loop(text(call.child_by_field_name("function")), args, node)
