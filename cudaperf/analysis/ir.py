@@ -174,7 +174,7 @@ def walk(stmts: list[Stmt], ancestors: tuple[Stmt, ...] = ()):
 
 
 def statements(kernel: Kernel) -> list[tuple[Stmt, tuple]]:
-    """`statements(kernel)`, listed once per kernel: the passes and rules walk a kernel some twenty
+    """`walk(kernel.body)`, listed once per kernel: the passes and rules walk a kernel some twenty
     times.  A lowered kernel's body is not changed afterwards (a changed kernel is a new one)."""
     found = kernel.__dict__.get("_statements")
     if found is None:
