@@ -75,6 +75,17 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("forward", &fill, "fill (CUDA)"
         translate({"name": "t", "cuda_sources": HEAD + bad, "cpp_sources": ""})
 
 
+def test_kernels_in_cpp_sources_cannot_build():
+    """CUDA-L1 writes whole CUDA files into `cpp_sources` with `cuda_sources=[]`: g++ compiles them, and
+    `__global__` and `<<<` do not build there; without kernels it is only a module the fast path skips."""
+    kernel = HEAD + ("__global__ void k(float* y) { y[0] = 1.0f; }\n"
+                     "void run(torch::Tensor y) { k<<<1, 1>>>(y.data_ptr<float>()); }\n")
+    with pytest.raises(Fallback, match="kernel code in cpp_sources"):
+        translate({"name": "t", "cpp_sources": kernel, "cuda_sources": [], "functions": ["run"]})
+    with pytest.raises(Fallback, match="load_inline without cuda_sources"):
+        translate({"name": "t", "cpp_sources": "int twice(int x) { return 2 * x; }", "cuda_sources": [],
+                   "functions": ["twice"]})
+
 # ------------------------------------------------------------------ plans against the C++ (torch on the CPU)
 
 torch = pytest.importorskip("torch")

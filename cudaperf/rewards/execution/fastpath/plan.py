@@ -1094,6 +1094,8 @@ def translate(spec: dict) -> Translation:
         raise Fallback("load_inline functions= that is not a list of names")
     cuda, cpp = _sources(spec.get("cuda_sources")), _sources(spec.get("cpp_sources"))
     if not cuda.strip():
+        if re.search(r"__global__|<<<", cpp):
+            raise Fallback("kernel code in cpp_sources (the host compiler cannot build it)")
         raise Fallback("load_inline without cuda_sources")
     options = [*TORCH_NVCC_DEFINES, *_nvrtc_options([f for f in spec.get("extra_cuda_cflags") or [] if str(f).strip()])]
     host_defines = {}
