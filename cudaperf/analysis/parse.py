@@ -42,7 +42,8 @@ def matches(name: str, node: Node) -> list[dict[str, list[Node]]]:
 
 
 def text(node: Node | None) -> str:
-    return node.text.decode(errors="replace") if node is not None and node.text is not None else ""
+    spelled = node.text if node is not None else None  # each read of `.text` copies the bytes: read once
+    return spelled.decode(errors="replace") if spelled is not None else ""
 
 
 def descendants(node: Node):
