@@ -84,25 +84,34 @@ class HostResolver:
                 if name not in self.values:
                     env.declare(name, Scalar(value))
         start = since.start_byte if since is not None else -1
-        stack: list[tuple[Node | None, bool]] = [(body, False)]
-        ordered: list[tuple[Node, bool]] = []  # with whether it may not run on the way to the launch
+        # (node, under a branch or loop that leaves the launch out, under any branch or loop)
+        stack: list[tuple[Node | None, bool, bool]] = [(body, False, False)]
+        ordered: list[tuple[Node, bool, bool]] = []
         while stack:
-            node, conditional = stack.pop()
+            node, conditional, nested = stack.pop()
             if node is None or node.start_byte >= launch.start_byte:
                 continue
             if node.type in ("declaration", "expression_statement"):
                 if node.start_byte >= start:
-                    ordered.append((node, conditional))
+                    ordered.append((node, conditional, nested))
             else:
-                around = node.type in _BRANCHING and not node.start_byte <= launch.start_byte < node.end_byte
-                stack.extend((c, conditional or around) for c in reversed(node.named_children))
+                branching = node.type in _BRANCHING
+                around = branching and not node.start_byte <= launch.start_byte < node.end_byte
+                stack.extend((c, conditional or around, nested or branching) for c in reversed(node.named_children))
+        ordered.sort(key=lambda n: n[0].start_byte)
+        # the last statement under no branch or loop: the statements before it are judged alike for
+        # every later launch of the function, which goes on from the environment just before it
+        checkpoint = max((i for i, (_, _, nested) in enumerate(ordered) if not nested), default=0)
         # a variable a loop around the launch changes keeps its first value: the launch is judged
         # at the loop's first iteration, which it does run
         forgotten = sorted(((at, name) for at, name in _addresses_taken(body, launch)
                             if name not in self.values and at >= start), reverse=True)
-        for node, conditional in sorted(ordered, key=lambda n: n[0].start_byte):
+        for i, (node, conditional, _) in enumerate(ordered):
             while forgotten and forgotten[-1][0] < node.start_byte:
                 env.declare(forgotten.pop()[1], Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
+            if i == checkpoint and i > 0 and not self._resolving:
+                self._points.setdefault(fn.start_byte, []).append(
+                    (node, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
             if conditional:  # `if (rows == 0) rows = 1;`: afterwards the value is unknown
                 _forget_assigned(node, env, dims)
                 continue
