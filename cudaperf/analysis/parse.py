@@ -78,6 +78,10 @@ def descendants(node: Node):
     """The node and every named node below it, in source order (walked with a cursor: building
     each node's list of named children cost about three times as much)."""
     yield node
+    if not hasattr(node, "walk"):  # a list of nodes made a block (lower.statements._Block)
+        for child in node.named_children:
+            yield from descendants(child)
+        return
     cursor = node.walk()
     if not cursor.goto_first_child():
         return
