@@ -18,6 +18,17 @@ Tree = tree_sitter.Tree
 
 
 def parse(data: bytes) -> Tree:
+    """The tree of `data`, shared by whoever asks for the same text up to 1 MiB (trees are never
+    edited): a file is parsed for its analysis, as a header or unit of its neighbours, for its
+    launches, for the index fills of its launches and for lint's spans."""
+    return _shared(data) if len(data) <= _SHARED_BYTES else _PARSER.parse(data)
+
+
+_SHARED_BYTES = 1024 * 1024  # larger trees are not kept past their use
+
+
+@lru_cache(maxsize=16)
+def _shared(data: bytes) -> Tree:
     return _PARSER.parse(data)
 
 
