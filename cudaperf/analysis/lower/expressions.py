@@ -24,7 +24,8 @@ class Expressions:
     """The lowering of expressions (a part of Lowerer)."""
 
     def rvalue(self, node: Node | None, env: Env, record: bool = True) -> Val:
-        return self._loaded(self.expr(node, env, record), node, record)
+        value = self.expr(node, env, record)
+        return self._loaded(value, node, record) if isinstance(value, Loc) else value  # the usual case: no call
 
     def expr(self, node: Node | None, env: Env, record: bool = True) -> Val:
         if node is None:
