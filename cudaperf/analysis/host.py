@@ -54,7 +54,10 @@ class HostResolver:
         self.scope = scope
         self.values = {k: v for k, v in (values or {}).items() if isinstance(v, (int, float))}
         self._envs: dict[tuple[int, int], tuple[Env, dict[str, list[int | None]]]] = {}
-        self._calls: dict[str, list[tuple[Node, list[Node]]]] | None = None  # by the called name
+        self._calls: dict[str, list[tuple[Node, list[Node]]]] = {}  # by the called name (_calls_of)
+        self._matched: list[tuple[str, Node, Node]] | None = None  # every call: callee, call, arguments
+        self._expanded: dict[int, Node | None] = {}  # a macro's call (by its index there) expanded
+        self._bodies = ""  # the macros' bodies
         self._resolving: set[int] = set()  # host functions whose callers are being evaluated
         self._passed: dict[int, dict[str, Expr]] = {}  # _caller_arguments per host function
         # per host function: launches whose environment is known, with the ids their lowering used and
@@ -84,25 +87,34 @@ class HostResolver:
                 if name not in self.values:
                     env.declare(name, Scalar(value))
         start = since.start_byte if since is not None else -1
-        stack: list[tuple[Node | None, bool]] = [(body, False)]
-        ordered: list[tuple[Node, bool]] = []  # with whether it may not run on the way to the launch
+        # (node, under a branch or loop that leaves the launch out, under any branch or loop)
+        stack: list[tuple[Node | None, bool, bool]] = [(body, False, False)]
+        ordered: list[tuple[Node, bool, bool]] = []
         while stack:
-            node, conditional = stack.pop()
+            node, conditional, nested = stack.pop()
             if node is None or node.start_byte >= launch.start_byte:
                 continue
             if node.type in ("declaration", "expression_statement"):
                 if node.start_byte >= start:
-                    ordered.append((node, conditional))
+                    ordered.append((node, conditional, nested))
             else:
-                around = node.type in _BRANCHING and not node.start_byte <= launch.start_byte < node.end_byte
-                stack.extend((c, conditional or around) for c in reversed(node.named_children))
+                branching = node.type in _BRANCHING
+                around = branching and not node.start_byte <= launch.start_byte < node.end_byte
+                stack.extend((c, conditional or around, nested or branching) for c in reversed(node.named_children))
+        ordered.sort(key=lambda n: n[0].start_byte)
+        # the last statement under no branch or loop: the statements before it are judged alike for
+        # every later launch of the function, which goes on from the environment just before it
+        checkpoint = max((i for i, (_, _, nested) in enumerate(ordered) if not nested), default=0)
         # a variable a loop around the launch changes keeps its first value: the launch is judged
         # at the loop's first iteration, which it does run
         forgotten = sorted(((at, name) for at, name in _addresses_taken(body, launch)
                             if name not in self.values and at >= start), reverse=True)
-        for node, conditional in sorted(ordered, key=lambda n: n[0].start_byte):
+        for i, (node, conditional, _) in enumerate(ordered):
             while forgotten and forgotten[-1][0] < node.start_byte:
                 env.declare(forgotten.pop()[1], Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
+            if i == checkpoint and i > 0 and not self._resolving:
+                self._points.setdefault(fn.start_byte, []).append(
+                    (node, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
             if conditional:  # `if (rows == 0) rows = 1;`: afterwards the value is unknown
                 _forget_assigned(node, env, dims)
                 continue
@@ -166,24 +178,9 @@ class HostResolver:
         """Parameters of a host function that every call of it in the file passes one constant
         (`benchmark(..., num)` after `const int num = 2048;`) or a multiple of one constant (`run(n)`
         after `n = k * 1024`): a launch inside sees that value, or such a multiple."""
-        if self._calls is None:
-            root = fn
-            while root.parent is not None:
-                root = root.parent
-            self._calls = {}
-            macros = self.scope.source.macros
-            for m in parse.matches("calls", root):
-                call = (m["call"][0], written_arguments(m["arguments"][0]))
-                self._calls.setdefault(text(m["callee"][0]), []).append(call)
-                macro = macros.get(text(m["callee"][0]))
-                if macro is not None and macro.params is not None:  # `BENCHMARK(0, ...)` calling benchmark(...)
-                    expanded = _macro_call(text(m["call"][0]), macros)
-                    if expanded is not None:
-                        self._calls.setdefault(text(expanded.child_by_field_name("function")), []).append(
-                            (m["call"][0], written_arguments(expanded.child_by_field_name("arguments"))))
+        calls = self._calls_of(fn)
         if fn.start_byte in self._passed:
             return self._passed[fn.start_byte]
-        calls = self._calls.get(function_name(fn), [])
         declarator = function_declarator(fn)
         parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
         if not calls or parameters is None or fn.start_byte in self._resolving:
@@ -207,6 +204,36 @@ class HostResolver:
         if not self._resolving:  # not computed inside another function's callers, where cycles are cut short
             self._passed[fn.start_byte] = out
         return out
+
+    def _calls_of(self, fn: Node) -> list[tuple[Node, list[Node]]]:
+        """The calls of host function `fn` in the file, with their arguments, in the order written:
+        by its name, and through a function-like macro that expands to one (`BENCHMARK(0, ...)`
+        calling benchmark(...)).  A macro's call is expanded only where the name can come out of it
+        (it is in the call, in a macro's body, or a body pastes tokens): most are `CHECK(...)`s."""
+        if self._matched is None:
+            root = fn
+            while root.parent is not None:
+                root = root.parent
+            self._matched = [(text(m["callee"][0]), m["call"][0], m["arguments"][0])
+                             for m in parse.matches("calls", root)]
+            self._bodies = "\n".join(macro.body for macro in self.scope.source.macros.values())
+        name = function_name(fn)
+        if name not in self._calls:
+            macros, found = self.scope.source.macros, []
+            for index, (callee, call, arguments) in enumerate(self._matched):
+                if callee == name:
+                    found.append((call, written_arguments(arguments)))
+                macro = macros.get(callee)
+                if macro is None or macro.params is None or \
+                        not (name in text(call) or name in self._bodies or "##" in self._bodies):
+                    continue
+                if index not in self._expanded:
+                    self._expanded[index] = _macro_call(text(call), macros)
+                expanded = self._expanded[index]
+                if expanded is not None and text(expanded.child_by_field_name("function")) == name:
+                    found.append((call, written_arguments(expanded.child_by_field_name("arguments"))))
+            self._calls[name] = found
+        return self._calls[name]
 
     def _dim3(self, declarator: Node, env: Env, lowerer: Lowerer) -> tuple[str, list[Expr | None]]:
         """The name a `dim3` declarator declares and its three axes (None: any value)."""
@@ -332,9 +359,8 @@ class HostResolver:
         names = [_parameter_name(p) for p in parameters.named_children if p.type == "parameter_declaration"]
         if name not in names:
             return False
-        self._caller_arguments(fn)  # finds the calls
-        calls = [(call, args) for call, args in (self._calls or {}).get(function_name(fn), [])
-                 if len(args) == len(names)]
+        self._caller_arguments(fn)  # the callers' environments, evaluated in the order a launch inside would
+        calls = [(call, args) for call, args in self._calls_of(fn) if len(args) == len(names)]
         return bool(calls) and all(self.loop_varied(args[names.index(name)], call, depth + 1) for call, args in calls)
 
     def period(self, node: Node, launch: Node) -> int:

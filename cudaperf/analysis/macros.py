@@ -11,6 +11,7 @@ text the grammar accepts, without adding lines.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .source import Macro
 
@@ -40,6 +41,13 @@ def _arguments(text: str, start: int) -> tuple[list[str], int] | None:
 
 def substitute(macro: Macro, args: list[str]) -> str:
     """A function-like macro's body with its arguments in place (`#param` stringified, `##` pasted)."""
+    return _substituted(macro, tuple(args))
+
+
+@lru_cache(maxsize=4096)
+def _substituted(macro: Macro, args: tuple[str, ...]) -> str:
+    """substitute's work, once per macro and arguments: a kernel expands the same uses many times
+    (every lowering of a loop body, every host launch evaluated)."""
     params = list(macro.params or ())
     mapping = dict(zip(params, args))
     if params and params[-1] == "...":

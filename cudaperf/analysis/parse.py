@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
+import bisect
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -17,6 +18,17 @@ Tree = tree_sitter.Tree
 
 
 def parse(data: bytes) -> Tree:
+    """The tree of `data`, shared by whoever asks for the same text up to 1 MiB (trees are never
+    edited): a file is parsed for its analysis, as a header or unit of its neighbours, for its
+    launches, for the index fills of its launches and for lint's spans."""
+    return _shared(data) if len(data) <= _SHARED_BYTES else _PARSER.parse(data)
+
+
+_SHARED_BYTES = 1024 * 1024  # larger trees are not kept past their use
+
+
+@lru_cache(maxsize=16)
+def _shared(data: bytes) -> Tree:
     return _PARSER.parse(data)
 
 
@@ -37,21 +49,66 @@ def query(name: str) -> tree_sitter.Query:
     return tree_sitter.Query(LANGUAGE, _grammar_file(f"{name}.scm"))
 
 
+# queries asked of the same tree, run as one: a query's cost is mostly its walk of the tree, and
+# a file's scope asks the first three, its launches the last three
+_GROUPS = (("types", "functions", "globals"), ("launches", "aliases", "calls"))
+_GROUP_OF = {name: group for group in _GROUPS for name in group}
+
+
 def matches(name: str, node: Node) -> list[dict[str, list[Node]]]:
-    return [captures for _, captures in tree_sitter.QueryCursor(query(name)).matches(node)]
+    group = _GROUP_OF.get(name)
+    if group is None:
+        return [captures for _, captures in tree_sitter.QueryCursor(query(name)).matches(node)]
+    return list(_group_matches(group, node)[group.index(name)])
+
+
+@cache
+def _grouped(group: tuple[str, ...]) -> tuple[tree_sitter.Query, tuple[int, ...]]:
+    """The group's queries as one, and the index of each one's first pattern in it (and the end)."""
+    counts = [query(name).pattern_count for name in group]
+    return (tree_sitter.Query(LANGUAGE, "\n".join(_grammar_file(f"{name}.scm") for name in group)),
+            tuple(sum(counts[:i]) for i in range(len(counts) + 1)))
+
+
+@lru_cache(maxsize=8)  # holding `node` keeps its tree alive, so no other tree's node can take its place
+def _group_matches(group: tuple[str, ...], node: Node) -> tuple[list[dict[str, list[Node]]], ...]:
+    """Each query of the group's matches under `node`, from one walk (in the order it alone gives)."""
+    combined, starts = _grouped(group)
+    found: tuple[list[dict[str, list[Node]]], ...] = tuple([] for _ in group)
+    for pattern, captures in tree_sitter.QueryCursor(combined).matches(node):
+        found[bisect.bisect_right(starts, pattern) - 1].append(captures)
+    return found
 
 
 def text(node: Node | None) -> str:
-    return node.text.decode(errors="replace") if node is not None and node.text is not None else ""
+    spelled = node.text if node is not None else None  # each read of `.text` copies the bytes: read once
+    return spelled.decode(errors="replace") if spelled is not None else ""
 
 
 def descendants(node: Node):
-    """The node and every named node below it, in source order."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.named_children))
+    """The node and every named node below it, in source order (walked with a cursor: building
+    each node's list of named children cost about three times as much)."""
+    yield node
+    if not hasattr(node, "walk"):  # a list of nodes made a block (lower.statements._Block)
+        for child in node.named_children:
+            yield from descendants(child)
+        return
+    cursor = node.walk()
+    if not cursor.goto_first_child():
+        return
+    depth = 1
+    while True:
+        below = cursor.node
+        if below.is_named:
+            yield below
+        if cursor.goto_first_child():
+            depth += 1
+            continue
+        while not cursor.goto_next_sibling():
+            cursor.goto_parent()
+            depth -= 1
+            if depth == 0:
+                return
 
 
 def enclosing_function(node: Node) -> Node | None:

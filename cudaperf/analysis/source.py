@@ -13,7 +13,7 @@ import codecs
 import itertools
 import re
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -249,9 +249,12 @@ INCLUDE_DEPTH = 6  # nested local headers followed for their macros
 _header_macros: dict[Path, dict[str, Macro]] = {}
 
 
+@lru_cache(maxsize=8192)
 def _resolve(name: str, directory: Path, include_dirs: tuple[Path, ...]) -> Path | None:
     """A quoted include: next to the including file, in a directory above it (projects include
-    paths relative to their root), or in an include directory given with -I."""
+    paths relative to their root), or in an include directory given with -I (looked up once per
+    process: every file of a project includes the same headers, and each lookup asks the file
+    system up to eight times)."""
     candidates = [directory, *list(directory.parents)[:INCLUDE_DEPTH], *include_dirs]
     for base in candidates:
         path = base / name
@@ -310,6 +313,13 @@ def _include_sites(unit: Path) -> tuple[tuple[int, Path], ...]:
 
 def local_includes(path: Path, include_dirs: tuple[Path, ...] = ()) -> list[Path]:
     """The local headers a file includes, directly or through other local headers (nearest first)."""
+    return list(_local_includes(path, include_dirs))
+
+
+@lru_cache(maxsize=1024)
+def _local_includes(path: Path, include_dirs: tuple[Path, ...]) -> tuple[Path, ...]:
+    """local_includes, read once per process (the file's own analysis, its neighbours' project
+    searches and the header scopes all ask)."""
     found: list[Path] = []
     queue, depth = [path.resolve()], 0
     while queue and depth < INCLUDE_DEPTH:
@@ -325,7 +335,7 @@ def local_includes(path: Path, include_dirs: tuple[Path, ...] = ()) -> list[Path
                     found.append(header)
                     following.append(header)
         queue, depth = following, depth + 1
-    return found
+    return tuple(found)
 
 
 def read(path: str | Path, defines: dict[str, str] | None = None,

@@ -24,7 +24,8 @@ class Expressions:
     """The lowering of expressions (a part of Lowerer)."""
 
     def rvalue(self, node: Node | None, env: Env, record: bool = True) -> Val:
-        return self._loaded(self.expr(node, env, record), node, record)
+        value = self.expr(node, env, record)
+        return self._loaded(value, node, record) if isinstance(value, Loc) else value  # the usual case: no call
 
     def expr(self, node: Node | None, env: Env, record: bool = True) -> Val:
         if node is None:
@@ -41,15 +42,16 @@ class Expressions:
         return handler(self, node, env, record)
 
     def _number(self, node: Node, env: Env, record: bool) -> Val:
-        raw = text(node).replace("'", "")
-        digits = raw.rstrip("uUlLfF") if not raw.lower().startswith("0x") else raw.rstrip("uUlL")
-        try:
-            if raw.lower().startswith(("0x", "0b")) or (digits.isdigit() and not raw.lower().endswith("f")):
-                return Scalar(Const(float(int(digits, 0) if not digits.startswith("0") or digits == "0"
-                                          or digits.lower().startswith(("0x", "0b")) else int(digits, 8))))
-            return Scalar(Const(float(digits), False), FLOAT if raw[-1:] in "fF" else DOUBLE)
-        except ValueError:
+        spelled = text(node)
+        found = _LITERALS.get(spelled)
+        if found is None:
+            if len(_LITERALS) > 65536:
+                _LITERALS.clear()
+            found = _LITERALS[spelled] = _literal(spelled)
+        if not found:
             return _opaque("literal")
+        value, is_int, ctype = found
+        return Scalar(Const(value, is_int), ctype)
 
     def _identifier(self, node: Node, env: Env, record: bool) -> Val:
         name = text(node).rsplit("::", 1)[-1]
@@ -334,6 +336,22 @@ class Expressions:
         for child in node.named_children:
             self.rvalue(child, env, record)
         return _opaque("initializer")
+
+
+_LITERALS: dict[str, tuple] = {}  # a number's spelling -> _literal's reading (kernels repeat their literals)
+
+
+def _literal(spelled: str) -> tuple[float, bool, CType] | tuple[()]:
+    """A number literal's value, whether it is an integer, and its type; () when it reads as none."""
+    raw = spelled.replace("'", "")
+    digits = raw.rstrip("uUlLfF") if not raw.lower().startswith("0x") else raw.rstrip("uUlL")
+    try:
+        if raw.lower().startswith(("0x", "0b")) or (digits.isdigit() and not raw.lower().endswith("f")):
+            return (float(int(digits, 0) if not digits.startswith("0") or digits == "0"
+                          or digits.lower().startswith(("0x", "0b")) else int(digits, 8)), True, INT)
+        return float(digits), False, FLOAT if raw[-1:] in "fF" else DOUBLE
+    except ValueError:
+        return ()
 
 
 def _advance(pointer: Ptr, count: Expr, operator: str) -> Ptr:
