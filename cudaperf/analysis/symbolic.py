@@ -9,6 +9,7 @@ unknowns flow through arithmetic without special cases.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -95,11 +96,13 @@ class Opaque(Expr):
         return f"?{self.reason}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class Op(Expr):
     """An operation.  Lowered code shares subtrees (`x = c ? x : y` repeated by a sorting network
     doubles the tree per step), so the hash and the tree size are computed once, at construction,
-    from the arguments' own: hashing, comparing or sizing never walks the whole tree."""
+    from the arguments' own: hashing, comparing or sizing never walks the whole tree.  Immutable
+    like every Expr, but not a frozen dataclass: the lowering builds some hundred thousand nodes
+    per corpus pass, and a frozen one sets each of its nine slots through `object.__setattr__`."""
 
     name: str
     args: tuple[Expr, ...]
@@ -112,9 +115,13 @@ class Op(Expr):
     loads: tuple[Load, ...] | None = field(default=None, repr=False)
     opaque: bool | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "size", 1 + sum(a.size if isinstance(a, Op) else 1 for a in self.args))
-        object.__setattr__(self, "hashed", hash((self.name, self.args, self.is_int)))
+    def __init__(self, name: str, args: tuple[Expr, ...], is_int: bool = True) -> None:
+        size = 1
+        for a in args:
+            size += a.size if a.__class__ is Op else 1
+        self.name, self.args, self.is_int, self.size = name, args, is_int, size
+        self.hashed = hash((name, args, is_int))
+        self.spelled = self.symbols = self.loads = self.opaque = None
 
     def __hash__(self) -> int:
         return self.hashed
@@ -128,7 +135,7 @@ class Op(Expr):
 
     def __str__(self) -> str:
         if self.spelled is None:
-            object.__setattr__(self, "spelled", self._spell())
+            self.spelled = self._spell()
         return self.spelled
 
     def _spell(self) -> str:
@@ -171,30 +178,50 @@ def op(name: str, *args: Expr, is_int: bool | None = None) -> Expr:
         is_int = False
     elif name == "int":
         is_int = True
-    if all(isinstance(a, Const) for a in args):
+    if len(args) != 2:
+        folded = _folded(name, args, is_int) if all(isinstance(a, Const) for a in args) else None
+        return folded or _node(name, args, is_int)
+    a, b = args
+    const_a, const_b = isinstance(a, Const), isinstance(b, Const)
+    if not (const_a or const_b):  # nothing to fold or drop: the lowering's commonest case
+        return _node(name, args, is_int)
+    folded = _folded(name, args, is_int) if const_a and const_b else None
+    if folded is not None:
+        return folded
+    if name == "+":
+        if a == ZERO:
+            return b
+        if b == ZERO:
+            return a
+    elif name == "-" and b == ZERO:
+        return a
+    elif name == "*":
+        if a == ONE:
+            return b
+        if b == ONE:
+            return a
+        if (a == ZERO or b == ZERO) and is_int:
+            return ZERO
+    elif (name in (">>", "<<") and b == ZERO) or (name == "/" and b == ONE):
+        return a
+    if name in _COMMUTATIVE and const_a and not const_b:
+        args = (b, a)
+    return _node(name, args, is_int)
+
+
+_PLAIN = {"+": operator.add, "-": operator.sub, "*": operator.mul}  # IEEE arithmetic, as numpy's
+
+
+def _folded(name: str, args: tuple[Const, ...], is_int: bool) -> Const | None:
+    """The operation on constants as a constant, when it gives a number."""
+    if name in _PLAIN and len(args) == 2:
+        value = _PLAIN[name](args[0].value, args[1].value)
+    else:
         value = evaluate(Op(name, args, is_int), {})
-        if np.isfinite(value):
-            return Const(float(value), is_int)
-    if len(args) == 2:
-        a, b = args
-        if name == "+":
-            if a == ZERO:
-                return b
-            if b == ZERO:
-                return a
-        elif name == "-" and b == ZERO:
-            return a
-        elif name == "*":
-            if a == ONE:
-                return b
-            if b == ONE:
-                return a
-            if (a == ZERO or b == ZERO) and is_int:
-                return ZERO
-        elif (name in (">>", "<<") and b == ZERO) or (name == "/" and b == ONE):
-            return a
-        if name in _COMMUTATIVE and isinstance(a, Const) and not isinstance(b, Const):
-            args = (b, a)
+    return Const(float(value), is_int) if np.isfinite(value) else None
+
+
+def _node(name: str, args: tuple[Expr, ...], is_int: bool) -> Expr:
     node = Op(name, tuple(args), is_int)
     return node if node.size <= MAX_EXPR_NODES else Opaque("expression too large")
 
@@ -208,7 +235,7 @@ def _symbols(expr: Expr) -> frozenset[str]:
         return frozenset((expr.name,))
     if isinstance(expr, Op):
         if expr.symbols is None:
-            object.__setattr__(expr, "symbols", frozenset().union(*(_symbols(a) for a in expr.args)))
+            expr.symbols = frozenset().union(*(_symbols(a) for a in expr.args))
         return expr.symbols
     return frozenset()
 
@@ -223,7 +250,7 @@ def _loads(expr: Expr) -> tuple[Load, ...]:
         return (expr,)
     if isinstance(expr, Op):
         if expr.loads is None:
-            object.__setattr__(expr, "loads", tuple(ld for a in expr.args for ld in _loads(a)))
+            expr.loads = tuple(ld for a in expr.args for ld in _loads(a))
         return expr.loads
     return ()
 
@@ -233,7 +260,7 @@ def has_opaque(expr: Expr) -> bool:
         return True
     if isinstance(expr, Op):
         if expr.opaque is None:
-            object.__setattr__(expr, "opaque", any(has_opaque(a) for a in expr.args))
+            expr.opaque = any(has_opaque(a) for a in expr.args)
         return expr.opaque
     return False
 
@@ -254,10 +281,12 @@ def _int(x: np.ndarray) -> np.ndarray:
 
 
 def _nan_where(result: np.ndarray, *inputs: Value) -> np.ndarray:
-    bad = np.zeros(np.shape(result), dtype=bool)
+    """`result`, NaN wherever an input is (a known constant, most often one input, has no NaN to look for)."""
+    bad = None
     for x in inputs:
-        bad = bad | np.isnan(x)
-    return np.where(bad, np.nan, result)
+        if not isinstance(x, float) or x != x:
+            bad = np.isnan(x) if bad is None else bad | np.isnan(x)
+    return np.asarray(result) if bad is None else np.where(bad, np.nan, result)
 
 
 def _div(a: Value, b: Value, is_int: bool) -> Value:
