@@ -316,18 +316,17 @@ def _shift(a: Value, b: Value, left: bool) -> Value:
     return _nan_where(np.where(undefined, np.nan, out), a, b)
 
 
-def _truth(x: Value) -> Value:
-    return np.where(np.isnan(x), np.nan, (np.asarray(x) != 0).astype(float))
-
-
 def _and(a: Value, b: Value) -> Value:
-    ta, tb = _truth(a), _truth(b)
-    return np.where((ta == 0) | (tb == 0), 0.0, np.where((ta == 1) & (tb == 1), 1.0, np.nan))
+    """0 where either side is 0, else unknown where either is, else 1."""
+    return np.where((np.asarray(a) == 0) | (np.asarray(b) == 0), 0.0,
+                    np.where(np.isnan(a) | np.isnan(b), np.nan, 1.0))
 
 
 def _or(a: Value, b: Value) -> Value:
-    ta, tb = _truth(a), _truth(b)
-    return np.where((ta == 1) | (tb == 1), 1.0, np.where((ta == 0) & (tb == 0), 0.0, np.nan))
+    """1 where either side is known and not 0, else unknown where either is, else 0."""
+    unknown_a, unknown_b = np.isnan(a), np.isnan(b)
+    return np.where(((np.asarray(a) != 0) & ~unknown_a) | ((np.asarray(b) != 0) & ~unknown_b), 1.0,
+                    np.where(unknown_a | unknown_b, np.nan, 0.0))
 
 
 def _compare(fn, a: Value, b: Value) -> Value:
@@ -336,9 +335,9 @@ def _compare(fn, a: Value, b: Value) -> Value:
 
 
 def _select(c: Value, a: Value, b: Value) -> Value:
-    tc = _truth(c)
-    same = np.asarray(a) == np.asarray(b)
-    return np.where(tc == 1, a, np.where(tc == 0, b, np.where(same, a, np.nan)))
+    """`c ? a : b`; where `c` is unknown, the value both sides agree on (else unknown)."""
+    agreed = np.where(np.asarray(a) == np.asarray(b), a, np.nan)
+    return np.where(np.isnan(c), agreed, np.where(np.asarray(c) != 0, a, b))
 
 
 _BINARY = {
