@@ -176,11 +176,11 @@ def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8, n
     bx, by, bz = launch.block
     threads = bx * by * bz
     bid, warp_ids, weight = _warp_executions(launch, 32 if all_warps else max_warps, neighbours, cuts)
-    linear = (warp_ids * WARP).astype(float)[:, None] + np.arange(WARP)[None, :]
+    linear = (warp_ids * WARP)[:, None] + np.arange(WARP)[None, :]  # integers: float % and // cost more
     env: dict[str, np.ndarray | float] = dict(launch.symbols())
-    env["tid.x"] = linear % bx
-    env["tid.y"] = (linear // bx) % by
-    env["tid.z"] = linear // (bx * by)
+    env["tid.x"] = (linear % bx).astype(float)
+    env["tid.y"] = (linear // bx % by).astype(float)
+    env["tid.z"] = (linear // (bx * by)).astype(float)
     for i, axis in enumerate("xyz"):
         env[f"bid.{axis}"] = bid[:, i:i + 1].astype(float)  # (rows, 1): one value per warp
     return Batch(env, linear < threads, weight)
