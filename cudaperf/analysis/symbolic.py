@@ -414,14 +414,12 @@ def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | No
     name, args = expr.name, expr.args
     if name == "?:":
         out = _select(*(_evaluate(a, env, cache) for a in args))
-    else:
-        vals = [_evaluate(a, env, cache) for a in args]
-        if len(vals) == 1:
-            out = _UNARY[name](vals[0]) if name in _UNARY else np.full(np.shape(vals[0]), np.nan)
-        else:
-            fn = _BINARY.get(name)
-            out = fn(vals[0], vals[1], expr.is_int) if fn is not None and len(vals) == 2 else \
-                np.full(np.broadcast(*vals).shape, np.nan)
+    elif len(args) == 2 and name in _BINARY:  # the operands one by one: no list per node
+        out = _BINARY[name](_evaluate(args[0], env, cache), _evaluate(args[1], env, cache), expr.is_int)
+    elif len(args) == 1 and name in _UNARY:
+        out = _UNARY[name](_evaluate(args[0], env, cache))
+    else:  # a call the evaluator does not model
+        out = np.full(np.broadcast(*(_evaluate(a, env, cache) for a in args)).shape, np.nan)
     if cache is not None:
         cache[id(expr)] = (expr, out)  # holding expr keeps its id from being reused
     return out
