@@ -198,10 +198,15 @@ def _apart(a: Lanes, b: Lanes, granule: int) -> bool:
 
 
 def _originals(batch, copies: tuple[str, ...]) -> np.ndarray:
-    """Lanes at index 0 along every axis of `copies`: the others only repeat their work (races())."""
-    keep = np.ones(batch.active.shape, dtype=bool)
-    for symbol in copies:
-        keep &= np.broadcast_to(batch.env[symbol], keep.shape) == 0
+    """Lanes at index 0 along every axis of `copies`: the others only repeat their work (races());
+    kept in the batch's cache, as every access sampled on it asks."""
+    key = (_originals, copies)
+    keep = batch.cache.get(key)
+    if keep is None:
+        keep = np.ones(batch.active.shape, dtype=bool)
+        for symbol in copies:
+            keep &= np.broadcast_to(batch.env[symbol], keep.shape) == 0
+        batch.cache[key] = keep
     return keep
 
 
