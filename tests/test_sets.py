@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from cudaperf.analysis.sets import distinct_rows, member
+from cudaperf.analysis.sets import common, distinct_rows, row_groups
 
 
 def test_distinct_rows_match_numpy_unique_on_rows():
@@ -13,12 +13,21 @@ def test_distinct_rows_match_numpy_unique_on_rows():
     assert distinct_rows(rows[:0]).shape == (0, 3)
 
 
+def test_row_groups_match_numpy_unique_inverse():
+    rng = np.random.default_rng(3)
+    rows = np.floor(rng.random((500, 2)) * 4)
+    assert np.array_equal(row_groups(rows), np.unique(rows, axis=0, return_inverse=True)[1].ravel())
+    assert row_groups(rows[:0]).shape == (0,)
+
+
 def test_rows_holding_nan_stay_apart_as_in_numpy():
     rows = np.array([[1.0, np.nan], [1.0, np.nan], [0.0, 2.0], [0.0, 2.0]])
     assert len(distinct_rows(rows)) == len(np.unique(rows, axis=0)) == 3
 
 
-def test_membership_matches_numpy():
-    a, b = np.array([5, 1, 3, 3, 9]), np.array([3, 4, 5, 5])
-    assert np.array_equal(member(a, np.unique(b)), np.isin(a, b))
-    assert not member(a, b[:0]).any()
+def test_common_values_match_numpy_intersect():
+    a, b = np.array([1, 3, 5, 9]), np.array([3, 4, 5, 7, 8, 9, 11])
+    for x, y in ((a, b), (b, a)):
+        _, i, j = np.intersect1d(x, y, return_indices=True)
+        assert all(np.array_equal(got, want) for got, want in zip(common(x, y), (i, j)))
+    assert all(part.size == 0 for part in common(a, b[:0]) + common(a[:0], b))

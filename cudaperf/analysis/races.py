@@ -37,7 +37,7 @@ from .budget import check
 from .divergence import Dependence
 from .ir import Access, Barrier, Branch, Kernel, Loop, statements
 from .sampling import Sampler, evaluate_on
-from .sets import distinct_rows, member
+from .sets import common, distinct_rows
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
@@ -198,20 +198,29 @@ def _apart(a: Lanes, b: Lanes, granule: int) -> bool:
 
 
 def _originals(batch, copies: tuple[str, ...]) -> np.ndarray:
-    """Lanes at index 0 along every axis of `copies`: the others only repeat their work (races())."""
-    keep = np.ones(batch.active.shape, dtype=bool)
-    for symbol in copies:
-        keep &= np.broadcast_to(batch.env[symbol], keep.shape) == 0
+    """Lanes at index 0 along every axis of `copies`: the others only repeat their work (races());
+    kept in the batch's cache, as every access sampled on it asks."""
+    key = (_originals, copies)
+    keep = batch.cache.get(key)
+    if keep is None:
+        keep = np.ones(batch.active.shape, dtype=bool)
+        for symbol in copies:
+            keep &= np.broadcast_to(batch.env[symbol], keep.shape) == 0
+        batch.cache[key] = keep
     return keep
 
 
 def _linear_ids(batch) -> tuple[np.ndarray, np.ndarray]:
     """(block, thread) per lane of a batch: the linear block index in the grid and the linear
-    thread index in the block, broadcast to the batch's (rows, 32) shape."""
-    env, shape = batch.env, batch.active.shape
-    block = env["bid.x"] + env["gdim.x"] * (env["bid.y"] + env["gdim.y"] * env["bid.z"])
-    thread = env["tid.x"] + env["bdim.x"] * (env["tid.y"] + env["bdim.y"] * env["tid.z"])
-    return np.broadcast_to(block, shape), np.broadcast_to(thread, shape)
+    thread index in the block, broadcast to the batch's (rows, 32) shape; kept in the batch's
+    cache (valid for its env), since every access and stored value sampled on it asks."""
+    cached = batch.cache.get(_linear_ids)
+    if cached is None:
+        env, shape = batch.env, batch.active.shape
+        block = env["bid.x"] + env["gdim.x"] * (env["bid.y"] + env["gdim.y"] * env["bid.z"])
+        thread = env["tid.x"] + env["bdim.x"] * (env["tid.y"] + env["bdim.y"] * env["tid.z"])
+        cached = batch.cache[_linear_ids] = np.broadcast_to(block, shape), np.broadcast_to(thread, shape)
+    return cached
 
 
 class LaneTable:
@@ -293,9 +302,9 @@ def _codes(columns: np.ndarray) -> np.ndarray:
     key = np.zeros(columns.shape[0], dtype=np.int64)
     span = 1
     for column in columns.T:
-        low = column.min(initial=0.0)
-        if column.max(initial=0.0) - low < 2 ** 31:
-            codes, width = (column - low).astype(np.int64), int(column.max(initial=0.0) - low) + 1
+        low, high = column.min(initial=0.0), column.max(initial=0.0)
+        if high - low < 2 ** 31:
+            codes, width = (column - low).astype(np.int64), int(high - low) + 1
         else:
             codes = np.unique(column, return_inverse=True)[1].astype(np.int64)
             width = int(codes.max(initial=0)) + 1
@@ -357,10 +366,10 @@ def _clash(a: _Side, b: _Side) -> bool:
         return bool((several & (a.value[0] != a.value[1]) if a.value is not None else several).any())
     key = _codes(np.concatenate([a.keys, b.keys]))
     key_a, key_b = key[:len(a.keys)], key[len(a.keys):]
-    in_b, in_a = member(key_a, key_b), member(key_b, key_a)  # each common key once per side, in one order
+    at_a, at_b = common(key_a, key_b)  # each common key once per side, in one order
 
     def spread(x: tuple[np.ndarray, np.ndarray], y: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        return np.minimum(x[0][in_b], y[0][in_a]) != np.maximum(x[1][in_b], y[1][in_a])
+        return np.minimum(x[0][at_a], y[0][at_b]) != np.maximum(x[1][at_a], y[1][at_b])
     several = spread(a.who, b.who)
     return bool((several & spread(a.value, b.value) if a.value is not None else several).any())
 

@@ -176,11 +176,11 @@ def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8, n
     bx, by, bz = launch.block
     threads = bx * by * bz
     bid, warp_ids, weight = _warp_executions(launch, 32 if all_warps else max_warps, neighbours, cuts)
-    linear = (warp_ids * WARP).astype(float)[:, None] + np.arange(WARP)[None, :]
+    linear = (warp_ids * WARP)[:, None] + np.arange(WARP)[None, :]  # integers: float % and // cost more
     env: dict[str, np.ndarray | float] = dict(launch.symbols())
-    env["tid.x"] = linear % bx
-    env["tid.y"] = (linear // bx) % by
-    env["tid.z"] = linear // (bx * by)
+    env["tid.x"] = (linear % bx).astype(float)
+    env["tid.y"] = (linear // bx % by).astype(float)
+    env["tid.z"] = (linear // (bx * by)).astype(float)
     for i, axis in enumerate("xyz"):
         env[f"bid.{axis}"] = bid[:, i:i + 1].astype(float)  # (rows, 1): one value per warp
     return Batch(env, linear < threads, weight)
@@ -193,7 +193,7 @@ def _repeat(batch: Batch, k: int) -> dict[str, np.ndarray | float]:
             for name, v in batch.env.items()}
 
 
-def _closed_form_trips(loop: Loop, init: np.ndarray, step: np.ndarray, env) -> np.ndarray | None:
+def _closed_form_trips(loop: Loop, init: np.ndarray, step: np.ndarray, env, cache: dict) -> np.ndarray | None:
     """Trip counts of `for (c = init; c REL bound; c += step)` with a loop-invariant bound."""
     cond = loop.condition
     if not isinstance(cond, Op) or cond.name not in ("<", "<=", ">", ">=", "!=") or len(cond.args) != 2:
@@ -206,7 +206,7 @@ def _closed_form_trips(loop: Loop, init: np.ndarray, step: np.ndarray, env) -> n
         relation = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[relation]
     if a != counter or loop.counter in free_symbols(b) or loop.iteration in free_symbols(b):
         return None
-    bound = evaluate(b, env)
+    bound = evaluate(b, env, cache)
     with np.errstate(invalid="ignore", divide="ignore"):
         if relation in ("<", "<="):
             span = bound - init + (1 if relation == "<=" else 0)
@@ -237,30 +237,25 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(((a == b) | (np.isnan(a) & np.isnan(b))).all())
 
 
-def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch, bool]:
-    """Rows for sampled iterations of `loop`; also whether the trip count was known.  A trip count
-    resting on values the sampler cannot see is taken as `unknown_trips` (the race analysis takes
-    2: a loop on data may repeat, and its tail then meets its head)."""
-    env = batch.env
+def _stepped(batch: Batch, loop: Loop, init: np.ndarray,
+             unknown_trips: int) -> tuple[list[np.ndarray], np.ndarray, bool]:
+    """The counter stepped numerically (handles s >>= 1, i *= 2 and conditions of any shape): its
+    values per iteration, the trips per lane, whether they were known.  A condition reading
+    neither the counter nor the iteration lets the same lanes through from the step that settles
+    its unknowns on: later steps only update the counter (`while (true)` stepped 4,096 times)."""
     shape = batch.active.shape
-    init = np.broadcast_to(evaluate(loop.init, env), shape).astype(float)
-    known = True
-    values: list[np.ndarray] | None = None
-    trips = None
-    if loop.step is not None:
-        step = np.broadcast_to(evaluate(loop.step, env), shape).astype(float)
-        trips = _closed_form_trips(loop, init, step, env)
-    if trips is None:
-        # step the counter numerically: handles s >>= 1, i *= 2 and conditions of any shape
-        values = []
-        value = init
-        trips = np.zeros(shape)
-        alive = batch.active.copy()
-        step_env = dict(env)
-        steady = loop.iteration not in free_symbols(loop.condition)
-        for k in range(MAX_ITERATE):
-            step_env[loop.counter] = value
-            step_env[loop.iteration] = float(k)
+    values: list[np.ndarray] = []
+    value, known = init, True
+    trips = np.zeros(shape)
+    alive = batch.active.copy()
+    step_env = dict(batch.env)
+    read = free_symbols(loop.condition)
+    steady = loop.iteration not in read
+    settled = max(1, unknown_trips) if steady and loop.counter not in read else MAX_ITERATE
+    for k in range(MAX_ITERATE):
+        step_env[loop.counter] = value
+        step_env[loop.iteration] = float(k)
+        if k <= settled:
             holds = _shaped(evaluate(loop.condition, step_env), shape)
             if k == 0 and loop.at_least_once:
                 holds = np.ones(shape)
@@ -271,17 +266,34 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
             alive = alive & (holds == 1)
             if not alive.any():
                 break
-            values.append(value)
-            trips = trips + alive
-            value = _shaped(evaluate(loop.update, step_env), shape).astype(float)
-            if steady and _same(value, values[-1]):
-                known = False  # nothing the condition reads changes (`while (true)` left by a break)
-                if k + 1 >= unknown_trips:
-                    break
-        else:
-            known = False
+        values.append(value)
+        trips = trips + alive
+        value = _shaped(evaluate(loop.update, step_env), shape).astype(float)
+        if steady and _same(value, values[-1]):
+            known = False  # nothing the condition reads changes (`while (true)` left by a break)
+            if k + 1 >= unknown_trips:
+                break
     else:
-        step = np.broadcast_to(evaluate(loop.step, env), shape).astype(float)
+        known = False
+    return values, trips, known
+
+
+def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch, bool]:
+    """Rows for sampled iterations of `loop`; also whether the trip count was known.  A trip count
+    resting on values the sampler cannot see is taken as `unknown_trips` (the race analysis takes
+    2: a loop on data may repeat, and its tail then meets its head)."""
+    env = batch.env
+    shape = batch.active.shape
+    init = _shaped(evaluate(loop.init, env, batch.cache), shape).astype(float)
+    known = True
+    values: list[np.ndarray] | None = None
+    trips = None
+    if loop.step is not None:
+        step = _shaped(evaluate(loop.step, env, batch.cache), shape).astype(float)
+        trips = _closed_form_trips(loop, init, step, env, batch.cache)
+    if trips is None:
+        values, trips, known = _stepped(batch, loop, init, unknown_trips)
+    else:
         bad = ~np.isfinite(trips) & batch.active
         if bad.any():
             known = False
@@ -324,7 +336,7 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
 def enter_branch(batch: Batch, branch: Branch, side: bool) -> Batch:
     """Narrow to lanes taking `side`; a data-dependent condition is assumed taken by every lane on
     both sides (the warp serialises both paths), which the batch records as inexact."""
-    cond = np.broadcast_to(evaluate(branch.condition, batch.env, batch.cache), batch.active.shape)
+    cond = _shaped(evaluate(branch.condition, batch.env, batch.cache), batch.active.shape)
     unknown = np.isnan(cond)
     taken = (cond == 1) if side else (cond == 0)
     exact = batch.exact and not (unknown & batch.active).any()
@@ -370,4 +382,4 @@ def evaluate_on(expr: Expr, batch: Batch) -> np.ndarray:
     value = evaluate(expr, batch.env, batch.cache)
     if isinstance(expr, Const) or np.ndim(value) == 0:
         return np.full(batch.active.shape, float(value))
-    return np.broadcast_to(value, batch.active.shape)
+    return _shaped(value, batch.active.shape)

@@ -9,6 +9,7 @@ unknowns flow through arithmetic without special cases.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -95,11 +96,13 @@ class Opaque(Expr):
         return f"?{self.reason}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class Op(Expr):
     """An operation.  Lowered code shares subtrees (`x = c ? x : y` repeated by a sorting network
     doubles the tree per step), so the hash and the tree size are computed once, at construction,
-    from the arguments' own: hashing, comparing or sizing never walks the whole tree."""
+    from the arguments' own: hashing, comparing or sizing never walks the whole tree.  Immutable
+    like every Expr, but not a frozen dataclass: the lowering builds some hundred thousand nodes
+    per corpus pass, and a frozen one sets each of its nine slots through `object.__setattr__`."""
 
     name: str
     args: tuple[Expr, ...]
@@ -112,9 +115,13 @@ class Op(Expr):
     loads: tuple[Load, ...] | None = field(default=None, repr=False)
     opaque: bool | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "size", 1 + sum(a.size if isinstance(a, Op) else 1 for a in self.args))
-        object.__setattr__(self, "hashed", hash((self.name, self.args, self.is_int)))
+    def __init__(self, name: str, args: tuple[Expr, ...], is_int: bool = True) -> None:
+        size = 1
+        for a in args:
+            size += a.size if a.__class__ is Op else 1
+        self.name, self.args, self.is_int, self.size = name, args, is_int, size
+        self.hashed = hash((name, args, is_int))
+        self.spelled = self.symbols = self.loads = self.opaque = None
 
     def __hash__(self) -> int:
         return self.hashed
@@ -128,7 +135,7 @@ class Op(Expr):
 
     def __str__(self) -> str:
         if self.spelled is None:
-            object.__setattr__(self, "spelled", self._spell())
+            self.spelled = self._spell()
         return self.spelled
 
     def _spell(self) -> str:
@@ -171,30 +178,50 @@ def op(name: str, *args: Expr, is_int: bool | None = None) -> Expr:
         is_int = False
     elif name == "int":
         is_int = True
-    if all(isinstance(a, Const) for a in args):
+    if len(args) != 2:
+        folded = _folded(name, args, is_int) if all(isinstance(a, Const) for a in args) else None
+        return folded or _node(name, args, is_int)
+    a, b = args
+    const_a, const_b = isinstance(a, Const), isinstance(b, Const)
+    if not (const_a or const_b):  # nothing to fold or drop: the lowering's commonest case
+        return _node(name, args, is_int)
+    folded = _folded(name, args, is_int) if const_a and const_b else None
+    if folded is not None:
+        return folded
+    if name == "+":
+        if a == ZERO:
+            return b
+        if b == ZERO:
+            return a
+    elif name == "-" and b == ZERO:
+        return a
+    elif name == "*":
+        if a == ONE:
+            return b
+        if b == ONE:
+            return a
+        if (a == ZERO or b == ZERO) and is_int:
+            return ZERO
+    elif (name in (">>", "<<") and b == ZERO) or (name == "/" and b == ONE):
+        return a
+    if name in _COMMUTATIVE and const_a and not const_b:
+        args = (b, a)
+    return _node(name, args, is_int)
+
+
+_PLAIN = {"+": operator.add, "-": operator.sub, "*": operator.mul}  # IEEE arithmetic, as numpy's
+
+
+def _folded(name: str, args: tuple[Const, ...], is_int: bool) -> Const | None:
+    """The operation on constants as a constant, when it gives a number."""
+    if name in _PLAIN and len(args) == 2:
+        value = _PLAIN[name](args[0].value, args[1].value)
+    else:
         value = evaluate(Op(name, args, is_int), {})
-        if np.isfinite(value):
-            return Const(float(value), is_int)
-    if len(args) == 2:
-        a, b = args
-        if name == "+":
-            if a == ZERO:
-                return b
-            if b == ZERO:
-                return a
-        elif name == "-" and b == ZERO:
-            return a
-        elif name == "*":
-            if a == ONE:
-                return b
-            if b == ONE:
-                return a
-            if (a == ZERO or b == ZERO) and is_int:
-                return ZERO
-        elif (name in (">>", "<<") and b == ZERO) or (name == "/" and b == ONE):
-            return a
-        if name in _COMMUTATIVE and isinstance(a, Const) and not isinstance(b, Const):
-            args = (b, a)
+    return Const(float(value), is_int) if np.isfinite(value) else None
+
+
+def _node(name: str, args: tuple[Expr, ...], is_int: bool) -> Expr:
     node = Op(name, tuple(args), is_int)
     return node if node.size <= MAX_EXPR_NODES else Opaque("expression too large")
 
@@ -208,7 +235,7 @@ def _symbols(expr: Expr) -> frozenset[str]:
         return frozenset((expr.name,))
     if isinstance(expr, Op):
         if expr.symbols is None:
-            object.__setattr__(expr, "symbols", frozenset().union(*(_symbols(a) for a in expr.args)))
+            expr.symbols = frozenset().union(*(_symbols(a) for a in expr.args))
         return expr.symbols
     return frozenset()
 
@@ -223,7 +250,7 @@ def _loads(expr: Expr) -> tuple[Load, ...]:
         return (expr,)
     if isinstance(expr, Op):
         if expr.loads is None:
-            object.__setattr__(expr, "loads", tuple(ld for a in expr.args for ld in _loads(a)))
+            expr.loads = tuple(ld for a in expr.args for ld in _loads(a))
         return expr.loads
     return ()
 
@@ -233,7 +260,7 @@ def has_opaque(expr: Expr) -> bool:
         return True
     if isinstance(expr, Op):
         if expr.opaque is None:
-            object.__setattr__(expr, "opaque", any(has_opaque(a) for a in expr.args))
+            expr.opaque = any(has_opaque(a) for a in expr.args)
         return expr.opaque
     return False
 
@@ -254,10 +281,12 @@ def _int(x: np.ndarray) -> np.ndarray:
 
 
 def _nan_where(result: np.ndarray, *inputs: Value) -> np.ndarray:
-    bad = np.zeros(np.shape(result), dtype=bool)
+    """`result`, NaN wherever an input is (a known constant, most often one input, has no NaN to look for)."""
+    bad = None
     for x in inputs:
-        bad = bad | np.isnan(x)
-    return np.where(bad, np.nan, result)
+        if not isinstance(x, float) or x != x:
+            bad = np.isnan(x) if bad is None else bad | np.isnan(x)
+    return np.asarray(result) if bad is None else np.where(bad, np.nan, result)
 
 
 def _div(a: Value, b: Value, is_int: bool) -> Value:
@@ -287,18 +316,17 @@ def _shift(a: Value, b: Value, left: bool) -> Value:
     return _nan_where(np.where(undefined, np.nan, out), a, b)
 
 
-def _truth(x: Value) -> Value:
-    return np.where(np.isnan(x), np.nan, (np.asarray(x) != 0).astype(float))
-
-
 def _and(a: Value, b: Value) -> Value:
-    ta, tb = _truth(a), _truth(b)
-    return np.where((ta == 0) | (tb == 0), 0.0, np.where((ta == 1) & (tb == 1), 1.0, np.nan))
+    """0 where either side is 0, else unknown where either is, else 1."""
+    return np.where((np.asarray(a) == 0) | (np.asarray(b) == 0), 0.0,
+                    np.where(np.isnan(a) | np.isnan(b), np.nan, 1.0))
 
 
 def _or(a: Value, b: Value) -> Value:
-    ta, tb = _truth(a), _truth(b)
-    return np.where((ta == 1) | (tb == 1), 1.0, np.where((ta == 0) & (tb == 0), 0.0, np.nan))
+    """1 where either side is known and not 0, else unknown where either is, else 0."""
+    unknown_a, unknown_b = np.isnan(a), np.isnan(b)
+    return np.where(((np.asarray(a) != 0) & ~unknown_a) | ((np.asarray(b) != 0) & ~unknown_b), 1.0,
+                    np.where(unknown_a | unknown_b, np.nan, 0.0))
 
 
 def _compare(fn, a: Value, b: Value) -> Value:
@@ -307,9 +335,9 @@ def _compare(fn, a: Value, b: Value) -> Value:
 
 
 def _select(c: Value, a: Value, b: Value) -> Value:
-    tc = _truth(c)
-    same = np.asarray(a) == np.asarray(b)
-    return np.where(tc == 1, a, np.where(tc == 0, b, np.where(same, a, np.nan)))
+    """`c ? a : b`; where `c` is unknown, the value both sides agree on (else unknown)."""
+    agreed = np.where(np.asarray(a) == np.asarray(b), a, np.nan)
+    return np.where(np.isnan(c), agreed, np.where(np.asarray(c) != 0, a, b))
 
 
 _BINARY = {
@@ -386,14 +414,12 @@ def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | No
     name, args = expr.name, expr.args
     if name == "?:":
         out = _select(*(_evaluate(a, env, cache) for a in args))
-    else:
-        vals = [_evaluate(a, env, cache) for a in args]
-        if len(vals) == 1:
-            out = _UNARY[name](vals[0]) if name in _UNARY else np.full(np.shape(vals[0]), np.nan)
-        else:
-            fn = _BINARY.get(name)
-            out = fn(vals[0], vals[1], expr.is_int) if fn is not None and len(vals) == 2 else \
-                np.full(np.broadcast(*vals).shape, np.nan)
+    elif len(args) == 2 and name in _BINARY:  # the operands one by one: no list per node
+        out = _BINARY[name](_evaluate(args[0], env, cache), _evaluate(args[1], env, cache), expr.is_int)
+    elif len(args) == 1 and name in _UNARY:
+        out = _UNARY[name](_evaluate(args[0], env, cache))
+    else:  # a call the evaluator does not model
+        out = np.full(np.broadcast(*(_evaluate(a, env, cache) for a in args)).shape, np.nan)
     if cache is not None:
         cache[id(expr)] = (expr, out)  # holding expr keeps its id from being reused
     return out
