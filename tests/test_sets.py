@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from cudaperf.analysis.sets import common, distinct_rows, row_groups
+from cudaperf.analysis.sets import common, distinct_rows, grouped_rows
 
 
 def test_distinct_rows_match_numpy_unique_on_rows():
@@ -13,11 +13,13 @@ def test_distinct_rows_match_numpy_unique_on_rows():
     assert distinct_rows(rows[:0]).shape == (0, 3)
 
 
-def test_row_groups_match_numpy_unique_inverse():
+def test_grouped_rows_match_numpy_unique_inverse():
     rng = np.random.default_rng(3)
     rows = np.floor(rng.random((500, 2)) * 4)
-    assert np.array_equal(row_groups(rows), np.unique(rows, axis=0, return_inverse=True)[1].ravel())
-    assert row_groups(rows[:0]).shape == (0,)
+    distinct, groups = grouped_rows(rows)
+    want, inverse = np.unique(rows, axis=0, return_inverse=True)
+    assert np.array_equal(distinct, want) and np.array_equal(groups, inverse.ravel())
+    assert grouped_rows(rows[:0])[1].shape == (0,)
 
 
 def test_rows_holding_nan_stay_apart_as_in_numpy():

@@ -21,7 +21,7 @@ import numpy as np
 from .ir import Access, Branch, Kernel, Loop, statements
 from .launch import Launch
 from .sampling import MAX_ITERATE, Batch, Sampler, crossing_blocks, evaluate_on
-from .sets import distinct_rows, row_groups
+from .sets import grouped_rows
 from .symbolic import (
     ONE,
     RELATIONS,
@@ -189,7 +189,7 @@ def _block_groups(batch: Batch) -> np.ndarray:
         return cached
     per_row = [np.broadcast_to(v, (batch.rows, 1)) for v in batch.env.values()
                if isinstance(v, np.ndarray) and v.ndim == 2 and v.shape == (batch.rows, 1)]
-    groups = row_groups(np.concatenate(per_row, axis=1)) if per_row else np.zeros(batch.rows, dtype=int)
+    groups = grouped_rows(np.concatenate(per_row, axis=1))[1] if per_row else np.zeros(batch.rows, dtype=int)
     batch.cache[_block_groups] = groups
     return groups
 
@@ -459,11 +459,11 @@ def _overlapping_warps(side: Expr, batch: Batch) -> bool:
     hi = np.where(batch.active, values, -np.inf).max(axis=1)[rows]
     keys = np.stack([np.broadcast_to(np.asarray(batch.env.get(n, 0.0), dtype=float), batch.active.shape)[rows, 0]
                      for n in ("bid.x", "bid.y", "bid.z", "tid.x", "tid.y", "tid.z")], axis=1)
-    warps, which = distinct_rows(keys), row_groups(keys)  # a warp's rows: its loop iterations
+    warps, which = grouped_rows(keys)  # a warp's rows: its loop iterations
     low, high = np.full(len(warps), np.inf), np.full(len(warps), -np.inf)
     np.minimum.at(low, which, lo)
     np.maximum.at(high, which, hi)
-    block = row_groups(warps[:, :3])
+    block = grouped_rows(warps[:, :3])[1]
     order = np.lexsort((low, block))
     same_block = block[order][1:] == block[order][:-1]
     return bool((same_block & (high[order][:-1] >= low[order][1:])).any())

@@ -178,9 +178,9 @@ class HostResolver:
         """Parameters of a host function that every call of it in the file passes one constant
         (`benchmark(..., num)` after `const int num = 2048;`) or a multiple of one constant (`run(n)`
         after `n = k * 1024`): a launch inside sees that value, or such a multiple."""
-        calls = self._calls_of(fn)
         if fn.start_byte in self._passed:
             return self._passed[fn.start_byte]
+        calls = self._calls_of(fn)
         declarator = function_declarator(fn)
         parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
         if not calls or parameters is None or fn.start_byte in self._resolving:
@@ -220,12 +220,12 @@ class HostResolver:
         name = function_name(fn)
         if name not in self._calls:
             macros, found = self.scope.source.macros, []
+            in_bodies = name in self._bodies or "##" in self._bodies
             for index, (callee, call, arguments) in enumerate(self._matched):
                 if callee == name:
                     found.append((call, written_arguments(arguments)))
                 macro = macros.get(callee)
-                if macro is None or macro.params is None or \
-                        not (name in text(call) or name in self._bodies or "##" in self._bodies):
+                if macro is None or macro.params is None or not (in_bodies or name in text(call)):
                     continue
                 if index not in self._expanded:
                     self._expanded[index] = _macro_call(text(call), macros)

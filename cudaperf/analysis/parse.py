@@ -148,4 +148,3 @@ def call_heading_block(statement: Node | None, following: Node | None) -> Node |
             call.child_by_field_name("function").type != "identifier":
         return None
     return call
-

@@ -30,13 +30,13 @@ def distinct_rows(rows: np.ndarray) -> np.ndarray:
     return ordered[first]
 
 
-def row_groups(rows: np.ndarray) -> np.ndarray:
-    """A group number per row of a 2-D array, one per distinct row, numbered in lexicographic
-    order (`np.unique(rows, axis=0, return_inverse=True)[1]`)."""
-    order, _, first = _sorted_rows(rows)
+def grouped_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a 2-D array and a group number per row, the index of its row among them
+    (`np.unique(rows, axis=0, return_inverse=True)`), from one sort."""
+    order, ordered, first = _sorted_rows(rows)
     groups = np.empty(len(rows), dtype=np.intp)
     groups[order] = np.cumsum(first) - 1
-    return groups
+    return ordered[first], groups
 
 
 def _sorted_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -180,7 +180,7 @@ def op(name: str, *args: Expr, is_int: bool | None = None) -> Expr:
         is_int = True
     if len(args) != 2:
         folded = _folded(name, args, is_int) if all(isinstance(a, Const) for a in args) else None
-        return folded or _node(name, args, is_int)
+        return folded if folded is not None else _node(name, args, is_int)
     a, b = args
     const_a, const_b = isinstance(a, Const), isinstance(b, Const)
     if not (const_a or const_b):  # nothing to fold or drop: the lowering's commonest case

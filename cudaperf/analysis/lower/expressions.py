@@ -4,6 +4,7 @@ per syntax node kind (_EXPRESSIONS)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from ..arith import PRECISION, precision
 from ..ctype import BUILTIN_TYPES, FLOAT, INT, UNKNOWN, CType
@@ -42,12 +43,7 @@ class Expressions:
         return handler(self, node, env, record)
 
     def _number(self, node: Node, env: Env, record: bool) -> Val:
-        spelled = text(node)
-        found = _LITERALS.get(spelled)
-        if found is None:
-            if len(_LITERALS) > 65536:
-                _LITERALS.clear()
-            found = _LITERALS[spelled] = _literal(spelled)
+        found = _literal(text(node))
         if not found:
             return _opaque("literal")
         value, is_int, ctype = found
@@ -338,11 +334,10 @@ class Expressions:
         return _opaque("initializer")
 
 
-_LITERALS: dict[str, tuple] = {}  # a number's spelling -> _literal's reading (kernels repeat their literals)
-
-
+@lru_cache(maxsize=65536)
 def _literal(spelled: str) -> tuple[float, bool, CType] | tuple[()]:
-    """A number literal's value, whether it is an integer, and its type; () when it reads as none."""
+    """A number literal's value, whether it is an integer, and its type; () when it reads as none
+    (read once per spelling: kernels repeat their literals)."""
     raw = spelled.replace("'", "")
     digits = raw.rstrip("uUlLfF") if not raw.lower().startswith("0x") else raw.rstrip("uUlL")
     try:
