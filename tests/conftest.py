@@ -112,3 +112,14 @@ def load_script(path: Path) -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def declarations(cuda: str, functions) -> str:
+    """`cpp_sources` declaring each of `functions` from its definition in `cuda`, as a working load_inline
+    call must (torch binds `functions=` in the C++ file)."""
+    found = []
+    for name in functions:
+        m = re.search(rf"^([^\n;{{}}]*\b{re.escape(name)}\s*\([^{{;]*\))\s*\{{", cuda, re.M)
+        if m:
+            found.append(m.group(1).strip() + ";")
+    return "\n".join(found)

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import declarations
 
 from cudaperf.cli import main
 from cudaperf.rewards.execution.fastpath import Fallback, translate
@@ -22,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 HEAD = "#include <torch/extension.h>\n#include <cuda_runtime.h>\n"
 
 
-def spec(cuda: str, functions: list[str], cpp: str = "", **extra) -> dict:
+def spec(cuda: str, functions: list[str], cpp: str | None = None, **extra) -> dict:
+    cpp = declarations(cuda, functions) if cpp is None else cpp
     return {"name": "t", "cpp_sources": cpp, "cuda_sources": HEAD + cuda, "functions": functions, **extra}
 
 
@@ -86,6 +88,21 @@ def test_kernels_in_cpp_sources_cannot_build():
         translate({"name": "t", "cpp_sources": "int twice(int x) { return 2 * x; }", "cuda_sources": [],
                    "functions": ["twice"]})
 
+def test_functions_bound_from_an_empty_cpp_file_cannot_build():
+    """torch binds `functions=` in the C++ file it compiles from `cpp_sources`: a name only `cuda_sources`
+    defines is undeclared there (CUDA-L1's L1_051: the engine saw only torch's own argmax kernel run).  The
+    build's failure is decided before what the translator cannot read (a kernel taking a reference)."""
+    cuda = ("__global__ void k(float* y) { y[0] = 1.0f; }\n"
+            "torch::Tensor fill(torch::Tensor y) { k<<<1, 1>>>(y.data_ptr<float>()); return y; }\n")
+    with pytest.raises(Fallback, match="functions= names fill, which cpp_sources does not declare"):
+        translate(spec(cuda, ["fill"], cpp=""))
+    assert list(translate(spec(cuda, ["fill"])).functions) == ["fill"]     # declared: it builds
+    by_reference = cuda.replace("float* y) {", "float& y) {").replace("y[0] = 1.0f", "y = 1.0f") + (
+        'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("fill", &fill); }\n')
+    with pytest.raises(Fallback, match="PYBIND11_MODULE beside functions="):
+        translate(spec(by_reference, ["fill"]))
+
+
 # ------------------------------------------------------------------ plans against the C++ (torch on the CPU)
 
 torch = pytest.importorskip("torch")
@@ -114,7 +131,8 @@ class Recorder:
         self.synced += 1
 
 
-def run(cuda: str, fn: str, *args, names: dict | None = None, functions: list[str] | None = None, cpp: str = ""):
+def run(cuda: str, fn: str, *args, names: dict | None = None, functions: list[str] | None = None,
+        cpp: str | None = None):
     t = translate(spec(cuda, functions or [fn], cpp))
     rec = Recorder(dict(names or {}))
     module = FastModule(interp.Interpreter(t, rec, "cpu"))

@@ -10,7 +10,7 @@ import types
 from pathlib import Path
 
 import pytest
-from conftest import load_script
+from conftest import declarations, load_script
 
 from cudaperf.rewards.execution.fastpath import Fallback, translate
 from cudaperf.rewards.execution.fastpath.report import read_builds
@@ -172,8 +172,7 @@ def hand_written_wrappers() -> list:
     for cuda in sorted(sources):
         host = list(split(HEAD + cuda, "").host)
         try:
-            found.append((cuda[:40], translate({"name": "t", "cuda_sources": HEAD + cuda, "cpp_sources": "",
-                                                "functions": host})))
+            found.append((cuda[:40], translate(spec(cuda, host))))
         except Fallback:
             pass
     return found
@@ -193,7 +192,8 @@ def test_replay_matches_the_interpreter_on_every_translated_wrapper():
 # ------------------------------------------------------------------ targeted wrappers
 
 def spec(cuda: str, functions: list[str]) -> dict:
-    return {"name": "t", "cpp_sources": "", "cuda_sources": HEAD + cuda, "functions": functions}
+    return {"name": "t", "cpp_sources": declarations(cuda, functions), "cuda_sources": HEAD + cuda,
+            "functions": functions}
 
 
 SCALE_ADD = """

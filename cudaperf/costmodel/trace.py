@@ -38,10 +38,10 @@ _FREE = {"view", "_unsafe_view", "t", "transpose", "permute", "expand", "as_stri
          "expand_as", "contiguous", "is_contiguous", "size", "stride", "sym_size", "sym_stride", "numel", "dim",
          "_to_copy_meta", "unflatten", "flatten", "resolve_conj", "resolve_neg", "_local_scalar_dense"}
 _GEMM = {"mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot"}
-# the translator's reasons that are a failed build on any machine (two module definitions, a kernel bound
-# from Python, a module that defines none, kernels handed to the host compiler): load_inline raises, as
-# nvcc, g++ and the linker would
-NO_BUILD = ("PYBIND11_MODULE beside functions=", "functions= names kernel",
+# the translator's reasons that are a failed build on any machine (two module definitions, a kernel or an
+# undeclared name bound from Python, a module that defines none, kernels handed to the host compiler):
+# load_inline raises, as nvcc, g++ and the linker would
+NO_BUILD = ("PYBIND11_MODULE beside functions=", "functions= names ",
             "load_inline without functions= or PYBIND11_MODULE bindings", "kernel code in cpp_sources")
 _CONV = {"convolution", "conv2d", "conv1d", "conv3d", "_convolution", "cudnn_convolution", "conv_transpose2d",
          "conv_transpose3d", "conv_transpose1d"}
