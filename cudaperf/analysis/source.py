@@ -321,7 +321,8 @@ def _local_includes(path: Path, include_dirs: tuple[Path, ...]) -> tuple[Path, .
     """local_includes, read once per process (the file's own analysis, its neighbours' project
     searches and the header scopes all ask)."""
     found: list[Path] = []
-    queue, depth = [path.resolve()], 0
+    here = path.resolve()
+    queue, depth = [here], 0
     while queue and depth < INCLUDE_DEPTH:
         following = []
         for current in queue:
@@ -331,7 +332,7 @@ def _local_includes(path: Path, include_dirs: tuple[Path, ...]) -> tuple[Path, .
                 continue
             for m in _INCLUDE.finditer(data):
                 header = _resolve(m.group(1).decode(errors="replace"), current.parent, include_dirs)
-                if header is not None and header not in found and header != path.resolve():
+                if header is not None and header not in found and header != here:
                     found.append(header)
                     following.append(header)
         queue, depth = following, depth + 1
