@@ -58,9 +58,9 @@ class HostResolver:
         self._bodies = ""  # the macros' bodies
         self._resolving: set[int] = set()  # host functions whose callers are being evaluated
         self._passed: dict[int, dict[str, Expr]] = {}  # _caller_arguments per host function
-        # per host function: launches whose environment is known, with the ids their lowering used and
-        # that environment (with its dim3 values)
-        self._points: dict[int, list[tuple[Node, int, Env, dict]]] = {}
+        # per host function: launches (and calls) whose environment is known, with the ids their
+        # lowering used, that environment (with its dim3 values) and the parameters' values it began from
+        self._points: dict[int, list[tuple[Node, int, Env, dict, dict]]] = {}
         # per host function, what every launch in it reads: its statements, the addresses it takes
         self._gathered: dict[int, tuple[tuple[Node, tuple[tuple[int, int], ...]], ...]] = {}
         self._taken: dict[int, tuple[tuple[int, str], ...]] = {}
@@ -77,14 +77,15 @@ class HostResolver:
         if key in self._envs:
             env, dims = self._envs[key]
             return env, dims, lowerer
-        since = self._resumable(fn, launch)
+        passed = self._caller_arguments(fn)
+        since = self._resumable(fn, launch, passed)
         if since is not None:  # the statements up to an earlier launch are evaluated already: go on from there
-            since, lowerer.next_id, env, dims = since  # new values get ids of their own
+            since, lowerer.next_id, env, dims, _ = since  # new values get ids of their own
             env, dims = env.copy(), {name: list(values) for name, values in dims.items()}
         else:
             for name, value in self.values.items():  # host-function parameters
                 env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
-            for name, value in self._caller_arguments(fn).items():
+            for name, value in passed.items():
                 if name not in self.values:
                     env.declare(name, Scalar(value))
         start, at = since.start_byte if since is not None else -1, launch.start_byte
@@ -101,9 +102,9 @@ class HostResolver:
         for i, (node, conditional, _) in enumerate(ordered):
             while forgotten and forgotten[-1][0] < node.start_byte:
                 env.declare(forgotten.pop()[1], Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
-            if i == checkpoint and i > 0 and not self._resolving:
+            if i == checkpoint and i > 0:
                 self._points.setdefault(fn.start_byte, []).append(
-                    (node, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
+                    (node, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}, passed))
             if conditional:  # `if (rows == 0) rows = 1;`: afterwards the value is unknown
                 _forget_assigned(node, env, dims)
                 continue
@@ -126,10 +127,10 @@ class HostResolver:
         for _, name in forgotten:
             env.declare(name, Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
         self._envs[key] = (env, dims)
-        if not self._resolving:  # a point later launches of the function may go on from
-            # as it is now: evaluating the launch's arguments may change it (`k<<<g, b>>>(i++)`)
-            self._points.setdefault(fn.start_byte, []).append(
-                (launch, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
+        # a point later launches of the function may go on from, as it is now: evaluating the
+        # launch's arguments may change it (`k<<<g, b>>>(i++)`)
+        self._points.setdefault(fn.start_byte, []).append(
+            (launch, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}, passed))
         return env, dims, lowerer
 
     def _statements(self, fn: Node) -> tuple[tuple[Node, tuple[tuple[int, int], ...]], ...]:
@@ -161,15 +162,19 @@ class HostResolver:
                 (n.type == "identifier" and (text(n) in macros or text(n) in functions)) for n in descendants(node))
         return self._inert_at[node.start_byte]
 
-    def _resumable(self, fn: Node, launch: Node) -> tuple[Node, int, Env, dict] | None:
-        """The latest point before `launch` whose environment was computed (outside the evaluation of
-        another function's callers) and whose every enclosing branch or loop also encloses `launch`:
-        the statements before it are then judged the same way for both (conditional for one exactly
-        when conditional for the other), so `launch` goes on from its environment."""
+    def _resumable(self, fn: Node, launch: Node, passed: dict[str, Expr]) -> tuple[Node, int, Env, dict, dict] | None:
+        """The latest point before `launch` whose environment was computed from the same values of
+        the function's parameters (`passed`, _caller_arguments: inside the evaluation of another
+        function's callers they may be cut short) and whose every enclosing branch or loop also
+        encloses `launch`: the statements before it are then judged the same way for both
+        (conditional for one exactly when conditional for the other), so `launch` goes on from its
+        environment.  A function's calls (a value passed to `run(n)` at each) go on from each other
+        as its launches do."""
         best = None
         for found in self._points.get(fn.start_byte, ()):
             point = found[0]
-            if point.start_byte >= launch.start_byte or (best is not None and point.start_byte <= best[0].start_byte):
+            if point.start_byte >= launch.start_byte or (best is not None and point.start_byte <= best[0].start_byte) \
+                    or not _same_values(found[4], passed):
                 continue
             node = point.parent
             while node is not None and node.start_byte != fn.start_byte and \
@@ -409,6 +414,12 @@ def _macro_call(call: str, macros: dict) -> Node | None:
 
 
 _WRITTEN_THROUGH_ADDRESS = "written through its address"
+
+
+def _same_values(first: dict[str, Expr], second: dict[str, Expr]) -> bool:
+    """Do two evaluations of a function begin from the same parameter values (the same objects, in
+    the same order: a value computed again is another unknown)?"""
+    return list(first) == list(second) and all(first[name] is second[name] for name in first)
 
 
 def _statements_in(body: Node | None) -> tuple[tuple[Node, tuple[tuple[int, int], ...]], ...]:
