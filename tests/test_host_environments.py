@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cudaperf.analysis.host import HostResolver
 from cudaperf.analysis.launch import find_host_launches
+from cudaperf.analysis.parse import text
 from cudaperf.analysis.project import scoped
 from cudaperf.analysis.source import load
 
@@ -59,3 +60,32 @@ def test_each_launch_sees_the_statements_before_it_as_a_fresh_evaluation_does():
     assert sum(point.type == "call_expression" for point, *_ in points) == len(found)
     assert all(point.parent.type == "compound_statement" and point.parent.parent.type == "function_definition"
                for point, *_ in points if point.type != "call_expression")
+
+
+CALLS = """
+__global__ void k(int n) {}
+void run(int n) {
+    k<<<n / 256, 256>>>(n);
+}
+int main() {
+    int n = 1 << 12;
+    run(n);
+    int m = n * 2;
+    run(m / 2);
+    if (m > 0) {
+        run(n);
+    }
+    n = 512;
+    run(n * 8);
+}
+"""
+
+
+def test_the_calls_of_a_host_function_go_on_from_each_other_as_its_launches_do():
+    found, resolver = _launches(CALLS)
+    assert found == [(4, (16, 1, 1), [4096])]  # every call passes 4096
+    # main's calls, evaluated for run's parameter, went on from the call before them (the one
+    # under the branch too: its statements before it are judged as the last call's are)
+    main = max(resolver._points)
+    calls = [point for point, *_ in resolver._points[main] if point.type == "call_expression"]
+    assert [text(call.child_by_field_name("function")) for call in calls] == ["run"] * 4

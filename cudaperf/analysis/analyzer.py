@@ -22,6 +22,7 @@ from .launch import (
     DEFAULT_BLOCKS,
     DEFAULT_GRIDS,
     HostLaunch,
+    HostLaunches,
     Launch,
     LaunchError,
     argument_range,
@@ -30,7 +31,6 @@ from .launch import (
     common_quotients,
     complete_block,
     dimensionality,
-    find_host_launches,
     infer_arguments,
     template_bindings,
     validate,
@@ -115,7 +115,8 @@ class FileAnalysis:
         self.options = options
         add_unit_macros(source)
         self.tree, self.scope = scoped(source)
-        self.host_launches: list[HostLaunch] | None = None
+        self.host_launches: HostLaunches | None = None
+        self.program_launches: list[HostLaunch] | None = None  # of the kernels this file does not launch
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
         self.lost_bodies: list[Diagnostic] = []
         self.lowering_warnings: list[Diagnostic] = []
@@ -123,21 +124,25 @@ class FileAnalysis:
         self._template_names: set[str] | None = None
         self._explicit: dict[str, list[str]] | None = None
 
-    def launches(self) -> list[HostLaunch]:
-        """Launches in this file, then in the other files of its program (project.py) for kernels
-        this file does not launch itself."""
+    def launches(self, name: str) -> list[HostLaunch]:
+        """Launches of kernel `name` in this file, or in the other files of its program (project.py)
+        when this file defines it but does not launch it; resolved when first asked for."""
         if self.host_launches is None:
-            self.host_launches = find_host_launches(self.tree.root_node, HostResolver(self.scope, self.options.args))
-            launched = {h.kernel for h in self.host_launches}
+            self.host_launches = HostLaunches(self.tree.root_node, HostResolver(self.scope, self.options.args))
+        found = self.host_launches.of({name})
+        if found:
+            return found
+        if self.program_launches is None:
+            launched = {site.kernel for site in self.host_launches.sites}
             unlaunched = {kernel_name(k, self.source.macros) for k in self.scope.kernels} - launched
-            self.host_launches += project_launches(self.source.path, unlaunched, self.options.args,
-                                                   self.options.defines)
-        return self.host_launches
+            self.program_launches = project_launches(self.source.path, unlaunched, self.options.args,
+                                                     self.options.defines)
+        return [h for h in self.program_launches if h.kernel == name]
 
     def host_launch(self, name: str) -> HostLaunch | None:
         """The launch the kernel is analysed under: the first whose block size is known (all of it,
         else in part), else the first."""
-        found = [h for h in self.launches() if h.kernel == name]
+        found = self.launches(name)
         found = [h for h in found if h.reachable] or found  # not one the host's own values rule out
         return next((h for h in found if h.block is not None and None not in h.block),
                     next((h for h in found if h.block is not None), found[0] if found else None))
@@ -317,7 +322,7 @@ class FileAnalysis:
                 launch.args[param.name] = float(o.args[param.name])
                 launch.arg_sources[param.name] = "cli"
         if host is not None:
-            every = [h for h in self.launches() if h.kernel == host.kernel]
+            every = self.launches(host.kernel)
             for position, (param, value) in enumerate(zip(kernel.params, host.args)):
                 shape = host.shapes[position] if position < len(host.shapes) else None
                 if not param.pointer and value is None and shape is not None and param.name not in launch.args:
@@ -338,7 +343,7 @@ class FileAnalysis:
                 if not param.pointer and quotient is not None and param.name not in launch.args:
                     launch.quotients[param.name] = quotient
         infer_arguments(kernel, launch)
-        launch.index_fills = index_fills(self.tree.root_node, self.source.path, self.launches(), kernel)
+        launch.index_fills = index_fills(self.tree.root_node, self.source.path, self.launches(kernel.name), kernel)
         return launch
 
 

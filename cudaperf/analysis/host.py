@@ -7,8 +7,6 @@ same host function (``int n = 1 << 20; dim3 grid((n + 255) / 256);``), file cons
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from functools import lru_cache
 
 from . import parse
 from .divergence import constant_period
@@ -60,9 +58,13 @@ class HostResolver:
         self._bodies = ""  # the macros' bodies
         self._resolving: set[int] = set()  # host functions whose callers are being evaluated
         self._passed: dict[int, dict[str, Expr]] = {}  # _caller_arguments per host function
-        # per host function: launches whose environment is known, with the ids their lowering used and
-        # that environment (with its dim3 values)
-        self._points: dict[int, list[tuple[Node, int, Env, dict]]] = {}
+        # per host function: launches (and calls) whose environment is known, with the ids their
+        # lowering used, that environment (with its dim3 values) and the parameters' values it began from
+        self._points: dict[int, list[tuple[Node, int, Env, dict, dict]]] = {}
+        # per host function, what every launch in it reads: its statements, the addresses it takes
+        self._gathered: dict[int, tuple[tuple[Node, tuple[tuple[int, int], ...]], ...]] = {}
+        self._taken: dict[int, tuple[tuple[int, str], ...]] = {}
+        self._inert_at: dict[int, bool] = {}  # _inert per statement
 
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
         fn = enclosing_function(launch)
@@ -75,46 +77,34 @@ class HostResolver:
         if key in self._envs:
             env, dims = self._envs[key]
             return env, dims, lowerer
-        body = fn.child_by_field_name("body")
-        since = self._resumable(fn, launch)
+        passed = self._caller_arguments(fn)
+        since = self._resumable(fn, launch, passed)
         if since is not None:  # the statements up to an earlier launch are evaluated already: go on from there
-            since, lowerer.next_id, env, dims = since  # new values get ids of their own
+            since, lowerer.next_id, env, dims, _ = since  # new values get ids of their own
             env, dims = env.copy(), {name: list(values) for name, values in dims.items()}
         else:
             for name, value in self.values.items():  # host-function parameters
                 env.declare(name, Scalar(Const(float(value), float(value).is_integer())))
-            for name, value in self._caller_arguments(fn).items():
+            for name, value in passed.items():
                 if name not in self.values:
                     env.declare(name, Scalar(value))
-        start = since.start_byte if since is not None else -1
+        start, at = since.start_byte if since is not None else -1, launch.start_byte
         # (node, under a branch or loop that leaves the launch out, under any branch or loop)
-        stack: list[tuple[Node | None, bool, bool]] = [(body, False, False)]
-        ordered: list[tuple[Node, bool, bool]] = []
-        while stack:
-            node, conditional, nested = stack.pop()
-            if node is None or node.start_byte >= launch.start_byte:
-                continue
-            if node.type in ("declaration", "expression_statement"):
-                if node.start_byte >= start:
-                    ordered.append((node, conditional, nested))
-            else:
-                branching = node.type in _BRANCHING
-                around = branching and not node.start_byte <= launch.start_byte < node.end_byte
-                stack.extend((c, conditional or around, nested or branching) for c in reversed(node.named_children))
-        ordered.sort(key=lambda n: n[0].start_byte)
+        ordered = [(node, any(not first <= at < end for first, end in around), bool(around))
+                   for node, around in self._statements(fn) if start <= node.start_byte < at]
         # the last statement under no branch or loop: the statements before it are judged alike for
         # every later launch of the function, which goes on from the environment just before it
         checkpoint = max((i for i, (_, _, nested) in enumerate(ordered) if not nested), default=0)
         # a variable a loop around the launch changes keeps its first value: the launch is judged
         # at the loop's first iteration, which it does run
-        forgotten = sorted(((at, name) for at, name in _addresses_taken(body, launch)
-                            if name not in self.values and at >= start), reverse=True)
+        forgotten = sorted(((byte, name) for byte, name in self._addresses(fn)
+                            if name not in self.values and start <= byte < at), reverse=True)
         for i, (node, conditional, _) in enumerate(ordered):
             while forgotten and forgotten[-1][0] < node.start_byte:
                 env.declare(forgotten.pop()[1], Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
-            if i == checkpoint and i > 0 and not self._resolving:
+            if i == checkpoint and i > 0:
                 self._points.setdefault(fn.start_byte, []).append(
-                    (node, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
+                    (node, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}, passed))
             if conditional:  # `if (rows == 0) rows = 1;`: afterwards the value is unknown
                 _forget_assigned(node, env, dims)
                 continue
@@ -137,34 +127,54 @@ class HostResolver:
         for _, name in forgotten:
             env.declare(name, Scalar(Opaque(_WRITTEN_THROUGH_ADDRESS)))
         self._envs[key] = (env, dims)
-        if not self._resolving:  # a point later launches of the function may go on from
-            # as it is now: evaluating the launch's arguments may change it (`k<<<g, b>>>(i++)`)
-            self._points.setdefault(fn.start_byte, []).append(
-                (launch, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}))
+        # a point later launches of the function may go on from, as it is now: evaluating the
+        # launch's arguments may change it (`k<<<g, b>>>(i++)`)
+        self._points.setdefault(fn.start_byte, []).append(
+            (launch, lowerer.next_id, env.copy(), {name: list(values) for name, values in dims.items()}, passed))
         return env, dims, lowerer
+
+    def _statements(self, fn: Node) -> tuple[tuple[Node, tuple[tuple[int, int], ...]], ...]:
+        """The declarations and expression statements of host function `fn` in source order, each
+        with the byte spans of the branches and loops around it (gathered once for all its launches)."""
+        if fn.start_byte not in self._gathered:
+            self._gathered[fn.start_byte] = _statements_in(fn.child_by_field_name("body"))
+        return self._gathered[fn.start_byte]
+
+    def _addresses(self, fn: Node) -> tuple[tuple[int, str], ...]:
+        """(byte, name) of each `&name` in host function `fn`: from there the host code no longer
+        knows the variable's value (`int size = -1; parseCommandline(argc, argv, &size);`)."""
+        if fn.start_byte not in self._taken:
+            body = fn.child_by_field_name("body")
+            self._taken[fn.start_byte] = tuple((m["address"][0].start_byte, text(m["name"][0]))
+                                               for m in parse.matches("addresses", body)) if body is not None else ()
+        return self._taken[fn.start_byte]
 
     def _inert(self, node: Node) -> bool:
         """A statement that changes no variable: no assignment or update, no call of a function or
         macro the lowering would expand (`printf(...)`, `cudaFree(d)`; an address it takes is
-        forgotten on its own, _addresses_taken)."""
+        forgotten on its own, _addresses); judged once per statement for all launches after it."""
         if node.type != "expression_statement":
             return False
-        macros, functions = self.scope.source.macros, self.scope.device_functions
-        for n in descendants(node):
-            if n.type in ("assignment_expression", "update_expression") or \
-                    (n.type == "identifier" and (text(n) in macros or text(n) in functions)):
-                return False
-        return True
+        if node.start_byte not in self._inert_at:
+            macros, functions = self.scope.source.macros, self.scope.device_functions
+            self._inert_at[node.start_byte] = not any(
+                n.type in ("assignment_expression", "update_expression") or
+                (n.type == "identifier" and (text(n) in macros or text(n) in functions)) for n in descendants(node))
+        return self._inert_at[node.start_byte]
 
-    def _resumable(self, fn: Node, launch: Node) -> tuple[Node, int, Env, dict] | None:
-        """The latest point before `launch` whose environment was computed (outside the evaluation of
-        another function's callers) and whose every enclosing branch or loop also encloses `launch`:
-        the statements before it are then judged the same way for both (conditional for one exactly
-        when conditional for the other), so `launch` goes on from its environment."""
+    def _resumable(self, fn: Node, launch: Node, passed: dict[str, Expr]) -> tuple[Node, int, Env, dict, dict] | None:
+        """The latest point before `launch` whose environment was computed from the same values of
+        the function's parameters (`passed`, _caller_arguments: inside the evaluation of another
+        function's callers they may be cut short) and whose every enclosing branch or loop also
+        encloses `launch`: the statements before it are then judged the same way for both
+        (conditional for one exactly when conditional for the other), so `launch` goes on from its
+        environment.  A function's calls (a value passed to `run(n)` at each) go on from each other
+        as its launches do."""
         best = None
         for found in self._points.get(fn.start_byte, ()):
             point = found[0]
-            if point.start_byte >= launch.start_byte or (best is not None and point.start_byte <= best[0].start_byte):
+            if point.start_byte >= launch.start_byte or (best is not None and point.start_byte <= best[0].start_byte) \
+                    or not _same_values(found[4], passed):
                 continue
             node = point.parent
             while node is not None and node.start_byte != fn.start_byte and \
@@ -406,24 +416,27 @@ def _macro_call(call: str, macros: dict) -> Node | None:
 _WRITTEN_THROUGH_ADDRESS = "written through its address"
 
 
-def _addresses_taken(body: Node | None, launch: Node) -> Iterator[tuple[int, str]]:
-    """(byte, name) of each `&name` before `launch`: from there the host code no longer knows the
-    variable's value (`int size = -1; parseCommandline(argc, argv, &size);`)."""
-    return ((at, name) for at, name in (_addresses_in(body) if body is not None else ()) if at < launch.start_byte)
+def _same_values(first: dict[str, Expr], second: dict[str, Expr]) -> bool:
+    """Do two evaluations of a function begin from the same parameter values (the same objects, in
+    the same order: a value computed again is another unknown)?"""
+    return list(first) == list(second) and all(first[name] is second[name] for name in first)
 
 
-@lru_cache(maxsize=64)
-def _addresses_in(body: Node) -> tuple[tuple[int, str], ...]:
-    """(byte, name) of each `&name` in a function body (looked up once for all its launches)."""
-    found = []
-    stack = [body]
+def _statements_in(body: Node | None) -> tuple[tuple[Node, tuple[tuple[int, int], ...]], ...]:
+    """HostResolver._statements of a function body."""
+    stack: list[tuple[Node | None, tuple[tuple[int, int], ...]]] = [(body, ())]
+    found: list[tuple[Node, tuple[tuple[int, int], ...]]] = []
     while stack:
-        node = stack.pop()
-        if node.type == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
-            target = node.child_by_field_name("argument")
-            if target is not None and target.type == "identifier":
-                found.append((node.start_byte, text(target)))
-        stack.extend(node.named_children)
+        node, around = stack.pop()
+        if node is None:
+            continue
+        if node.type in ("declaration", "expression_statement"):
+            found.append((node, around))
+            continue
+        if node.type in _BRANCHING:
+            around = (*around, (node.start_byte, node.end_byte))
+        stack.extend((c, around) for c in reversed(node.named_children))
+    found.sort(key=lambda n: n[0].start_byte)
     return tuple(found)
 
 

@@ -153,46 +153,91 @@ def _kernel_aliases(root: Node) -> dict[str, Node]:
     return aliases
 
 
-def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
-    """``resolve(node, launch_node) -> list of up to 3 ints or None`` evaluates host expressions;
-    ``resolve.period(node, launch_node)`` gives the constant an unknown one is a multiple of."""
-    launches = []
+@dataclass
+class LaunchSite:
+    """A `<<<...>>>` launch as written: the kernel it launches (through an alias too), not resolved."""
+
+    kernel: str
+    callee: Node
+    match: dict[str, list[Node]]
+
+
+def launch_sites(root: Node) -> list[LaunchSite]:
+    """The launches under `root`, in the order written."""
+    sites = []
     aliases: dict[str, Node] | None = None
     for m in parse.matches("launches", root):
         callee = m["callee"][0]
         if callee.type == "identifier":
             aliases = _kernel_aliases(root) if aliases is None else aliases
             callee = aliases.get(text(callee), callee)
-        template_args: list[str] = []
-        if callee.type == "template_function":
-            targs = callee.child_by_field_name("arguments")
-            template_args = [_template_value(a, m["launch"][0], resolve) for a in targs.named_children] \
-                if targs is not None else []
-            callee = callee.child_by_field_name("name")
-        name = text(callee).rsplit("::", 1)[-1]
-        config = written_arguments(m["config"][0])
-        launch_node = m["launch"][0]
-        grid = resolve(config[0], launch_node, dim3=True) if config else None
-        block = resolve(config[1], launch_node, dim3=True) if len(config) > 1 else None
-        smem = resolve(config[2], launch_node, dim3=False) if len(config) > 2 else [0]
-        written = written_arguments(m["arguments"][0])
-        args = [resolve(a, launch_node, dim3=False) for a in written]
-        def constant(node, at=launch_node):
-            return (resolve(node, at, dim3=False) or [None])[0]
+        name = callee.child_by_field_name("name") if callee.type == "template_function" else callee
+        sites.append(LaunchSite(text(name).rsplit("::", 1)[-1], callee, m))
+    return sites
 
-        around = argument_ranges(launch_node, constant)
-        periods = [1 if value else resolve.period(a, launch_node) for a, value in zip(written, args)]
-        sizes = {text(node): part for node, part in zip(config[:2], ("grid", "block"))}
-        quotients = resolve.quotients(config[0], written, launch_node) if config else []
-        launches.append(HostLaunch(
-            name, parse.position(launch_node)[0],
-            tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
-            int(smem[0]) if smem else None, template_args,
-            [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods,
-            shapes=[sizes.get(text(a)) for a in written], quotients=quotients,
-            varied=[resolve.loop_varied(a, launch_node) for a in written],
-            reachable=not unreachable(launch_node, constant)))
-    return launches
+
+class HostLaunches:
+    """The launches of one tree, each resolved when a kernel it launches is first asked for: most
+    files launch each kernel they define, and the rest (a main.cu searched for the kernels of one
+    of its headers) are not resolved at all."""
+
+    def __init__(self, root: Node, resolve, path: str | None = None):
+        self.sites = launch_sites(root)
+        self.resolve = resolve
+        self.path = path
+        self._found: dict[int, HostLaunch] = {}
+
+    def of(self, kernels) -> list[HostLaunch]:
+        """The launches of the kernels named in `kernels`, in the order written."""
+        out = []
+        for index, site in enumerate(self.sites):
+            if site.kernel in kernels:
+                if index not in self._found:
+                    self._found[index] = resolve_launch(site, self.resolve)
+                    self._found[index].path = self.path
+                out.append(self._found[index])
+        return out
+
+
+def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
+    """Every launch under `root`, resolved.  ``resolve(node, launch_node) -> list of up to 3 ints or
+    None`` evaluates host expressions; ``resolve.period(node, launch_node)`` gives the constant an
+    unknown one is a multiple of."""
+    return [resolve_launch(site, resolve) for site in launch_sites(root)]
+
+
+def resolve_launch(site: LaunchSite, resolve) -> HostLaunch:
+    """A launch's grid, block, shared memory, template and scalar arguments, as far as the host
+    code before it fixes them (find_host_launches says what `resolve` is)."""
+    m, callee = site.match, site.callee
+    template_args: list[str] = []
+    if callee.type == "template_function":
+        targs = callee.child_by_field_name("arguments")
+        template_args = [_template_value(a, m["launch"][0], resolve) for a in targs.named_children] \
+            if targs is not None else []
+    config = written_arguments(m["config"][0])
+    launch_node = m["launch"][0]
+    grid = resolve(config[0], launch_node, dim3=True) if config else None
+    block = resolve(config[1], launch_node, dim3=True) if len(config) > 1 else None
+    smem = resolve(config[2], launch_node, dim3=False) if len(config) > 2 else [0]
+    written = written_arguments(m["arguments"][0])
+    args = [resolve(a, launch_node, dim3=False) for a in written]
+
+    def constant(node, at=launch_node):
+        return (resolve(node, at, dim3=False) or [None])[0]
+
+    around = argument_ranges(launch_node, constant)
+    periods = [1 if value else resolve.period(a, launch_node) for a, value in zip(written, args)]
+    sizes = {text(node): part for node, part in zip(config[:2], ("grid", "block"))}
+    quotients = resolve.quotients(config[0], written, launch_node) if config else []
+    return HostLaunch(
+        site.kernel, parse.position(launch_node)[0],
+        tuple(grid) if grid and None not in grid else None, tuple(block) if block else None,
+        int(smem[0]) if smem else None, template_args,
+        [a[0] if a else None for a in args], ranges=[around.get(text(a)) for a in written], periods=periods,
+        shapes=[sizes.get(text(a)) for a in written], quotients=quotients,
+        varied=[resolve.loop_varied(a, launch_node) for a in written],
+        reachable=not unreachable(launch_node, constant))
 
 
 def _template_value(argument: Node, launch: Node, resolve) -> str:

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from . import parse
 from .host import HostResolver
-from .launch import HostLaunch, find_host_launches
+from .launch import HostLaunch, HostLaunches
 from .lower import Lowerer
 from .scope import FileScope, collect
-from .source import Macro, SourceError, SourceFile, local_includes, macros_above, read
+from .source import Macro, SourceError, SourceFile, local_includes, macros_above, read, resolved
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".inl")
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
@@ -53,27 +53,25 @@ def _macro_types(scope: FileScope) -> None:
                 scope.types.user[name] = found
 
 
-@cache
+@lru_cache(maxsize=32)
 def file_launches(path: Path, args: tuple[tuple[str, float], ...], defines: tuple[tuple[str, str], ...],
-                  unit: Path | None = None) -> tuple[HostLaunch, ...]:
-    """Every launch in one file, resolved with that file's constants and macros and those of the
+                  unit: Path | None = None) -> HostLaunches | None:
+    """The launches in one file, resolved with that file's constants and macros and those of the
     translation unit `unit` it is compiled in (a wrapper header that uses the block size a
-    sibling header defines), cached per process."""
+    sibling header defines), each when first asked for; kept for the files of a project analysed
+    one after another (a file's tree and scope are kept with them)."""
     try:
         if path.stat().st_size > MAX_HOST_FILE_BYTES or b"<<<" not in path.read_bytes():
-            return ()
+            return None
         source = read(path, dict(defines))
         if unit is not None and unit != path:
             for name, macro in read(unit, dict(defines)).macros.items():
                 source.macros.setdefault(name, macro)
     except (OSError, SourceError):
-        return ()
+        return None
     tree, scope = scoped(source)
     add_included(scope, str(path if unit is None else unit), dict(defines))
-    found = find_host_launches(tree.root_node, HostResolver(scope, dict(args)))
-    for launch in found:
-        launch.path = str(path)
-    return tuple(found)
+    return HostLaunches(tree.root_node, HostResolver(scope, dict(args)), str(path))
 
 
 @cache
@@ -109,7 +107,7 @@ def add_unit_types(scope: FileScope, path: str, defines: dict[str, str]) -> None
     """Types of the translation units that include `path` (a kernel header such as
     `kernels.hpp` that uses `Particle` from a header `main.cu` includes before it), where
     neither the file nor its own headers define them."""
-    here = Path(path).resolve()
+    here = resolved(Path(path))
     if not here.is_file():
         return
     key = tuple(sorted(defines.items()))
@@ -124,7 +122,7 @@ def add_unit_macros(source: SourceFile) -> None:
     header whose shared-memory accesses go through `apron_pixel`, defined in the `image.h` main.cu
     includes first), where neither the file nor its own headers define them: analysed alone, the
     header's macro calls would look like calls of unknown functions."""
-    for name, macro in _unit_macros(Path(source.path).resolve()).items():
+    for name, macro in _unit_macros(resolved(Path(source.path))).items():
         source.macros.setdefault(name, replace(macro, line=0))
 
 
@@ -171,7 +169,7 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
     or a header declaring `path`'s kernels: `kernel.h` for `kernel.cu`, or a header `path`
     includes that declares one of them, as `cdpQuicksort.h` does for a kernel another kernel
     launches)."""
-    here = Path(path).resolve()
+    here = resolved(Path(path))
     if not here.is_file() or not kernels:
         return []
     seen_as = {here} | ({here.with_suffix(s) for s in HEADER_SUFFIXES} if here.suffix not in HEADER_SUFFIXES
@@ -186,8 +184,8 @@ def project_launches(path: str, kernels: set[str], args: dict, defines: dict[str
     numbers = tuple(sorted((k, float(v)) for k, v in args.items() if isinstance(v, (int, float))))
     found: list[HostLaunch] = []
     for other, unit in candidates.items():
-        found += [h for h in file_launches(other, numbers, tuple(sorted(defines.items())), unit)
-                  if h.kernel in kernels]
+        launches = file_launches(other, numbers, tuple(sorted(defines.items())), unit)
+        found += launches.of(kernels) if launches is not None else []
     return found
 
 

@@ -311,6 +311,18 @@ def _include_sites(unit: Path) -> tuple[tuple[int, Path], ...]:
     return tuple((at, path) for at, path in sites if path is not None)
 
 
+def resolved(path: Path) -> Path:
+    """`path.resolve()`, asked of the file system once per process (a file's analysis, its headers'
+    scopes and its neighbours' project searches each resolve it, a system call per component); a
+    relative path is taken from the current directory first, which may change."""
+    return _resolved(path if path.is_absolute() else Path.cwd() / path)
+
+
+@lru_cache(maxsize=4096)
+def _resolved(path: Path) -> Path:
+    return path.resolve()
+
+
 def local_includes(path: Path, include_dirs: tuple[Path, ...] = ()) -> list[Path]:
     """The local headers a file includes, directly or through other local headers (nearest first)."""
     return list(_local_includes(path, include_dirs))
@@ -321,7 +333,8 @@ def _local_includes(path: Path, include_dirs: tuple[Path, ...]) -> tuple[Path, .
     """local_includes, read once per process (the file's own analysis, its neighbours' project
     searches and the header scopes all ask)."""
     found: list[Path] = []
-    queue, depth = [path.resolve()], 0
+    here = resolved(path)
+    queue, depth = [here], 0
     while queue and depth < INCLUDE_DEPTH:
         following = []
         for current in queue:
@@ -331,7 +344,7 @@ def _local_includes(path: Path, include_dirs: tuple[Path, ...]) -> tuple[Path, .
                 continue
             for m in _INCLUDE.finditer(data):
                 header = _resolve(m.group(1).decode(errors="replace"), current.parent, include_dirs)
-                if header is not None and header not in found and header != path.resolve():
+                if header is not None and header not in found and header != here:
                     found.append(header)
                     following.append(header)
         queue, depth = following, depth + 1
@@ -350,7 +363,7 @@ def read(path: str | Path, defines: dict[str, str] | None = None,
     except OSError as exc:
         raise SourceError(f"{p}: cannot read ({exc.strerror or exc})") from None
     source = load(raw, str(p), defines)
-    for name, macro in _included_macros(source.data, p.resolve().parent, include_dirs).items():
+    for name, macro in _included_macros(source.data, resolved(p).parent, include_dirs).items():
         if name not in source.macros:  # the file's own definitions and -D come first
             source.macros[name] = replace(macro, line=0)
     return source
