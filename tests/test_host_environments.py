@@ -4,7 +4,7 @@ on from an earlier launch's environment); each must still see what a fresh evalu
 from __future__ import annotations
 
 from cudaperf.analysis.host import HostResolver
-from cudaperf.analysis.launch import find_host_launches
+from cudaperf.analysis.launch import HostLaunches, launch_sites
 from cudaperf.analysis.parse import text
 from cudaperf.analysis.project import scoped
 from cudaperf.analysis.source import load
@@ -38,7 +38,7 @@ def _launches(code: str):
     source = load(code.encode(), "host.cu", {})
     tree, scope = scoped(source)
     resolver = HostResolver(scope, {})
-    found = find_host_launches(tree.root_node, resolver)
+    found = HostLaunches(tree.root_node, resolver).of({site.kernel for site in launch_sites(tree.root_node)})
     return [(h.line, h.grid, h.args) for h in found], resolver
 
 

@@ -472,7 +472,7 @@ def _lookup(env: Env, name: str) -> Expr | None:
 
 def _declare_dims(name: str, axes: list[Expr | None], env: Env, dims: dict[str, list[int | None]]) -> None:
     """A `dim3`'s axes: their constants in `dims`, every known expression (`num / 32` too) as
-    `name.x`... in `env`, which find_host_launches reads to relate a grid to an argument."""
+    `name.x`... in `env`, which resolve_launch reads to relate a grid to an argument."""
     dims[name] = [_integer(a) for a in axes]
     for axis, value in zip("xyz", axes):
         if value is not None:

@@ -199,16 +199,11 @@ class HostLaunches:
         return out
 
 
-def find_host_launches(root: Node, resolve) -> list[HostLaunch]:
-    """Every launch under `root`, resolved.  ``resolve(node, launch_node) -> list of up to 3 ints or
-    None`` evaluates host expressions; ``resolve.period(node, launch_node)`` gives the constant an
-    unknown one is a multiple of."""
-    return [resolve_launch(site, resolve) for site in launch_sites(root)]
-
-
 def resolve_launch(site: LaunchSite, resolve) -> HostLaunch:
     """A launch's grid, block, shared memory, template and scalar arguments, as far as the host
-    code before it fixes them (find_host_launches says what `resolve` is)."""
+    code before it fixes them.  ``resolve(node, launch_node) -> list of up to 3 ints or None``
+    evaluates host expressions; ``resolve.period(node, launch_node)`` gives the constant an unknown
+    one is a multiple of."""
     m, callee = site.match, site.callee
     template_args: list[str] = []
     if callee.type == "template_function":
