@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -204,9 +204,12 @@ class Lanes:
                                            math.floor(high / granule) + max(1, self.size // granule) - 1)
         return found
 
-    def words(self, granule: int) -> tuple[np.ndarray, np.ndarray]:
-        """(row index, granule index) for every `granule`-byte unit the access covers."""
+    def words(self, granule: int) -> tuple[np.ndarray | None, np.ndarray]:
+        """(row index, granule index) for every `granule`-byte unit the access covers; the row
+        indices are None where each lane covers one unit (the rows are the lanes)."""
         per = max(1, self.size // granule)
+        if per == 1:
+            return None, np.floor(self.address / granule)
         rows = np.repeat(np.arange(self.address.size), per)
         units = np.floor(self.address / granule)[:, None] + np.arange(per)[None, :]
         return rows, units.ravel()
@@ -304,10 +307,11 @@ class LaneTable:
             active &= address + access.size <= extent
         active &= _originals(batch, self.copies)
         block, thread = _linear_ids(batch)
-        studied = np.unique(block[:, 0][active.any(axis=1)])[:BLOCKS]
-        active &= np.isin(block[:, 0], studied)[:, None]
-        if not active.any():
+        present = block[:, 0][active.any(axis=1)]
+        if not present.size:
             return None
+        # the first BLOCKS blocks with active lanes: a row of a block before the last of them that has none adds none
+        active &= (block[:, 0] <= np.unique(present)[:BLOCKS][-1])[:, None]
         when = np.stack([np.broadcast_to(batch.env.get(loop.iteration, 0.0), active.shape)[active] for loop in loops],
                         axis=1) if loops else np.zeros((int(active.sum()), 0))
         accesses, renamed = self.accesses, self.renamed  # not the table: lanes it keeps would hold it in a cycle
@@ -323,13 +327,13 @@ def _stored(access: Access, batch, active: np.ndarray, accesses: dict[int, Acces
     return np.broadcast_to(_stand_in(access.value, batch, accesses, renamed), active.shape)[active]
 
 
-def _codes(columns: np.ndarray) -> np.ndarray:
-    """Each row of integer-valued `columns` as one int64 (equal rows, equal codes), for fast 1-D
-    set operations: a mixed radix over each column's range (a column spread too wide is
-    densified first), the key densified whenever the radix would overflow."""
-    key = np.zeros(columns.shape[0], dtype=np.int64)
+def _codes(columns: Sequence[np.ndarray]) -> np.ndarray:
+    """Each row of integer-valued `columns` (1-D, of one length) as one int64 (equal rows, equal
+    codes), for fast 1-D set operations: a mixed radix over each column's range (a column spread
+    too wide is densified first), the key densified whenever the radix would overflow."""
+    key = np.zeros(len(columns[0]), dtype=np.int64)
     span = 1
-    for column in columns.T:
+    for column in columns:
         low, high = column.min(initial=0.0), column.max(initial=0.0)
         if high - low < 2 ** 31:
             codes, width = (column - low).astype(np.int64), int(high - low) + 1
@@ -408,7 +412,7 @@ def _clash(a: _Side, b: _Side, stores: bool) -> bool:
         if stores and several.any() and a.lanes.known:
             several &= a.value[0] != a.value[1]
         return bool(several.any())
-    key = _codes(np.concatenate([a.keys, b.keys]))
+    key = _codes(np.concatenate([a.keys, b.keys]).T)
     key_a, key_b = key[:len(a.keys)], key[len(a.keys):]
     at_a, at_b = common(key_a, key_b)  # each common key once per side, in one order
 
@@ -420,28 +424,27 @@ def _clash(a: _Side, b: _Side, stores: bool) -> bool:
     return bool(several.any())
 
 
-def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str,
-           shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The rows to join (key columns, then `who`), one per lane and covered unit, and each row's lane."""
-    rows, units = lanes.words(granule)
-    columns = [lanes.when[rows] - shift] if "when" in key else []
-    columns += [getattr(lanes, k)[rows][:, None] for k in key if k != "when"]
-    columns += [units[:, None], getattr(lanes, who)[rows][:, None]]
-    return np.concatenate(columns, axis=1), rows
-
-
 def _side(table: LaneTable, lanes: Lanes, granule: int, kind: _Kind, shift: np.ndarray) -> _Side:
-    """`_table`'s rows grouped by key, made once per side: a write meets many partners, and a
-    partner many writes."""
+    """The lanes' rows to join (one per lane and covered unit: the kind's key columns, the unit,
+    and `who`) grouped by key, made once per side: a write meets many partners, and a partner
+    many writes."""
     cached = (id(lanes), granule, kind.key, kind.who, shift.tobytes())
     hit = table.sides.get(cached)
     if hit is None:
-        joined, rows = _table(lanes, granule, kind.key, kind.who, shift)
-        key = _codes(joined[:, :-1])
+        rows, units = lanes.words(granule)
+
+        def per_row(column: np.ndarray) -> np.ndarray:
+            return column if rows is None else column[rows]
+        columns = list((per_row(lanes.when) - shift).T) if "when" in kind.key else []
+        columns += [per_row(getattr(lanes, k)) for k in kind.key if k != "when"] + [units]
+        key = _codes(columns)
         order = np.argsort(key, kind="stable")  # the coding keeps the keys' lexicographic order
-        key, joined = key[order], joined[order]
+        key = key[order]
         starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-        side = _Side(joined[starts, :-1], _spans(joined[:, -1], starts), lanes, rows[order], starts)
+        first = order[starts]
+        side = _Side(np.stack([column[first] for column in columns], axis=1),
+                     _spans(per_row(getattr(lanes, kind.who))[order], starts), lanes,
+                     order if rows is None else rows[order], starts)
         table.keep(cached, side)
         hit = table.sides[cached]
     return hit
@@ -598,7 +601,7 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
                 _same_value(kind, w, other, table.dependence) or _read_back(kind, mw, mo, graph, table.dependence) or \
                 (_written_back(w, table.accesses) and (other.kind == "load" or _written_back(other, table.accesses))):
             continue
-        if table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
+        if table.guessed and table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
             if deferred is not None:
                 deferred.append((w.id, other.id))
             continue
