@@ -264,6 +264,7 @@ class LaneTable:
         self.cache: dict[tuple, Lanes | None] = {}
         self.renamed: dict[int, tuple[Expr, Expr]] = {}  # stored values with loads as symbols (_stand_in)
         self.sides: dict[tuple, _Side] = {}  # joined rows per side (_side)
+        self.frames: dict[tuple, _Frame] = {}  # codings of the sides, per array, kind and key columns
         self.side_bytes = 0
 
     def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
@@ -378,23 +379,60 @@ def _loads_as_symbols(expr: Expr, accesses: dict[int, Access], renamed: dict[int
     return hit[1]  # the entry holds `expr`, so its id is not reused while the table lives
 
 
+class _Frame:
+    """A mixed radix that codes alike, and in order, the keys of every side the pairs of one array
+    and kind join (_clash), so that a pair only looks its sides' codes up: per key column the least
+    and the greatest value of the sides made so far, widened (a new `version`) as one falls outside."""
+
+    def __init__(self) -> None:
+        self.low: list[float] = []
+        self.high: list[float] = []
+        self.version = 0
+
+    def cover(self, columns: Sequence[np.ndarray]) -> None:
+        low, high = [float(c.min()) for c in columns], [float(c.max()) for c in columns]
+        if self.low:
+            low, high = list(map(min, low, self.low)), list(map(max, high, self.high))
+        if low != self.low or high != self.high:
+            self.low, self.high, self.version = low, high, self.version + 1
+
+    def codes(self, columns: Sequence[np.ndarray]) -> np.ndarray | None:
+        """The rows' codes, or None when the radix would not fit an int64."""
+        widths = [int(high - low) + 1 for low, high in zip(self.low, self.high)]
+        if math.prod(widths) >= 2 ** 62:
+            return None
+        key = np.zeros(len(columns[0]), dtype=np.int64)
+        for column, low, width in zip(columns, self.low, widths):
+            key = key * width + (column - low).astype(np.int64)
+        return key
+
+
 @dataclass
 class _Side:
     """One side of a join (`_side`): its distinct keys (unit, and the lanes' block, warp or
     iteration as the kind asks) in lexicographic order, per key the least and the greatest `who`
     reaching it, and the lane behind each of its rows in key order (`rows`; each key's rows begin
-    at `starts`), for the values stored."""
+    at `starts`), for the values stored; the keys' codes in `frame` at its `version`."""
 
     keys: np.ndarray
     who: tuple[np.ndarray, np.ndarray]
     lanes: Lanes
     rows: np.ndarray
     starts: np.ndarray
+    frame: _Frame
+    version: int
+    codes: np.ndarray | None
 
     @cached_property
     def value(self) -> tuple[np.ndarray, np.ndarray]:
         """Per key the least and the greatest value stored: made only when two `who`s meet on a key."""
         return _spans(self.lanes.value[self.rows], self.starts)
+
+    def coded(self) -> np.ndarray | None:
+        """The keys' codes in the frame as it is now (coded again if it was widened since)."""
+        if self.version != self.frame.version:
+            self.codes, self.version = self.frame.codes(self.keys.T), self.frame.version
+        return self.codes
 
 
 def _spans(column: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -406,14 +444,16 @@ def _clash(a: _Side, b: _Side, stores: bool) -> bool:
     """Is there a key both sides reach from two different `who`s (storing, when both are `stores`
     of known values, two different values: equal values leave the word the same whoever wins)?
     The keys of both sides are coded alike by a coding that keeps their order, so nothing is
-    sorted per pair."""
+    sorted per pair: their frame's, where it fits an int64."""
     if a is b:
         several = a.who[0] != a.who[1]
         if stores and several.any() and a.lanes.known:
             several &= a.value[0] != a.value[1]
         return bool(several.any())
-    key = _codes(np.concatenate([a.keys, b.keys]).T)
-    key_a, key_b = key[:len(a.keys)], key[len(a.keys):]
+    key_a, key_b = a.coded(), b.coded()
+    if key_a is None or key_b is None:
+        key = _codes(np.concatenate([a.keys, b.keys]).T)
+        key_a, key_b = key[:len(a.keys)], key[len(a.keys):]
     at_a, at_b = common(key_a, key_b)  # each common key once per side, in one order
 
     def spread(x: tuple[np.ndarray, np.ndarray], y: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -424,10 +464,10 @@ def _clash(a: _Side, b: _Side, stores: bool) -> bool:
     return bool(several.any())
 
 
-def _side(table: LaneTable, lanes: Lanes, granule: int, kind: _Kind, shift: np.ndarray) -> _Side:
+def _side(table: LaneTable, lanes: Lanes, array: str, granule: int, kind: _Kind, shift: np.ndarray) -> _Side:
     """The lanes' rows to join (one per lane and covered unit: the kind's key columns, the unit,
     and `who`) grouped by key, made once per side: a write meets many partners, and a partner
-    many writes."""
+    many writes.  The keys are coded in the frame of the sides of `array` and `kind` (_Frame)."""
     cached = (id(lanes), granule, kind.key, kind.who, shift.tobytes())
     hit = table.sides.get(cached)
     if hit is None:
@@ -437,14 +477,18 @@ def _side(table: LaneTable, lanes: Lanes, granule: int, kind: _Kind, shift: np.n
             return column if rows is None else column[rows]
         columns = list((per_row(lanes.when) - shift).T) if "when" in kind.key else []
         columns += [per_row(getattr(lanes, k)) for k in kind.key if k != "when"] + [units]
-        key = _codes(columns)
+        frame = table.frames.setdefault((array, granule, kind.key, len(columns)), _Frame())
+        frame.cover(columns)
+        framed = frame.codes(columns)
+        key = _codes(columns) if framed is None else framed
         order = np.argsort(key, kind="stable")  # the coding keeps the keys' lexicographic order
         key = key[order]
         starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
         first = order[starts]
         side = _Side(np.stack([column[first] for column in columns], axis=1),
                      _spans(per_row(getattr(lanes, kind.who))[order], starts), lanes,
-                     order if rows is None else rows[order], starts)
+                     order if rows is None else rows[order], starts, frame, frame.version,
+                     None if framed is None else key[starts])
         table.keep(cached, side)
         hit = table.sides[cached]
     return hit
@@ -623,8 +667,8 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         if other is not w and _apart(a, b, granule):
             continue  # no unit in common: nothing to join (most pairs of machine-generated code)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
-        side_a = _side(table, a, granule, kind, shift_a)
-        clash = _clash(side_a, side_a if other is w else _side(table, b, granule, kind, shift_b),
+        side_a = _side(table, a, w.array, granule, kind, shift_a)
+        clash = _clash(side_a, side_a if other is w else _side(table, b, w.array, granule, kind, shift_b),
                        other.kind == "store")
         if clash:
             reported.add(w.id)
