@@ -790,6 +790,7 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
     for r in memory:
         if r.kind == "load":
             loads.setdefault(r.array, []).append(r)
+    words: dict[str, dict[str, set[int]]] = {}  # per array, its loads by offset: spelled once a store asks
     for n, w in enumerate(memory):
         if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on:
             continue
@@ -799,7 +800,11 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
         if not any((r.line == w.line or r.id in guards) and str(r.offset) == str(w.offset)
                    for r in loads.get(w.array, ())):
             continue
-        word = {r.id for r in loads[w.array] if str(r.offset) == str(w.offset)}  # loads of the word `w` stores to
+        if w.array not in words:
+            words[w.array] = {}
+            for r in loads[w.array]:
+                words[w.array].setdefault(str(r.offset), set()).add(r.id)
+        word = words[w.array][str(w.offset)]  # loads of the word `w` stores to
         # `*c = *c + 1`: each writer stores what it read, plus one
         rereads = w.value is not None and any(ld.access_id in word for ld in loads_in(w.value))
         if w.value is not None and dependence.level(w.value) == 0 and not rereads:
