@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import networkx as nx
@@ -127,9 +127,14 @@ def _epochs(stmts: list, space: str, orders: frozenset[str], current: list, done
 
 
 def epochs(kernel: Kernel, space: str, orders: frozenset[str]) -> list[list[Member]]:
-    """Accesses to `space` grouped between barriers of the scopes in `orders`."""
-    done: list = []
-    done.append(_epochs(kernel.body, space, orders, [], done))
+    """Accesses to `space` grouped between barriers of the scopes in `orders`; made once per kernel
+    (the race joins and the checks under smaller blocks and other argument values all ask), and
+    not changed by those who ask."""
+    known = kernel.__dict__.setdefault("_epochs", {})
+    done = known.get((space, orders))
+    if done is None:
+        done = known[space, orders] = []
+        done.append(_epochs(kernel.body, space, orders, [], done))
     return done
 
 
@@ -158,7 +163,7 @@ def _in_last_iteration(lanes: Lanes, column: int) -> Lanes:
     later = lanes.when[keep].copy()
     later[:, column] = 0
     return replace(lanes, block=lanes.block[keep], warp=lanes.warp[keep], thread=lanes.thread[keep], when=later,
-                   address=lanes.address[keep], value=lanes.value[keep])
+                   address=lanes.address[keep], stored=lambda: lanes.value[keep])
 
 
 @dataclass
@@ -172,16 +177,39 @@ class Lanes:
     when: np.ndarray  # (n, loops)
     address: np.ndarray
     size: int
-    value: np.ndarray  # what a plain store writes, as a stand-in number (equal numbers, equal values); NaN: unknown
+    stored: Callable[[], np.ndarray]  # gives `value`, asked only where two `who`s meet on a key (_clash)
+    spans: dict[int, tuple[int, int]] = field(default_factory=dict, init=False, repr=False)  # span(), per granule
+
+    @cached_property
+    def value(self) -> np.ndarray:
+        """What a plain store writes, as a stand-in number (equal numbers, equal values); NaN: unknown."""
+        return self.stored()
+
+    @cached_property
+    def known(self) -> bool:
+        """Is every lane's stored value known?"""
+        return bool(np.isfinite(self.value).all())
 
     @cached_property
     def extent(self) -> tuple[float, float]:
-        """The lowest and the highest address (`_apart` asks for every partner)."""
+        """The lowest and the highest address."""
         return float(self.address.min()), float(self.address.max())
 
-    def words(self, granule: int) -> tuple[np.ndarray, np.ndarray]:
-        """(row index, granule index) for every `granule`-byte unit the access covers."""
+    def span(self, granule: int) -> tuple[int, int]:
+        """The first and the last `granule`-byte unit the lanes cover (`_apart` asks for every partner)."""
+        found = self.spans.get(granule)
+        if found is None:
+            low, high = self.extent
+            found = self.spans[granule] = (math.floor(low / granule),
+                                           math.floor(high / granule) + max(1, self.size // granule) - 1)
+        return found
+
+    def words(self, granule: int) -> tuple[np.ndarray | None, np.ndarray]:
+        """(row index, granule index) for every `granule`-byte unit the access covers; the row
+        indices are None where each lane covers one unit (the rows are the lanes)."""
         per = max(1, self.size // granule)
+        if per == 1:
+            return None, np.floor(self.address / granule)
         rows = np.repeat(np.arange(self.address.size), per)
         units = np.floor(self.address / granule)[:, None] + np.arange(per)[None, :]
         return rows, units.ravel()
@@ -189,11 +217,7 @@ class Lanes:
 
 def _apart(a: Lanes, b: Lanes, granule: int) -> bool:
     """Do the `granule`-byte units the two accesses' lanes cover lie in disjoint ranges?"""
-    def units(lanes: Lanes) -> tuple[float, float]:
-        low, high = lanes.extent
-        return math.floor(low / granule), math.floor(high / granule) + max(1, lanes.size // granule) - 1
-
-    (low_a, high_a), (low_b, high_b) = units(a), units(b)
+    (low_a, high_a), (low_b, high_b) = a.span(granule), b.span(granule)
     return high_a < low_b or high_b < low_a
 
 
@@ -239,22 +263,23 @@ class LaneTable:
                         for name, parts in s.carried.items()}  # loop-carried values: what they come from
         self.cache: dict[tuple, Lanes | None] = {}
         self.renamed: dict[int, tuple[Expr, Expr]] = {}  # stored values with loads as symbols (_stand_in)
-        self.sides: dict[tuple, tuple[Lanes, _Side]] = {}  # joined rows per side (_side)
+        self.sides: dict[tuple, _Side] = {}  # joined rows per side (_side)
+        self.frames: dict[tuple, _Frame] = {}  # codings of the sides, per array, kind and key columns
         self.side_bytes = 0
 
     def get(self, access: Access, loops: tuple[Loop, ...], in_block: bool = False) -> Lanes | None:
-        key = (access.id, tuple(loop.id for loop in loops), in_block)
+        key = (access.id, loops, in_block)  # loops hash by identity
         if key not in self.cache:
             self.cache[key] = self._sample(access, loops, in_block)
         return self.cache[key]
 
-    def keep(self, key: tuple, lanes: Lanes, side: _Side) -> None:
-        """Keep a side (with its lanes, so that their id is not reused), within SIDE_BYTES."""
-        size = side.keys.nbytes * 2
+    def keep(self, key: tuple, side: _Side) -> None:
+        """Keep a side (it holds its lanes, so that their id is not reused), within SIDE_BYTES."""
+        size = side.keys.nbytes * 2 + side.rows.nbytes
         if self.side_bytes + size > SIDE_BYTES:
             self.sides.clear()
             self.side_bytes = 0
-        self.sides[key] = (lanes, side)
+        self.sides[key] = side
         self.side_bytes += size
 
     def assumed(self, branch: Branch, side: bool) -> bool:
@@ -283,25 +308,33 @@ class LaneTable:
             active &= address + access.size <= extent
         active &= _originals(batch, self.copies)
         block, thread = _linear_ids(batch)
-        studied = np.unique(block[:, 0][active.any(axis=1)])[:BLOCKS]
-        active &= np.isin(block[:, 0], studied)[:, None]
-        if not active.any():
+        present = block[:, 0][active.any(axis=1)]
+        if not present.size:
             return None
+        # the first BLOCKS blocks with active lanes: a row of a block before the last of them that has none adds none
+        active &= (block[:, 0] <= np.unique(present)[:BLOCKS][-1])[:, None]
         when = np.stack([np.broadcast_to(batch.env.get(loop.iteration, 0.0), active.shape)[active] for loop in loops],
                         axis=1) if loops else np.zeros((int(active.sum()), 0))
-        value = _stand_in(access.value, batch, self.accesses, self.renamed) if access.value is not None else \
-            np.full(active.shape, np.nan)
+        accesses, renamed = self.accesses, self.renamed  # not the table: lanes it keeps would hold it in a cycle
         return Lanes(block[active], np.floor(thread[active] / 32), thread[active], when, address[active],
-                     access.size, np.broadcast_to(value, active.shape)[active])
+                     access.size, lambda: _stored(access, batch, active, accesses, renamed))
 
 
-def _codes(columns: np.ndarray) -> np.ndarray:
-    """Each row of integer-valued `columns` as one int64 (equal rows, equal codes), for fast 1-D
-    set operations: a mixed radix over each column's range (a column spread too wide is
-    densified first), the key densified whenever the radix would overflow."""
-    key = np.zeros(columns.shape[0], dtype=np.int64)
+def _stored(access: Access, batch, active: np.ndarray, accesses: dict[int, Access],
+            renamed: dict[int, tuple[Expr, Expr]]) -> np.ndarray:
+    """The stand-in numbers an access's active lanes store (_stand_in), NaN for a load."""
+    if access.value is None:
+        return np.full(int(active.sum()), np.nan)
+    return np.broadcast_to(_stand_in(access.value, batch, accesses, renamed), active.shape)[active]
+
+
+def _codes(columns: Sequence[np.ndarray]) -> np.ndarray:
+    """Each row of integer-valued `columns` (1-D, of one length) as one int64 (equal rows, equal
+    codes), for fast 1-D set operations: a mixed radix over each column's range (a column spread
+    too wide is densified first), the key densified whenever the radix would overflow."""
+    key = np.zeros(len(columns[0]), dtype=np.int64)
     span = 1
-    for column in columns.T:
+    for column in columns:
         low, high = column.min(initial=0.0), column.max(initial=0.0)
         if high - low < 2 ** 31:
             codes, width = (column - low).astype(np.int64), int(high - low) + 1
@@ -346,69 +379,132 @@ def _loads_as_symbols(expr: Expr, accesses: dict[int, Access], renamed: dict[int
     return hit[1]  # the entry holds `expr`, so its id is not reused while the table lives
 
 
-@dataclass(frozen=True)
+class _Frame:
+    """A mixed radix that codes alike, and in order, the keys of every side the pairs of one array
+    and kind join (_clash), so that a pair only looks its sides' codes up: per key column the least
+    and the greatest value of the sides made so far, widened (a new `version`) as one falls outside."""
+
+    def __init__(self) -> None:
+        self.low: list[float] = []
+        self.high: list[float] = []
+        self.version = 0
+
+    def cover(self, columns: Sequence[np.ndarray]) -> None:
+        low, high = [float(c.min()) for c in columns], [float(c.max()) for c in columns]
+        if self.low:
+            low, high = list(map(min, low, self.low)), list(map(max, high, self.high))
+        if low != self.low or high != self.high:
+            self.low, self.high, self.version = low, high, self.version + 1
+
+    def codes(self, columns: Sequence[np.ndarray]) -> np.ndarray | None:
+        """The rows' codes, or None when the radix would not fit an int64."""
+        widths = [int(high - low) + 1 for low, high in zip(self.low, self.high)]
+        if math.prod(widths) >= 2 ** 62:
+            return None
+        key = np.zeros(len(columns[0]), dtype=np.int64)
+        for column, low, width in zip(columns, self.low, widths):
+            key = key * width + (column - low).astype(np.int64)
+        return key
+
+
+@dataclass
 class _Side:
     """One side of a join (`_side`): its distinct keys (unit, and the lanes' block, warp or
-    iteration as the kind asks) in lexicographic order, and per key the least and the greatest
-    `who` reaching it and, for stores of known values, the least and the greatest value stored."""
+    iteration as the kind asks) in lexicographic order, per key the least and the greatest `who`
+    reaching it, and the lane behind each of its rows in key order (`rows`; each key's rows begin
+    at `starts`), for the values stored; the keys' codes in `frame` at its `version`."""
 
     keys: np.ndarray
     who: tuple[np.ndarray, np.ndarray]
-    value: tuple[np.ndarray, np.ndarray] | None
+    lanes: Lanes
+    rows: np.ndarray
+    starts: np.ndarray
+    frame: _Frame
+    version: int
+    codes: np.ndarray | None
+
+    @cached_property
+    def value(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per key the least and the greatest value stored: made only when two `who`s meet on a key."""
+        return _spans(self.lanes.value[self.rows], self.starts)
+
+    def coded(self) -> np.ndarray | None:
+        """The keys' codes in the frame as it is now (coded again if it was widened since)."""
+        if self.version != self.frame.version:
+            self.codes, self.version = self.frame.codes(self.keys.T), self.frame.version
+        return self.codes
 
 
-def _clash(a: _Side, b: _Side) -> bool:
-    """Is there a key both sides reach from two different `who`s (storing, when values are known,
-    two different values: equal values leave the word the same whoever wins)?  The keys of both
-    sides are coded alike by a coding that keeps their order, so nothing is sorted per pair."""
+def _spans(column: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The least and the greatest of `column` in each run that begins at one of `starts`."""
+    return np.minimum.reduceat(column, starts), np.maximum.reduceat(column, starts)
+
+
+def _clash(a: _Side, b: _Side, stores: bool) -> bool:
+    """Is there a key both sides reach from two different `who`s (storing, when both are `stores`
+    of known values, two different values: equal values leave the word the same whoever wins)?
+    The keys of both sides are coded alike by a coding that keeps their order, so nothing is
+    sorted per pair: their frame's, where it fits an int64."""
     if a is b:
         several = a.who[0] != a.who[1]
-        return bool((several & (a.value[0] != a.value[1]) if a.value is not None else several).any())
-    key = _codes(np.concatenate([a.keys, b.keys]))
-    key_a, key_b = key[:len(a.keys)], key[len(a.keys):]
+        if stores and several.any() and a.lanes.known:
+            several &= a.value[0] != a.value[1]
+        return bool(several.any())
+    key_a, key_b = a.coded(), b.coded()
+    if key_a is None or key_b is None:
+        key = _codes(np.concatenate([a.keys, b.keys]).T)
+        key_a, key_b = key[:len(a.keys)], key[len(a.keys):]
     at_a, at_b = common(key_a, key_b)  # each common key once per side, in one order
 
     def spread(x: tuple[np.ndarray, np.ndarray], y: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         return np.minimum(x[0][at_a], y[0][at_b]) != np.maximum(x[1][at_a], y[1][at_b])
     several = spread(a.who, b.who)
-    return bool((several & spread(a.value, b.value) if a.value is not None else several).any())
+    if stores and several.any() and a.lanes.known and b.lanes.known:
+        several &= spread(a.value, b.value)
+    return bool(several.any())
 
 
-def _table(lanes: Lanes, granule: int, key: tuple[str, ...], who: str, shift: np.ndarray,
-           values: bool = False) -> np.ndarray:
-    rows, units = lanes.words(granule)
-    columns = [lanes.when[rows] - shift] if "when" in key else []
-    columns += [getattr(lanes, k)[rows][:, None] for k in key if k != "when"]
-    columns += [units[:, None], getattr(lanes, who)[rows][:, None]]
-    return np.concatenate(columns + ([lanes.value[rows][:, None]] if values else []), axis=1)
-
-
-def _side(table: LaneTable, lanes: Lanes, granule: int, kind: _Kind, shift: np.ndarray, values: bool) -> _Side:
-    """`_table`'s rows grouped by key, made once per side: a write meets many partners, and a
-    partner many writes."""
-    cached = (id(lanes), granule, kind.key, kind.who, shift.tobytes(), values)
+def _side(table: LaneTable, lanes: Lanes, array: str, granule: int, kind: _Kind, shift: np.ndarray) -> _Side:
+    """The lanes' rows to join (one per lane and covered unit: the kind's key columns, the unit,
+    and `who`) grouped by key, made once per side: a write meets many partners, and a partner
+    many writes.  The keys are coded in the frame of the sides of `array` and `kind` (_Frame)."""
+    cached = (id(lanes), granule, kind.key, kind.who, shift.tobytes())
     hit = table.sides.get(cached)
     if hit is None:
-        rows = _table(lanes, granule, kind.key, kind.who, shift, values)
-        width = rows.shape[1] - 2 if values else rows.shape[1] - 1
-        key = _codes(rows[:, :width])
-        order = np.argsort(key, kind="stable")  # the coding keeps the keys' lexicographic order
-        key, rows = key[order], rows[order]
-        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+        rows, units = lanes.words(granule)
 
-        def span(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            return np.minimum.reduceat(column, starts), np.maximum.reduceat(column, starts)
-        side = _Side(rows[starts, :width], span(rows[:, width]), span(rows[:, width + 1]) if values else None)
-        table.keep(cached, lanes, side)
+        def per_row(column: np.ndarray) -> np.ndarray:
+            return column if rows is None else column[rows]
+        columns = list((per_row(lanes.when) - shift).T) if "when" in kind.key else []
+        columns += [per_row(getattr(lanes, k)) for k in kind.key if k != "when"] + [units]
+        frame = table.frames.setdefault((array, granule, kind.key, len(columns)), _Frame())
+        frame.cover(columns)
+        framed = frame.codes(columns)
+        key = _codes(columns) if framed is None else framed
+        order = np.argsort(key, kind="stable")  # the coding keeps the keys' lexicographic order
+        key = key[order]
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+        first = order[starts]
+        side = _Side(np.stack([column[first] for column in columns], axis=1),
+                     _spans(per_row(getattr(lanes, kind.who))[order], starts), lanes,
+                     order if rows is None else rows[order], starts, frame, frame.version,
+                     None if framed is None else key[starts])
+        table.keep(cached, side)
         hit = table.sides[cached]
-    return hit[1]
+    return hit
 
 
 def _separating_loops(graph: nx.DiGraph, access: Access, orders: frozenset[str]) -> tuple[Loop, ...]:
-    """Enclosing loops with a barrier in their body: their iterations are ordered."""
-    context = graph.nodes[access.id]["context"] if access.id in graph else ()
-    scopes = _barrier_scopes(graph)
-    return tuple(c for c in context if isinstance(c, Loop) and scopes.get(c, frozenset()) & orders)
+    """Enclosing loops with a barrier in their body: their iterations are ordered.  Kept on the
+    graph per access and scopes: every pair asks of both its accesses."""
+    known = graph.graph.setdefault("separating_loops", {})
+    found = known.get((access.id, orders))
+    if found is None:
+        context = graph.nodes[access.id]["context"] if access.id in graph else ()
+        scopes = _barrier_scopes(graph)
+        found = known[access.id, orders] = tuple(c for c in context if isinstance(c, Loop) and
+                                                 scopes.get(c, frozenset()) & orders)
+    return found
 
 
 def _barrier_scopes(graph: nx.DiGraph) -> dict[Loop, frozenset[str]]:
@@ -446,7 +542,7 @@ def _same_value(kind: _Kind, w: Access, other: Access, dependence: Dependence) -
     by every thread of the block; `*flag = __syncthreads_and(c)`): whichever lands last, the word
     holds that value."""
     return other.kind == "store" and w.value is not None and other.value is not None and \
-        str(w.value) == str(other.value) and dependence.level(w.value) <= kind.same_for
+        (other is w or str(w.value) == str(other.value)) and dependence.level(w.value) <= kind.same_for
 
 
 def _written_back(w: Access, accesses: dict[int, Access]) -> bool:
@@ -549,7 +645,7 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
                 _same_value(kind, w, other, table.dependence) or _read_back(kind, mw, mo, graph, table.dependence) or \
                 (_written_back(w, table.accesses) and (other.kind == "load" or _written_back(other, table.accesses))):
             continue
-        if table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
+        if table.guessed and table.guessed & (free_symbols(w.offset) | free_symbols(other.offset)):
             if deferred is not None:
                 deferred.append((w.id, other.id))
             continue
@@ -571,9 +667,9 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         if other is not w and _apart(a, b, granule):
             continue  # no unit in common: nothing to join (most pairs of machine-generated code)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
-        values = other.kind == "store" and np.isfinite(a.value).all() and np.isfinite(b.value).all()
-        side_a = _side(table, a, granule, kind, shift_a, values)
-        clash = _clash(side_a, side_a if other is w else _side(table, b, granule, kind, shift_b, values))
+        side_a = _side(table, a, w.array, granule, kind, shift_a)
+        clash = _clash(side_a, side_a if other is w else _side(table, b, w.array, granule, kind, shift_b),
+                       other.kind == "store")
         if clash:
             reported.add(w.id)
             yield w, other
@@ -690,18 +786,25 @@ def _unordered_updates(kernel: Kernel, graph: nx.DiGraph, table: LaneTable, loop
     memory = [s for s, _ in statements(kernel) if isinstance(s, Access) and s.space in ("shared", "global")]
     sampler, dependence = table.sampler, table.dependence
     accesses = {s.id: s for s in memory}
-    loads: dict[tuple[str, str], list[Access]] = {}  # the loads of each word, by array and offset
+    loads: dict[str, list[Access]] = {}  # the loads of each array
     for r in memory:
         if r.kind == "load":
-            loads.setdefault((r.array, str(r.offset)), []).append(r)
+            loads.setdefault(r.array, []).append(r)
+    words: dict[str, dict[str, set[int]]] = {}  # per array, its loads by offset: spelled once a store asks
     for n, w in enumerate(memory):
         if w.kind != "store" or w.id not in graph or w.array in kernel.spun_on:
             continue
         context = graph.nodes[w.id]["context"]
         guards = {ld.access_id for item in context if not isinstance(item, Loop) for ld in loads_in(item[0].condition)}
-        word = {r.id for r in loads.get((w.array, str(w.offset)), ())}  # loads of the word `w` stores to
-        if not any(accesses[r].line == w.line or r in guards for r in word):
+        # a load of the word `w` stores to, on its line or in a test guarding it (offsets spelled only for those)
+        if not any((r.line == w.line or r.id in guards) and str(r.offset) == str(w.offset)
+                   for r in loads.get(w.array, ())):
             continue
+        if w.array not in words:
+            words[w.array] = {}
+            for r in loads[w.array]:
+                words[w.array].setdefault(str(r.offset), set()).add(r.id)
+        word = words[w.array][str(w.offset)]  # loads of the word `w` stores to
         # `*c = *c + 1`: each writer stores what it read, plus one
         rereads = w.value is not None and any(ld.access_id in word for ld in loads_in(w.value))
         if w.value is not None and dependence.level(w.value) == 0 and not rereads:
