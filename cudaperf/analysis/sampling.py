@@ -12,7 +12,9 @@ enclosing statements.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -138,8 +140,9 @@ def crossing_blocks(launch: Launch, conditions: Iterable[Expr], free: Iterable[s
     return tuple(tuple(sorted(c)) for c in cuts)
 
 
-def _warp_executions(launch: Launch, warps_per_stratum: int, neighbours: bool = False,
-                     cuts: tuple[tuple[int, ...], ...] = ((), (), ())) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _warp_executions(block: tuple[int, int, int], grid: tuple[int, int, int], warps_per_stratum: int,
+                     neighbours: bool = False, cuts: tuple[tuple[int, ...], ...] = ((), (), ())
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sampled warp executions as (block coordinates (n, 3), warp index (n,), weight (n,)).
 
     The grid is split per axis into first block, interior and last block (bounds checks bite at
@@ -147,16 +150,16 @@ def _warp_executions(launch: Launch, warps_per_stratum: int, neighbours: bool = 
     `warps_per_stratum`, else evenly spaced ones); a stratum spanning interior blocks takes each
     warp index from a different block on an evenly spaced lattice, so many block indices are
     represented (alignment and bounds vary from block to block) for few rows."""
-    bx, by, bz = launch.block
+    bx, by, bz = block
+    gx, gy, gz = grid
     warps = -(-(bx * by * bz) // WARP)
-    if launch.blocks * warps <= EXHAUSTIVE_WARPS:  # a small launch: every warp, exactly
-        gx, gy, gz = launch.grid
+    if gx * gy * gz * warps <= EXHAUSTIVE_WARPS:  # a small launch: every warp, exactly
         blocks = np.stack(np.meshgrid(np.arange(gx), np.arange(gy), np.arange(gz), indexing="ij"), -1).reshape(-1, 3)
         return (np.repeat(blocks, warps, axis=0), np.tile(np.arange(warps), len(blocks)),
                 np.ones(len(blocks) * warps))
     picks = np.unique(np.linspace(0, warps - 1, min(warps, warps_per_stratum)).round().astype(int))
     strata = list(itertools.product(*(_strata(extent, neighbours, axis_cuts)
-                                      for extent, axis_cuts in zip(launch.grid, cuts))))
+                                      for extent, axis_cuts in zip(grid, cuts))))
     starts = np.array([[start for _, start, _, _ in stratum] for stratum in strata])
     counts = np.array([[count for _, _, count, _ in stratum] for stratum in strata])
     blocks = np.array([[stands for *_, stands in stratum] for stratum in strata]).prod(axis=1)
@@ -173,17 +176,26 @@ def _warp_executions(launch: Launch, warps_per_stratum: int, neighbours: bool = 
 
 def initial_batch(launch: Launch, all_warps: bool = False, max_warps: int = 8, neighbours: bool = False,
                   cuts: tuple[tuple[int, ...], ...] = ((), (), ())) -> Batch:
-    bx, by, bz = launch.block
-    threads = bx * by * bz
-    bid, warp_ids, weight = _warp_executions(launch, 32 if all_warps else max_warps, neighbours, cuts)
+    indices, active, weight = _indices(launch.block, launch.grid, 32 if all_warps else max_warps, neighbours, cuts)
+    return Batch({**launch.symbols(), **indices}, active, weight)
+
+
+@functools.lru_cache(maxsize=256)
+def _indices(block: tuple[int, int, int], grid: tuple[int, int, int], warps_per_stratum: int, neighbours: bool,
+             cuts: tuple[tuple[int, ...], ...]) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """Thread and block indices per sampled lane, the active lanes and the rows' weights.  Kept
+    per shape, read-only: the kernels of a file, and the samplers of a kernel, share launch shapes."""
+    bx, by, _ = block
+    bid, warp_ids, weight = _warp_executions(block, grid, warps_per_stratum, neighbours, cuts)
     linear = (warp_ids * WARP)[:, None] + np.arange(WARP)[None, :]  # integers: float % and // cost more
-    env: dict[str, np.ndarray | float] = dict(launch.symbols())
-    env["tid.x"] = (linear % bx).astype(float)
-    env["tid.y"] = (linear // bx % by).astype(float)
-    env["tid.z"] = (linear // (bx * by)).astype(float)
+    indices = {"tid.x": (linear % bx).astype(float), "tid.y": (linear // bx % by).astype(float),
+               "tid.z": (linear // (bx * by)).astype(float)}
     for i, axis in enumerate("xyz"):
-        env[f"bid.{axis}"] = bid[:, i:i + 1].astype(float)  # (rows, 1): one value per warp
-    return Batch(env, linear < threads, weight)
+        indices[f"bid.{axis}"] = bid[:, i:i + 1].astype(float)  # (rows, 1): one value per warp
+    active = linear < math.prod(block)
+    for array in (*indices.values(), active, weight):
+        array.flags.writeable = False
+    return indices, active, weight
 
 
 def _repeat(batch: Batch, k: int) -> dict[str, np.ndarray | float]:
