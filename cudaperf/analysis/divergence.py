@@ -494,10 +494,10 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     guessed width says nothing of which warps a real block holds (`tid < 256` in a guess of 256)."""
     parts = [condition] if loop is None else [condition, loop.update]
     level = max(dependence.level(p) for p in parts)
-    evident = max(dependence.level(p, unknown=0) for p in parts) == 3
     executed = batch.active.any(axis=1)
     if level < 3:
         return BranchUniformity(LEVELS[level], 0.0 if executed.any() else None)
+    evident = max(dependence.level(p, unknown=0) for p in parts) == 3
     fraction, unresolved = None, False
     if executed.any():
         w = batch.weight * executed
