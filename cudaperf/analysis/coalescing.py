@@ -47,14 +47,13 @@ def coalescing(ex: Executions) -> Coalescing:
     sectors = _sectors(ordered, size)
     distinct = new.sum(axis=1)
     ideal = np.ceil(distinct * size / SECTOR)
-    runs, run_sectors = _contiguous_runs(ordered, new, size)
     total, total_ideal = float((sectors * w).sum()), float((ideal * w).sum())
     lanes = active.sum(axis=1)
     if np.all(distinct * BROADCAST_SHARING <= np.maximum(lanes, BROADCAST_SHARING)):
         pattern = "broadcast"
     elif total <= total_ideal * 1.0001:
         pattern = "coalesced"
-    elif (w * ((runs < distinct) & (sectors > run_sectors))).sum() >= 0.5 * w.sum():
+    elif _misaligned(ordered, new, size, sectors, distinct, w):
         pattern = "misaligned"  # rows of consecutive elements, each shifted off sector boundaries
     else:
         pattern = "strided"
@@ -72,6 +71,14 @@ def _sectors(ordered: np.ndarray, size: int) -> np.ndarray:
     change = ~np.isnan(first)
     change[:, 1:] &= first[:, 1:] != first[:, :-1]
     return change.sum(axis=1).astype(float)
+
+
+def _misaligned(ordered: np.ndarray, new: np.ndarray, size: int, sectors: np.ndarray, distinct: np.ndarray,
+                w: np.ndarray) -> bool:
+    """Do most requests (by weight) form runs of consecutive elements that need more sectors only
+    for starting off sector boundaries?  Asked only of accesses neither broadcast nor coalesced."""
+    runs, run_sectors = _contiguous_runs(ordered, new, size)
+    return bool((w * ((runs < distinct) & (sectors > run_sectors))).sum() >= 0.5 * w.sum())
 
 
 def _contiguous_runs(ordered: np.ndarray, new: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

@@ -7,6 +7,7 @@ address is computable (else `indirect` for data-dependent indices, `unknown` oth
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -25,10 +26,11 @@ class Executions:
     exact: bool
     issued: np.ndarray | None = None  # bool (rows,): warps issuing the instruction (predication)
 
-    @property
+    @cached_property
     def requests(self) -> float:
         """Warp-level instructions executed, weighted: rows with an active lane, or every row that
-        issues the instruction when it is predicated (see predication.py)."""
+        issues the instruction when it is predicated (see predication.py).  Kept: the access
+        report, the coalescing and the bank conflicts each ask."""
         issued = self.issued if self.issued is not None else self.active.any(axis=1)
         return float(self.weight[issued].sum())
 
