@@ -34,7 +34,9 @@ class Executions:
         issued = self.issued if self.issued is not None else self.active.any(axis=1)
         return float(self.weight[issued].sum())
 
+    @cached_property
     def thread_executions(self) -> float:
+        """Lane executions, weighted.  Kept: accesses alike share one Executions (passes/memory.py)."""
         return float((self.active.sum(axis=1) * self.weight).sum())
 
 

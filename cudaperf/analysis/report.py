@@ -54,7 +54,7 @@ class AccessReport:
 
     @classmethod
     def of(cls, access: Access, ex: Executions, total_threads: int, per_instruction: int = 1) -> AccessReport:
-        executed = ex.thread_executions() * per_instruction
+        executed = ex.thread_executions * per_instruction
         per_thread = executed / total_threads if total_threads else None
         return cls(access, ex.requests, executed, per_thread, ex.exact, ex.access.size, ex.pattern)
 
