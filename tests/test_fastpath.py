@@ -101,6 +101,9 @@ def test_functions_bound_from_an_empty_cpp_file_cannot_build():
         'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("fill", &fill); }\n')
     with pytest.raises(Fallback, match="PYBIND11_MODULE beside functions="):
         translate(spec(by_reference, ["fill"]))
+    bound_kernel = cuda + 'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("k", &k); }\n'
+    with pytest.raises(Fallback, match="names kernel k, not a host function"):      # a module binding a kernel
+        translate({"name": "t", "cuda_sources": HEAD + bound_kernel, "cpp_sources": ""})
 
 
 # ------------------------------------------------------------------ plans against the C++ (torch on the CPU)

@@ -1107,14 +1107,13 @@ def translate(spec: dict) -> Translation:
                               r"-Wno-\S+|-DNDEBUG", flag.strip()):
             raise Fallback(f"host compiler flag {flag!r}")
     sp = splitting.split(cuda, cpp)
-    _check_builds(sp, functions, cpp)
+    bindings = _buildable_bindings(sp, functions, cpp)
     if sp.problems:
         raise Fallback(sp.problems[0])
     from ....analysis.source import Macro
 
     extra = {k: Macro(k, None, v, 0) for k, v in host_defines.items()}
     tr = _Translator(sp, extra)
-    bindings = {f: f for f in functions} if functions is not None else sp.bindings
     exported = {}
     for name, cxx in bindings.items():
         fn = tr.function(cxx)
@@ -1127,18 +1126,22 @@ def translate(spec: dict) -> Translation:
     return Translation(sp.device, tr.name_expressions, exported, tr.helpers, tr.constants, sp.kernels, options)
 
 
-def _check_builds(sp: splitting.Split, functions: list[str] | None, cpp: str) -> None:
-    """Raise where no compiler could build the extension (torch's generated module binds `functions=` from
-    `cpp_sources`): asked before what the translator cannot read, since these decide what runs anywhere."""
+def _buildable_bindings(sp: splitting.Split, functions: list[str] | None, cpp: str) -> dict[str, str]:
+    """The module's bindings (Python name -> C++ function), or raise where no compiler could build the
+    extension (torch's generated module binds `functions=` from `cpp_sources`): asked before what the
+    translator cannot read, since these decide what runs anywhere."""
     if functions is not None and sp.bindings:
         raise Fallback("PYBIND11_MODULE beside functions= (two module definitions)")
     if functions is None and not sp.bindings:
         raise Fallback("load_inline without functions= or PYBIND11_MODULE bindings")
+    bindings = {f: f for f in functions} if functions is not None else sp.bindings
+    for cxx in bindings.values():
+        if cxx in sp.kernels and cxx not in sp.host:
+            raise Fallback(f"functions= names kernel {cxx}, not a host function (no build can bind it)")
     for name in functions or ():
-        if name in sp.kernels and name not in sp.host:
-            raise Fallback(f"functions= names kernel {name}, not a host function (no build can bind it)")
         if not re.search(rf"\b{re.escape(name)}\s*\(", cpp):
             raise Fallback(f"functions= names {name}, which cpp_sources does not declare (no build can bind it)")
+    return bindings
 
 
 def translate_or_reason(spec: dict) -> tuple[Translation | None, str | None]:
