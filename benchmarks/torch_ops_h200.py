@@ -1,6 +1,6 @@
 """What each torch operator of a CUDA-L1 task costs on the GPU, for the time model's torch side.
 
-The ranker prices a torch rewrite by its operators (`costmodel.candidates.op_terms`: bytes at DRAM
+The ranker prices a torch rewrite by its operators (`costmodel.torch_ops.op_terms`: bytes at DRAM
 rate, FLOPs at cuBLAS / cuDNN rates, host time per call).  Those rates were set by hand; this measures
 them.  For each task's reference and each solution that builds no extension (a torch rewrite), on a GPU:
 

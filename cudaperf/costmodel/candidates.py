@@ -4,8 +4,8 @@
 extension call with its argument shapes, each torch operator left around it.  Per extension call,
 `wrapper.bind` turns the C++ wrapper's size computations into numbers, the analyzer reads every
 kernel that wrapper launches under the grid and block those numbers give, and `terms.time_terms`
-prices each launch; torch operators are priced by their bytes and FLOPs (`TORCH`).  A candidate's
-terms are the sums over everything it launches, times how often; `seconds` is the larger of the
+prices each launch; torch operators are priced by `torch_ops`.  A candidate's terms are the sums
+over everything it launches, times how often; `seconds` is the larger of the
 GPU's total and the host's (a call to the extension or to torch costs host time that a short
 kernel does not hide).  Candidates without a readable extension get `reason` and no terms."""
 
@@ -17,28 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .terms import ARCH, describe, time_terms
+from .terms import describe, time_terms
+from .torch_ops import TORCH, host_only, op_host, op_terms
 from .wrapper import bind, wrappers
-
-# torch operators outside the extension: H200 rates measured on the styles tasks (tests/data/h200/styles:
-# cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN 3x3 convolutions, TF32 by torch's default, 10-17 TFLOP/s, copies
-# from strided views 3.5x slower than contiguous ones), and the host time per call (a cuDNN convolution's
-# ~100 us of setup); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`, from the
-# dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those;
-# convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster; a view or
-# metadata operator called from Python and an nn.Module call launch nothing but cost host time
-# (`view_host_s`, `module_host_s`: `host_only`); a cuDNN recurrent layer's steps (per layer and
-# direction, trace._fused_rnn) run one after another, `rnn_step_s` of GPU time each and, outside a CUDA
-# graph, `rnn_step_host_s` of host time (its kernels are launched step by step): fitted on CUDA-L1's
-# tuning-half LSTM and GRU tasks (14 to 18 us a step eager, 2.2 to 3.9 us graphed)
-TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 5e-6, "conv_host_s": 1e-4,
-         "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
-         "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6}
-PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
-             "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
-_CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d", "conv_transpose1d",
-          "conv_transpose2d", "conv_transpose3d")
-_GEMMS = ("mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot")
 
 
 @dataclass
@@ -125,19 +106,6 @@ def defaulted(report: dict) -> list[str]:
     if launch.get("source") == "default":
         out.append(f"launch (assumed <<<{launch['grid'][0]}, {launch['block'][0]}>>>)")
     return out
-
-
-def op_terms(op: dict) -> dict[str, float]:
-    """Time terms of one torch operator: its bytes at DRAM rate (strided copies slower), its FLOPs
-    at cuBLAS / cuDNN rates for its precision, its serial steps (a recurrent layer's), a launch."""
-    dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
-        "clone", "copy", "_to_copy") else 1.0)
-    conv = op["op"] in _CONVS
-    rate = (TORCH["conv_flops"] if conv else TORCH["gemm_flops"]) * PRECISION["conv" if conv else "gemm"][
-        op.get("precision", "tf32" if conv else "fp32")] * (TORCH["autotuned_conv"] if op.get("autotuned") else 1.0)
-    flops = op["flops"] / rate
-    latency = op.get("steps", 0) * TORCH["rnn_step_s"]
-    return {"dram": dram, "flops": flops, "latency": latency, "total": max(dram, flops, latency) + ARCH["launch_s"]}
 
 
 def _add(into: dict[str, float], terms: dict[str, float], times: float = 1.0) -> None:
@@ -265,18 +233,6 @@ def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels
     for e in found:
         e.reference_seconds = ref
     return found
-
-
-def op_host(op: dict) -> float:
-    """The host time of calling one torch operator (a recurrent layer's: each of its steps)."""
-    return (TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"]) + \
-        op.get("steps", 0) * TORCH["rnn_step_host_s"]
-
-
-def host_only(calls: dict | None) -> float:
-    """The host time of the calls that launch nothing (`views`, `modules`: trace's `_no_host_calls`)."""
-    calls = calls or {}
-    return calls.get("views", 0) * TORCH["view_host_s"] + calls.get("modules", 0) * TORCH["module_host_s"]
 
 
 def reference_terms(ops: list[dict] | None, host_calls: dict | None = None) -> dict[str, float] | None:

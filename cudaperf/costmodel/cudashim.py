@@ -15,8 +15,9 @@ CUDA while its shapes are traced, answered without a driver.
   tensors of that type.
 - `torch.backends.*` flags are plain settings torch keeps on any build: left as they are (the tracer
   reads the TF32 and cuDNN autotuning ones; `cudnn.is_available()` is true, as on the stated device).
-  The wall clocks advance a microsecond a reading (`_Clock`): a solution timing its own variants finds
-  them equal and keeps its default.  `torch.autocast("cuda")` (and `torch.cuda.amp.autocast`), which a
+  CUDA events and the wall clocks read the GPU time the tracer estimates for the work traced so far
+  (`advance`; the clocks a microsecond more a reading, `_Clock`): a solution timing its own variants
+  keeps the one the time model prices fastest.  `torch.autocast("cuda")` (and `torch.cuda.amp.autocast`), which a
   CPU build disables, is a stand-in that notes its reduced precision (`autocast_dtype`) for the tracer
   to price GEMMs and convolutions by.  `torch.compile` returns what it is given (`_compile`).
 - Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `scalar_answer`
@@ -84,14 +85,24 @@ class Stream:
         return 0
 
 
+# the GPU time the work traced so far is estimated to take (the tracer `advance`s it by each operator's
+# estimate as it runs): what a solution timing its own variants reads, from CUDA events and wall clocks
+_gpu = {"seconds": 0.0}
+
+
+def advance(seconds: float) -> None:
+    _gpu["seconds"] += seconds
+
+
 class Event:
-    """torch.cuda.Event's stand-in: records nothing, every elapsed time 0."""
+    """torch.cuda.Event's stand-in: it records the estimated GPU clock (`advance`), so an elapsed time is
+    the estimate of the work traced between two events."""
 
     def __init__(self, *args: Any, **kwargs: Any):
-        pass
+        self.at = 0.0
 
     def record(self, *args: Any) -> None:
-        pass
+        self.at = _gpu["seconds"]
 
     def wait(self, *args: Any) -> None:
         pass
@@ -103,7 +114,7 @@ class Event:
         return True
 
     def elapsed_time(self, other: Any) -> float:
-        return 0.0
+        return (other.at - self.at) * 1e3
 
 
 # the graph being captured, and what the tracer does with a replayed graph's work (`trace` sets it)
@@ -258,16 +269,17 @@ def on_meta_mode():
 
 class _Clock:
     """The clocks a solution reads to time its own variants (`time.time`, `perf_counter`, `monotonic`):
-    on meta tensors those timings would measure the CPU, so each reading is one microsecond after the
-    last.  Two variants timed alike then tie, the solution keeps its first or default choice, and the
-    same trace gives the same record every time; a loop waiting for time to pass still ends."""
+    on meta tensors those timings would measure the CPU, so they read the estimated GPU clock (`advance`)
+    plus a microsecond a reading.  A solution keeps the variant the time model prices fastest (as it
+    would keep the one the GPU runs fastest, where the model is right), the same trace gives the same
+    record every time, and a loop waiting for time to pass still ends."""
 
     def __init__(self, start: float):
-        self.now = start
+        self.start, self.readings = start, 0
 
     def seconds(self) -> float:
-        self.now += 1e-6
-        return self.now
+        self.readings += 1
+        return self.start + _gpu["seconds"] + self.readings * 1e-6
 
     def nanoseconds(self) -> int:
         return int(self.seconds() * 1e9)

@@ -1,0 +1,90 @@
+"""What a torch operator costs on the H200, as the time model prices a candidate's torch side (the
+operators a rewrite, a fallback or a wrapper runs; `trace` records them with their bytes, FLOPs and
+shapes): GPU time terms (`op_terms`) and host time (`op_host`, `host_only`).  The rates are measured
+(benchmarks/torch_ops_h200.py profiled CUDA-L1's references and torch rewrites on the H200) or fitted
+on CUDA-L1's tuning half, as each constant says.  Numbers only: below `candidates` and `trace`."""
+
+from __future__ import annotations
+
+import math
+
+from .terms import ARCH
+
+# torch operators outside the extension: H200 rates measured on the styles tasks (tests/data/h200/styles:
+# cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN 3x3 convolutions, TF32 by torch's default, 10-17 TFLOP/s, copies
+# from strided views 3.5x slower than contiguous ones); the host time per call, a cuDNN convolution's
+# longer (`host_s` 18 us, `conv_host_s` 40 us: fitted on the CUDA-L1 tuning half's references that run
+# under 0.2 ms, where the host sets the pace; the H200 machine's host, Python and torch 2.11); GEMMs and
+# convolutions on tensor cores in TF32 or half precision (`precision`, from the dtypes, torch.backends'
+# TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those;
+# convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster; a view or
+# metadata operator called from Python and an nn.Module call launch nothing but cost host time
+# (`view_host_s`, `module_host_s`: `host_only`); a cuDNN recurrent layer's steps (per layer and
+# direction, trace._fused_rnn) run one after another, `rnn_step_s` of GPU time each and, outside a CUDA
+# graph, `rnn_step_host_s` of host time (its kernels are launched step by step): fitted on CUDA-L1's
+# tuning-half LSTM and GRU tasks (14 to 18 us a step eager, 2.2 to 3.9 us graphed)
+TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 18e-6, "conv_host_s": 4e-5,
+         "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
+         "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0}
+PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
+             "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
+# Operators torch runs as several kernels (profiled on the H200, torch 2.11: benchmarks/torch_ops_h200.py);
+# each kernel is a launch on the GPU and on the host.  One kernel otherwise.
+TORCH_LAUNCHES = {"logsumexp": 9, "native_group_norm": 3, "smooth_l1_loss": 3, "masked_fill": 2,
+                  "constant_pad_nd": 2, "diag_embed": 2}
+# Normalisations and softmaxes torch runs with one block per row (trace._rows): the threads of that block,
+# the bytes each loads at once, and the share of the operator's bytes the row kernel moves (group norm's
+# moments kernel reads the input; an elementwise kernel writes the output at DRAM rate).  A block's rate is
+# what its loads in flight sustain (Little's law over `ARCH["latency_s"]`), and it lives at least
+# `ROW_BLOCK_TRIPS` memory latencies (load, block reduction, normalise, store): a few long rows leave the
+# GPU idle, millions of short ones queue in waves.  Softmax rows of up to 1024 elements go a warp each,
+# many to a block: no row bound.  A softmax over a dimension other than the last (`spatial`) reads its
+# input strided, three passes: `spatial_softmax` times its DRAM time.
+ROW_KERNELS = {"native_layer_norm": (128, 16, 1.0), "native_group_norm": (512, 4, 0.5),
+               "_softmax": (1024, 16, 1.0), "_log_softmax": (1024, 16, 1.0), "_safe_softmax": (1024, 16, 1.0)}
+ROW_BLOCK_TRIPS = 5
+_CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d", "conv_transpose1d",
+          "conv_transpose2d", "conv_transpose3d")
+
+
+def op_terms(op: dict) -> dict[str, float]:
+    """Time terms of one torch operator: its bytes at DRAM rate (strided copies and spatial softmaxes
+    slower), its FLOPs at cuBLAS / cuDNN rates for its precision, its serial steps (a recurrent layer's)
+    or its waves of row blocks (`row_seconds`), a launch per kernel."""
+    dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
+        "clone", "copy", "_to_copy") else 1.0)
+    conv = op["op"] in _CONVS
+    rate = (TORCH["conv_flops"] if conv else TORCH["gemm_flops"]) * PRECISION["conv" if conv else "gemm"][
+        op.get("precision", "tf32" if conv else "fp32")] * (TORCH["autotuned_conv"] if op.get("autotuned") else 1.0)
+    flops = op["flops"] / rate
+    if op.get("spatial"):
+        dram *= TORCH["spatial_softmax"]
+    latency = max(op.get("steps", 0) * TORCH["rnn_step_s"], row_seconds(op))
+    return {"dram": dram, "flops": flops, "latency": latency,
+            "total": max(dram, flops, latency) + TORCH_LAUNCHES.get(op["op"], 1) * ARCH["launch_s"]}
+
+
+def row_seconds(op: dict) -> float:
+    """The time a one-block-per-row operator needs for its waves of row blocks (`ROW_KERNELS`); 0 for others."""
+    shape = ROW_KERNELS.get(op["op"])
+    if shape is None or not op.get("rows") or ("softmax" in op["op"] and op["row"] <= 1024):
+        return 0.0
+    threads, load, share = shape
+    if op["op"] == "native_group_norm" and op["row"] < 512:
+        threads = 32                            # a warp per (sample, group) when the group is small
+    resident = min(32, 2048 // threads)
+    waves = math.ceil(op["rows"] / (ARCH["sm_count"] * resident))
+    row_bytes = share * op["bytes"] / op["rows"]
+    return waves * max(ROW_BLOCK_TRIPS * ARCH["latency_s"], row_bytes * ARCH["latency_s"] / (threads * load))
+
+
+def op_host(op: dict) -> float:
+    """The host time of calling one torch operator (a recurrent layer's: each of its steps)."""
+    return (TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] * TORCH_LAUNCHES.get(op["op"], 1)) + \
+        op.get("steps", 0) * TORCH["rnn_step_host_s"]
+
+
+def host_only(calls: dict | None) -> float:
+    """The host time of the calls that launch nothing (`views`, `modules`: trace's `_no_host_calls`)."""
+    calls = calls or {}
+    return calls.get("views", 0) * TORCH["view_host_s"] + calls.get("modules", 0) * TORCH["module_host_s"]
