@@ -3,6 +3,7 @@ body changes become carried or opaque; loads nvcc hoists leave the body."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from ..arith import WorkCounter
@@ -10,28 +11,18 @@ from ..ctype import UNKNOWN
 from ..ir import CARRIED, Access, Barrier, Loop, walk
 from ..parse import Node, descendants, text
 from ..symbolic import ONE, ZERO, Expr, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
-from .syntax import _addressed_names, _assignment_count, _comma_parts, _identifiers, _jumps, _mentions
+from .syntax import LoopParts, _comma_parts, _identifiers, _mentions, loop_parts
 from .values import Env, Ptr, Scalar, Val, _opaque
 
 
 class Loops:
     """The lowering of for, while and do loops (a part of Lowerer)."""
 
-    @staticmethod
-    def _assigned_names(node: Node) -> set[str]:
-        names: set[str] = set()
-        for n in descendants(node):
-            target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
-                n.child_by_field_name("argument") if n.type == "update_expression" else None
-            if target is not None and target.type == "identifier":
-                names.add(text(target))
-        return names
-
-    def _induction_steps(self, body: Node | None, names: set[str], env: Env,
-                         update: Node | None = None) -> dict[str, Expr]:
+    def _induction_steps(self, body: Node | None, names: set[str], env: Env, update: Node | None,
+                         writes: Counter[str]) -> dict[str, Expr]:
         """Variables updated exactly once per iteration, at the body's top level or in the `for`
         header's update (`a += aStep, b += bStep`), by `v += e`, `v -= e` or `v++` with an e that no
-        statement of the loop changes."""
+        statement of the loop changes.  `writes`: the assignments per target in the body and update."""
         if body is None:
             return {}
         steps: dict[str, Expr] = {}
@@ -49,8 +40,7 @@ class Loops:
                 if isinstance(value, Scalar):
                     negate = text(expr.child_by_field_name("operator")) == "-="
                     steps[text(left)] = op("-", ZERO, value.expr) if negate else value.expr
-        return {n: step for n, step in steps.items()
-                if _assignment_count(body, n) + (_assignment_count(update, n) if update is not None else 0) == 1}
+        return {n: step for n, step in steps.items() if writes[n] == 1}
 
     def _loop(self, node: Node, env: Env) -> None:
         line, column = self._pos(node)
@@ -75,25 +65,26 @@ class Loops:
                     if first.type == "assignment_expression":
                         counter_name = text(first.child_by_field_name("left"))
             update_node = node.child_by_field_name("update")
-            names = self._assigned_names(update_node) if update_node is not None else set()
+            header = loop_parts(update_node, False)
+            names = header.assigned
             if counter_name not in names and names:  # `for (idx = tid, i = 0; ...; ++i)`: the header steps i
                 counter_name = next(iter(sorted(names)))
         else:
-            update_node = None
+            update_node, header = None, LoopParts()
         cond_node = node.child_by_field_name("condition")
         if cond_node is not None and self.volatile:
             self.spun_on |= self._waited_on(cond_node, body, env)
-        assigned = self._assigned_names(body) if body is not None else set()
-        if update_node is not None:
-            assigned |= self._assigned_names(update_node)
-        steps = self._induction_steps(body, assigned, env, update_node)
+        parts = loop_parts(body, self.addresses_written)
+        assigned = parts.assigned
+        assigned |= header.assigned
+        steps = self._induction_steps(body, assigned, env, update_node, parts.writes + header.writes)
         if kind != "for_statement" and cond_node is not None:
             # while/do: the counter is a condition variable advanced once per iteration by `v += e`
             cond_names = _identifiers(cond_node)
             counter_name = next((n for n in steps if n in cond_names), None)
         loop_id = self._id()
         counter_sym = Sym(f"loop{loop_id}:{counter_name or 'it'}")
-        followed = not _jumps(body) and not _jumps(update_node)  # no break or continue: every iteration ends below
+        followed = not parts.jumps and not header.jumps  # no break or continue: every iteration ends below
         carried: dict[str, Sym] = {}
         iteration_sym = Sym(f"iter{loop_id}")
         counter_val = env.lookup(counter_name) if counter_name else None
@@ -103,7 +94,7 @@ class Loops:
         elif isinstance(counter_val, Ptr):
             init_expr = counter_val.offset
         # the body sees the counter symbol, affine induction variables, and opaque other updates
-        for name in _addressed_names(body) if self.addresses_written else ():
+        for name in parts.addressed:
             if isinstance(env.lookup(name), Scalar | Ptr):  # a pointer a callee may swap is lost in the loop
                 env.assign(name, _opaque(f"{name} passed by address"))
         before = {name: env.lookup(name) for name in assigned}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass, field
+
 from ..parse import Node, descendants, text
 
 _JUMPS = ("break_statement", "continue_statement", "goto_statement")
@@ -17,14 +20,50 @@ def _addressed_names(node: Node | None) -> set[str]:
     names: set[str] = set()
     for n in descendants(node) if node is not None else ():
         if n.type == "argument_list":
-            for arg in n.named_children:
-                while arg.type in ("cast_expression", "parenthesized_expression") and arg.named_children:
-                    arg = arg.named_children[-1]
-                inner = arg.child_by_field_name("argument") if arg.type == "pointer_expression" else None
-                if inner is not None and text(arg.child_by_field_name("operator")) == "&" and \
-                        inner.type == "identifier":
-                    names.add(text(inner))
+            _add_addressed(n, names)
     return names
+
+
+def _add_addressed(arguments: Node, names: set[str]) -> None:
+    """Add the local variables whose address the argument list passes."""
+    for arg in arguments.named_children:
+        while arg.type in ("cast_expression", "parenthesized_expression") and arg.named_children:
+            arg = arg.named_children[-1]
+        inner = arg.child_by_field_name("argument") if arg.type == "pointer_expression" else None
+        if inner is not None and text(arg.child_by_field_name("operator")) == "&" and inner.type == "identifier":
+            names.add(text(inner))
+
+
+_WRITES = {"assignment_expression": "left", "update_expression": "argument"}  # what each kind writes
+
+
+@dataclass
+class LoopParts:
+    """What the lowering of a loop asks of its body and of its header's update, found in one walk
+    of each (it walked them four times, again at every level of nesting)."""
+
+    assigned: set[str] = field(default_factory=set)  # variables assigned or incremented
+    writes: Counter[str] = field(default_factory=Counter)  # assignments and increments per target as spelled
+    jumps: bool = False  # a break, continue or goto (_jumps)
+    addressed: set[str] = field(default_factory=set)  # variables whose address a call receives (_addressed_names)
+
+
+def loop_parts(node: Node | None, addresses: bool) -> LoopParts:
+    """`node`'s LoopParts; `addressed` only when `addresses` asks for it."""
+    parts = LoopParts()
+    for n in descendants(node) if node is not None else ():
+        kind = n.type
+        if kind in _WRITES:
+            target = n.child_by_field_name(_WRITES[kind])
+            spelled = text(target)
+            parts.writes[spelled] += 1
+            if target is not None and target.type == "identifier":
+                parts.assigned.add(spelled)
+        elif kind in _JUMPS:
+            parts.jumps = True
+        elif kind == "argument_list" and addresses:
+            _add_addressed(n, parts.addressed)
+    return parts
 
 
 def _condition_text(node: Node) -> str:
@@ -74,9 +113,3 @@ def _comma_parts(node: Node | None) -> list[Node]:
     if node.type != "comma_expression":
         return [node]
     return [part for child in node.named_children for part in _comma_parts(child)]
-
-
-def _assignment_count(body: Node, name: str) -> int:
-    return sum(1 for n in descendants(body)
-               if (n.type == "assignment_expression" and text(n.child_by_field_name("left")) == name)
-               or (n.type == "update_expression" and text(n.child_by_field_name("argument")) == name))
