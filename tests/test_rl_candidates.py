@@ -553,3 +553,32 @@ def test_a_solution_timing_its_variants_keeps_the_one_the_model_prices_fastest()
     (solution,) = estimate(_MM_REFERENCE, [_SELF_TIMED])
     assert [o.get("precision") for o in solution.torch_ops] == ["half"]
     assert solution.seconds < solution.reference_seconds / 5
+
+
+@pytest.mark.torch
+def test_a_transposed_convolution_runs_at_cudnn_s_backward_data_rate():
+    """cuDNN runs a transposed convolution as a backward-data kernel, at about half the forward rate on the
+    H200 (the CUDA-L1 tuning half's profile: 11 against 22 TFLOP/s): the tracer marks it, the model prices it."""
+    pytest.importorskip("torch")
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from cudaperf.costmodel.torch_ops import TORCH, op_terms
+    from cudaperf.costmodel.trace import _op_cost
+
+    class Record(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            if func.overloadpacket.__name__ == "convolution":
+                ops.append(_op_cost("convolution", (args, kwargs or {}), out))
+            return out
+
+    ops: list[dict] = []
+    x = torch.empty(16, 32, 64, 64, device="meta")
+    with Record(), torch.device("meta"):
+        torch.nn.Conv2d(32, 64, 3)(x)
+        torch.nn.ConvTranspose2d(32, 64, 3)(x)
+    forward, transposed = ops
+    assert "transposed" not in forward and transposed["transposed"]
+    for op, rate in ((forward, TORCH["conv_flops"]), (transposed, TORCH["transposed_conv_flops"])):
+        assert op_terms(op)["flops"] == pytest.approx(op["flops"] / rate)

@@ -11,20 +11,21 @@ import math
 from .terms import ARCH
 
 # torch operators outside the extension: H200 rates measured on the styles tasks (tests/data/h200/styles:
-# cuBLAS fp32 GEMMs 30-46 TFLOP/s, cuDNN 3x3 convolutions, TF32 by torch's default, 10-17 TFLOP/s, copies
-# from strided views 3.5x slower than contiguous ones); the host time per call, a cuDNN convolution's
-# longer (`host_s` 18 us, `conv_host_s` 40 us: fitted on the CUDA-L1 tuning half's references that run
-# under 0.2 ms, where the host sets the pace; the H200 machine's host, Python and torch 2.11); GEMMs and
-# convolutions on tensor cores in TF32 or half precision (`precision`, from the dtypes, torch.backends'
-# TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those;
+# cuBLAS fp32 GEMMs 30-46 TFLOP/s, copies from strided views 3.5x slower than contiguous ones) and cuDNN's
+# in TF32, torch's default (`conv_flops`, `transposed_conv_flops`: the median over the CUDA-L1 tuning
+# half's profiled convolutions over 20 us, 22 TFLOP/s forward, 11 transposed); the host time per call,
+# a cuDNN convolution's longer (`host_s` 18 us, `conv_host_s` 40 us: fitted on the CUDA-L1 tuning half's
+# references that run under 0.2 ms, where the host sets the pace; the H200 machine's host, Python and
+# torch 2.11); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`, from the
+# dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those;
 # convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster; a view or
 # metadata operator called from Python and an nn.Module call launch nothing but cost host time
 # (`view_host_s`, `module_host_s`: `host_only`); a cuDNN recurrent layer's steps (per layer and
 # direction, trace._fused_rnn) run one after another, `rnn_step_s` of GPU time each and, outside a CUDA
 # graph, `rnn_step_host_s` of host time (its kernels are launched step by step): fitted on CUDA-L1's
 # tuning-half LSTM and GRU tasks (14 to 18 us a step eager, 2.2 to 3.9 us graphed)
-TORCH = {"gemm_flops": 40e12, "conv_flops": 15e12, "strided_copy": 3.5, "host_s": 18e-6, "conv_host_s": 4e-5,
-         "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
+TORCH = {"gemm_flops": 40e12, "conv_flops": 22e12, "transposed_conv_flops": 11e12, "strided_copy": 3.5,
+         "host_s": 18e-6, "conv_host_s": 4e-5, "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
          "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
              "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
@@ -54,7 +55,8 @@ def op_terms(op: dict) -> dict[str, float]:
     dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
         "clone", "copy", "_to_copy") else 1.0)
     conv = op["op"] in _CONVS
-    rate = (TORCH["conv_flops"] if conv else TORCH["gemm_flops"]) * PRECISION["conv" if conv else "gemm"][
+    rate = (TORCH["transposed_conv_flops" if op.get("transposed") else "conv_flops"] if conv else
+            TORCH["gemm_flops"]) * PRECISION["conv" if conv else "gemm"][
         op.get("precision", "tf32" if conv else "fp32")] * (TORCH["autotuned_conv"] if op.get("autotuned") else 1.0)
     flops = op["flops"] / rate
     if op.get("spatial"):

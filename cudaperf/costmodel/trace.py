@@ -73,7 +73,7 @@ def _op_cost(name: str, args, out) -> dict:
     outs = [o for o in _flat(out) if isinstance(o, torch.Tensor)]
     extra = [a for a in _flat(keywords) if isinstance(a, torch.Tensor) and not any(a is o for o in outs)]
     nbytes = sum(t.numel() * t.element_size() for t in tensors + extra + outs)
-    flops = 0.0
+    flops, transposed = 0.0, False
     if name in _GEMM and outs and tensors:
         # the reduction length: the first operand's last dimension (mm, bmm, matmul, linear, mv, dot), or
         # the second's where the first is the added term (addmm, baddbmm, addmv)
@@ -91,6 +91,8 @@ def _op_cost(name: str, args, out) -> dict:
     cost = {"op": name, "flops": flops, "bytes": float(nbytes), "strided": strided, **_rows(name, positional)}
     if flops:
         cost["precision"] = _precision(name, tensors)
+    if transposed:
+        cost["transposed"] = True      # cuDNN runs it as a backward-data convolution: its own rate
     if name in _CONV and torch.backends.cudnn.benchmark:
         cost["autotuned"] = True       # torch.backends.cudnn.benchmark: cuDNN times its algorithms, keeps the best
     return cost
