@@ -471,6 +471,26 @@ def _profiled_row_ops() -> list[tuple[str, str, list, float, bool]]:
     return found
 
 
+def _op_costs(run) -> list[dict]:
+    """What the tracer records of each aten operator `run()` dispatches (`trace._op_cost`, named as the
+    tracer names them): the time model's input for one torch operator."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from cudaperf.costmodel.trace import _op_cost
+
+    ops: list[dict] = []
+
+    class Record(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            ops.append(_op_cost(func.overloadpacket.__name__.rstrip("_"), (args, kwargs or {}), out))
+            return out
+
+    with Record():
+        run()
+    return ops
+
+
 @pytest.mark.torch
 def test_row_kernels_are_priced_by_their_waves_of_row_blocks():
     """torch gives a layer norm's rows and a long softmax row a block each: 16 rows of 4M elements leave
@@ -478,27 +498,20 @@ def test_row_kernels_are_priced_by_their_waves_of_row_blocks():
     (25 ms, 2.2 ms at DRAM rate).  Every layer norm and softmax the references ran on the H200 is
     priced within 2x of its measured kernel time (those over 5 us: below, the launch is the estimate)."""
     pytest.importorskip("torch")
+    from functools import partial
+
     import torch
     import torch.nn.functional as F
-    from torch.utils._python_dispatch import TorchDispatchMode
 
     from cudaperf.costmodel.torch_ops import op_terms
-    from cudaperf.costmodel.trace import _op_cost
-
-    class Record(TorchDispatchMode):
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            out = func(*args, **(kwargs or {}))
-            ops.append(_op_cost(func.overloadpacket.__name__, (args, kwargs or {}), out))
-            return out
 
     ratios = {}
     for task, name, shapes, measured_us, spatial in (r for r in _profiled_row_ops() if r[3] >= 5.0):
-        x, ops = torch.empty(shapes[0], device="meta"), []
-        with Record():
-            if name == "native_layer_norm":
-                F.layer_norm(x, shapes[2] or shapes[3] or x.shape[-1:])
-            else:
-                F.softmax(x, dim=1 if spatial else -1)
+        x = torch.empty(shapes[0], device="meta")
+        if name == "native_layer_norm":
+            ops = _op_costs(partial(F.layer_norm, x, shapes[2] or shapes[3] or x.shape[-1:]))
+        else:
+            ops = _op_costs(partial(F.softmax, x, dim=1 if spatial else -1))
         (op,) = [o for o in ops if o["op"] == name]
         ratios[task, name, tuple(x.shape)] = op_terms(op)["total"] * 1e6 / measured_us
     assert len(ratios) >= 20
@@ -561,24 +574,16 @@ def test_a_transposed_convolution_runs_at_cudnn_s_backward_data_rate():
     H200 (the CUDA-L1 tuning half's profile: 11 against 22 TFLOP/s): the tracer marks it, the model prices it."""
     pytest.importorskip("torch")
     import torch
-    from torch.utils._python_dispatch import TorchDispatchMode
 
     from cudaperf.costmodel.torch_ops import TORCH, op_terms
-    from cudaperf.costmodel.trace import _op_cost
 
-    class Record(TorchDispatchMode):
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            out = func(*args, **(kwargs or {}))
-            if func.overloadpacket.__name__ == "convolution":
-                ops.append(_op_cost("convolution", (args, kwargs or {}), out))
-            return out
+    def convolutions():
+        x = torch.empty(16, 32, 64, 64, device="meta")
+        with torch.device("meta"):
+            torch.nn.Conv2d(32, 64, 3)(x)
+            torch.nn.ConvTranspose2d(32, 64, 3)(x)
 
-    ops: list[dict] = []
-    x = torch.empty(16, 32, 64, 64, device="meta")
-    with Record(), torch.device("meta"):
-        torch.nn.Conv2d(32, 64, 3)(x)
-        torch.nn.ConvTranspose2d(32, 64, 3)(x)
-    forward, transposed = ops
+    forward, transposed = [o for o in _op_costs(convolutions) if o["op"] == "convolution"]
     assert "transposed" not in forward and transposed["transposed"]
     for op, rate in ((forward, TORCH["conv_flops"]), (transposed, TORCH["transposed_conv_flops"])):
         assert op_terms(op)["flops"] == pytest.approx(op["flops"] / rate)
