@@ -11,24 +11,31 @@ import math
 from .terms import ARCH
 
 # torch operators outside the extension: H200 rates measured on the styles tasks (tests/data/h200/styles:
-# cuBLAS fp32 GEMMs 30-46 TFLOP/s, copies from strided views 3.5x slower than contiguous ones) and cuDNN's
-# in TF32, torch's default (`conv_flops`, `transposed_conv_flops`: the median over the CUDA-L1 tuning
-# half's profiled convolutions over 20 us, 22 TFLOP/s forward, 11 transposed); the host time per call,
-# a cuDNN convolution's longer (`host_s` 18 us, `conv_host_s` 40 us: fitted on the CUDA-L1 tuning half's
-# references that run under 0.2 ms, where the host sets the pace; the H200 machine's host, Python and
-# torch 2.11); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`, from the
-# dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples of those;
-# convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster; a view or
-# metadata operator called from Python and an nn.Module call launch nothing but cost host time
+# cuBLAS fp32 GEMMs 30-46 TFLOP/s, copies from strided views 3.5x slower than contiguous ones); the host
+# time per call, a cuDNN convolution's longer (`host_s` 18 us, `conv_host_s` 40 us: fitted on the CUDA-L1
+# tuning half's references that run under 0.2 ms, where the host sets the pace; the H200 machine's host,
+# Python and torch 2.11); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`,
+# from the dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples
+# of those; convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster; a
+# view or metadata operator called from Python and an nn.Module call launch nothing but cost host time
 # (`view_host_s`, `module_host_s`: `host_only`); a cuDNN recurrent layer's steps (per layer and
 # direction, trace._fused_rnn) run one after another, `rnn_step_s` of GPU time each and, outside a CUDA
 # graph, `rnn_step_host_s` of host time (its kernels are launched step by step): fitted on CUDA-L1's
-# tuning-half LSTM and GRU tasks (14 to 18 us a step eager, 2.2 to 3.9 us graphed)
-TORCH = {"gemm_flops": 40e12, "conv_flops": 22e12, "transposed_conv_flops": 11e12, "strided_copy": 3.5,
+# tuning-half LSTM and GRU tasks (14 to 18 us a step eager, 2.2 to 3.9 us graphed).
+# A convolution runs as an implicit GEMM (trace._implicit_gemm: m output positions, n output channels,
+# reduction length k, per group) whose tiles fill only as far as its dimensions reach: `conv_flops` in
+# TF32 times m / (m + 1000), n / (n + 128) and k / (k + 192) (`conv_half_fill`); a transposed one,
+# cuDNN's backward-data kernels, `transposed_conv` times slower; a depthwise one (a group per channel)
+# runs torch's own kernel at `depthwise_conv` times its DRAM time.  Fitted (least squares of the log
+# error) on the CUDA-L1 tuning half's profiled convolutions over 20 us, 211 of them, 1.5 to 270 TFLOP/s:
+# their squared log error 1.23 -> 0.24 against one rate per kind; the held-out half's 241, not fitted
+# on, 1.68 -> 0.29.
+TORCH = {"gemm_flops": 40e12, "conv_flops": 250e12, "conv_half_fill": (1000.0, 128.0, 192.0),
+         "transposed_conv": 3.0, "depthwise_conv": 5.0, "strided_copy": 3.5,
          "host_s": 18e-6, "conv_host_s": 4e-5, "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
          "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
-             "conv": {"fp32": 0.5, "tf32": 1.0, "half": 2.0, "fp64": 0.5}}
+             "conv": {"fp32": 0.2, "tf32": 1.0, "half": 2.0, "fp64": 0.2}}
 # Operators torch runs as several kernels (profiled on the H200, torch 2.11: benchmarks/torch_ops_h200.py);
 # each kernel is a launch on the GPU and on the host.  One kernel otherwise.
 TORCH_LAUNCHES = {"logsumexp": 9, "native_group_norm": 3, "smooth_l1_loss": 3, "masked_fill": 2,
@@ -49,21 +56,38 @@ _CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d"
 
 
 def op_terms(op: dict) -> dict[str, float]:
-    """Time terms of one torch operator: its bytes at DRAM rate (strided copies and spatial softmaxes
-    slower), its FLOPs at cuBLAS / cuDNN rates for its precision, its serial steps (a recurrent layer's)
-    or its waves of row blocks (`row_seconds`), a launch per kernel."""
+    """Time terms of one torch operator: its bytes at DRAM rate (strided copies, spatial softmaxes and
+    depthwise convolutions slower), its FLOPs at cuBLAS / cuDNN rates for its precision and shape, its
+    serial steps (a recurrent layer's) or its waves of row blocks (`row_seconds`), a launch per kernel."""
     dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
         "clone", "copy", "_to_copy") else 1.0)
-    conv = op["op"] in _CONVS
-    rate = (TORCH["transposed_conv_flops" if op.get("transposed") else "conv_flops"] if conv else
-            TORCH["gemm_flops"]) * PRECISION["conv" if conv else "gemm"][
-        op.get("precision", "tf32" if conv else "fp32")] * (TORCH["autotuned_conv"] if op.get("autotuned") else 1.0)
-    flops = op["flops"] / rate
     if op.get("spatial"):
         dram *= TORCH["spatial_softmax"]
+    if op.get("gemm"):                   # a convolution with FLOPs: its implicit GEMM's shape
+        flops = conv_seconds(op)
+        if _depthwise(op):
+            dram, flops = dram * TORCH["depthwise_conv"], 0.0
+    else:
+        flops = op["flops"] / (TORCH["gemm_flops"] * PRECISION["gemm"][op.get("precision", "fp32")])
     latency = max(op.get("steps", 0) * TORCH["rnn_step_s"], row_seconds(op))
     return {"dram": dram, "flops": flops, "latency": latency,
             "total": max(dram, flops, latency) + TORCH_LAUNCHES.get(op["op"], 1) * ARCH["launch_s"]}
+
+
+def conv_seconds(op: dict) -> float:
+    """A cuDNN convolution's FLOPs at the rate its implicit GEMM's shape fills the tensor cores to."""
+    rate = TORCH["conv_flops"] * PRECISION["conv"][op.get("precision", "tf32")]
+    for size, half in zip(op["gemm"][:3], TORCH["conv_half_fill"]):
+        rate *= size / (size + half)
+    if op.get("autotuned"):
+        rate *= TORCH["autotuned_conv"]
+    return op["flops"] / rate * (TORCH["transposed_conv"] if op.get("transposed") else 1.0)
+
+
+def _depthwise(op: dict) -> bool:
+    """A group per input channel and one output channel per group: torch's own kernel, not cuDNN's."""
+    _, n, _, groups = op["gemm"]
+    return groups > 1 and n == 1
 
 
 def row_seconds(op: dict) -> float:

@@ -14,8 +14,9 @@ RESULT: {"inputs": [...], "reference_ops": [{"op", "flops", "bytes", "strided"}]
 own operators), "reference_host": {"views", "modules"}, "candidates": [{"error", "torch_only",
 "extensions": [{cuda, functions, build_error}], "calls": [{"extension", "function", "args"}],
 "ops": [{"op", "flops", "bytes", "strided", "precision"}], "views", "modules"}]}
-(`precision` of GEMMs and convolutions: half, tf32, fp32; `graph` on what a CUDA graph's replay ran;
-`views` and `modules`: the calls that launch nothing but cost host time, `_no_host_calls`).
+(`precision` of GEMMs and convolutions: half, tf32, fp32; a convolution's implicit GEMM `gemm`; `graph`
+on what a CUDA graph's replay ran; `views` and `modules`: the calls that launch nothing but cost host
+time, `_no_host_calls`).
 
 An extension the translator finds could not build anywhere (`NO_BUILD`) makes `load_inline` raise, as the
 build would on a GPU machine: what the candidate then does (its fallback, usually torch) is what is traced."""
@@ -87,15 +88,28 @@ def _op_cost(name: str, args, out) -> dict:
             len(positional) > 6 and isinstance(positional[6], bool) and positional[6])
         weight = tensors[1]
         flops = 2.0 * (tensors[0] if transposed else outs[0]).numel() * math.prod(weight.shape[1:])
+        groups = positional[8] if len(positional) > 8 and isinstance(positional[8], int) else 1
     strided = any(not t.is_contiguous() for t in tensors)
     cost = {"op": name, "flops": flops, "bytes": float(nbytes), "strided": strided, **_rows(name, positional)}
     if flops:
         cost["precision"] = _precision(name, tensors)
+    if flops and name in _CONV:
+        cost["gemm"] = _implicit_gemm(flops, weight.shape, groups, transposed)
     if transposed:
         cost["transposed"] = True      # cuDNN runs it as a backward-data convolution: its own rate
     if name in _CONV and torch.backends.cudnn.benchmark:
         cost["autotuned"] = True       # torch.backends.cudnn.benchmark: cuDNN times its algorithms, keeps the best
     return cost
+
+
+def _implicit_gemm(flops: float, weight_shape, groups: int, transposed: bool) -> list:
+    """The GEMM a convolution runs as (cuDNN's implicit GEMM, per group): output positions `m`, output
+    channels `n`, reduction length `k` (input channels times the filter's volume), with `groups` of them;
+    a transposed convolution's weight is (in, out / groups, filter...).  `m` is what makes the FLOPs add up."""
+    volume = math.prod(weight_shape[2:])
+    n, k = ((weight_shape[1], weight_shape[0] // groups * volume) if transposed else
+            (weight_shape[0] // groups, weight_shape[1] * volume))
+    return [flops / (2.0 * groups * n * k), n, k, groups]
 
 
 def _rows(name: str, positional) -> dict:
