@@ -272,6 +272,28 @@ torch::Tensor f(torch::Tensor x, int64_t n) {
         run(cuda, "f", torch.zeros(3, 3), n=1)     # and keywords (load_inline binds positional arguments)
 
 
+def test_memory_formats_are_checked_and_applied_as_the_cpp_does():
+    """`x.is_contiguous(torch::MemoryFormat::ChannelsLast)` and `x.contiguous(at::MemoryFormat::...)`:
+    the check reads the tensor's layout in that format (a CUDA-L1 solution's wrapper checked it in a
+    TORCH_CHECK, and the translator stopped at the name)."""
+    cuda = """
+__global__ void k(float* y, int n) {}
+torch::Tensor f(torch::Tensor x) {
+    TORCH_CHECK(x.is_contiguous(torch::MemoryFormat::Contiguous), "x must be contiguous");
+    auto y = x.contiguous(at::MemoryFormat::ChannelsLast);
+    TORCH_CHECK(y.is_contiguous(c10::MemoryFormat::ChannelsLast), "y must be channels-last");
+    k<<<1, 32>>>(y.data_ptr<float>(), y.numel());
+    return y;
+}
+"""
+    x = torch.randn(2, 3, 4, 5)
+    out, rec = run(cuda, "f", x, names={"x": x})
+    assert out.is_contiguous(memory_format=torch.channels_last) and not out.is_contiguous()
+    assert len(rec.calls) == 1
+    with pytest.raises(interp.PlanError, match="x must be contiguous"):
+        run(cuda, "f", x.permute(0, 2, 3, 1))
+
+
 def test_scalar_arguments_convert_as_pybind11_does():
     a, b = torch.randn(10), torch.randn(10)
     _, rec = run(SCALE_ADD, "scale_add", a, b, torch.tensor(0.25), names={"a": a, "b": b})

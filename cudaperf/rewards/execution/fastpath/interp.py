@@ -181,6 +181,14 @@ class Interpreter:
             self.tape.op(fn, args, kw, catch, out)
         return V("tensor", out)
 
+    def _memory_format(self, args: list[V]) -> dict:
+        """`memory_format=` of a `.contiguous(fmt)` or `.is_contiguous(fmt)` (c10::MemoryFormat); none given: {}."""
+        if not args:
+            return {}
+        if args[0].ctype != "memory_format":
+            raise PlanError(f"a memory format that is a {args[0].ctype}")
+        return {"memory_format": getattr(self.torch, args[0].value)}
+
     def _from_python(self, value: Any, ctype: str, name: str) -> V:
         torch = self.torch
         bad = TypeError(f"{name}(): incompatible function arguments: {type(value).__name__} for {ctype}")
@@ -745,7 +753,7 @@ class Interpreter:
         if name == "element_size":
             return V("long", int(t.element_size()))
         if name == "contiguous":
-            return self._torch(torch.Tensor.contiguous, t)
+            return self._torch(torch.Tensor.contiguous, t, **self._memory_format(args))
         if name in ("dtype", "scalar_type"):
             return V("dtype", str(t.dtype).removeprefix("torch."))
         if name == "options":
@@ -755,7 +763,7 @@ class Interpreter:
         if name == "is_cuda":
             return V("bool", int(t.is_cuda or (self.cuda_device != "cuda" and t.device.type == self.cuda_device)))
         if name == "is_contiguous":
-            return V("bool", int(t.is_contiguous()))
+            return V("bool", int(t.is_contiguous(**self._memory_format(args))))
         if name == "is_floating_point":
             return V("bool", int(t.is_floating_point()))
         if name == "get_device":

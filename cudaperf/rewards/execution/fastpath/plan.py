@@ -242,6 +242,9 @@ SCALAR_DTYPES = {"kFloat": "float32", "kFloat32": "float32", "kDouble": "float64
                  "kHalf": "float16", "kFloat16": "float16", "kBFloat16": "bfloat16", "kInt": "int32",
                  "kInt32": "int32", "kLong": "int64", "kInt64": "int64", "kInt8": "int8", "kChar": "int8",
                  "kUInt8": "uint8", "kByte": "uint8", "kInt16": "int16", "kShort": "int16", "kBool": "bool"}
+# c10::MemoryFormat's values, as torch names them in Python
+MEMORY_FORMATS = {"Contiguous": "contiguous_format", "ChannelsLast": "channels_last",
+                  "ChannelsLast3d": "channels_last_3d", "Preserve": "preserve_format"}
 DISPATCH = {"AT_DISPATCH_FLOATING_TYPES": ("float32", "float64"),
             "AT_DISPATCH_FLOATING_TYPES_AND_HALF": ("float32", "float64", "float16")}
 DTYPE_CTYPE = {"float32": "float", "float64": "double", "float16": "at::Half", "bfloat16": "at::BFloat16",
@@ -889,6 +892,9 @@ class _FunctionTranslator:
             return Lit("cpu", "device")
         if name in ("torch::kStrided", "at::kStrided", "c10::kStrided"):
             return Lit("strided", "layout")
+        m = re.fullmatch(r"(?:torch|at|c10)::MemoryFormat::(\w+)", name)
+        if m and m.group(1) in MEMORY_FORMATS:
+            return Lit(MEMORY_FORMATS[m.group(1)], "memory_format")
         raise self.fail(f"name {name}", node)
 
     def call(self, node: Node) -> object:
