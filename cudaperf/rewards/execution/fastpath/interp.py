@@ -187,7 +187,10 @@ class Interpreter:
             return {}
         if args[0].ctype != "memory_format":
             raise PlanError(f"a memory format that is a {args[0].ctype}")
-        return {"memory_format": getattr(self.torch, args[0].value)}
+        torch = self.torch
+        formats = {"contiguous_format": torch.contiguous_format, "channels_last": torch.channels_last,
+                   "channels_last_3d": torch.channels_last_3d, "preserve_format": torch.preserve_format}
+        return {"memory_format": formats[args[0].value]}
 
     def _from_python(self, value: Any, ctype: str, name: str) -> V:
         torch = self.torch
