@@ -11,6 +11,7 @@ everything the command started is killed).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -516,7 +517,18 @@ def cmd_rank(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _collect_less() -> None:
+    """The collector settings of a `cudaperf` process (not of a host that imports cudaperf or calls
+    `main` with arguments): what was imported is frozen out of every collection, and collections come
+    about 7x less often.  The analysis makes many short-lived objects and few cycles, so this cuts the
+    collector's CPU by more than half for a few MiB of peak memory."""
+    gc.freeze()
+    gc.set_threshold(5_000, 20, 100)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:
+        _collect_less()
     parser = build_parser()
     ns = parser.parse_args(argv)
     if ns.command is None:

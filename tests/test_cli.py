@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -152,9 +153,11 @@ def test_huge_file_is_refused_in_one_line(tmp_path):
 
 
 def test_main_is_callable_in_process(capsys):
+    collector = gc.get_threshold(), gc.get_freeze_count()
     assert main(["analyze", str(EXAMPLE), "--kernel", "transpose_padded", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [k["name"] for k in doc["files"][0]["kernels"]] == ["transpose_padded"]
+    assert (gc.get_threshold(), gc.get_freeze_count()) == collector  # a host's collector is its own
 
 
 def test_occupancy_calculator_command():
