@@ -16,12 +16,14 @@ from .terms import ARCH
 # tuning half's references that run under 0.2 ms, where the host sets the pace; the H200 machine's host,
 # Python and torch 2.11); GEMMs and convolutions on tensor cores in TF32 or half precision (`precision`,
 # from the dtypes, torch.backends' TF32 flags and CUDA autocast) at the rates in `PRECISION`, as multiples
-# of those; convolutions cuDNN autotunes (torch.backends.cudnn.benchmark) `autotuned_conv` times faster; a
-# view or metadata operator called from Python and an nn.Module call launch nothing but cost host time
-# (`view_host_s`, `module_host_s`: `host_only`); a cuDNN recurrent layer's steps (per layer and
-# direction, trace._fused_rnn) run one after another, `rnn_step_s` of GPU time each and, outside a CUDA
-# graph, `rnn_step_host_s` of host time (its kernels are launched step by step): fitted on CUDA-L1's
-# tuning-half LSTM and GRU tasks (14 to 18 us a step eager, 2.2 to 3.9 us graphed).
+# of those (a half-precision GEMM 780 TFLOP/s, the anchor measured through PyTorch on the H200, a TF32
+# one half that, the tensor cores' ratio); convolutions cuDNN autotunes (torch.backends.cudnn.benchmark)
+# `autotuned_conv` times faster; a view or metadata operator called from Python and an nn.Module call
+# launch nothing but cost host time (`view_host_s`, `module_host_s`: `host_only`); a cuDNN recurrent
+# layer's steps (per layer and direction, trace._fused_rnn) run one after another, `rnn_step_s` of GPU
+# time each and, outside a CUDA graph, `rnn_step_host_s` of host time (its kernels are launched step by
+# step): fitted on CUDA-L1's tuning-half LSTM and GRU tasks (14 to 18 us a step eager, 2.2 to 3.9 us
+# graphed).
 # A convolution runs as an implicit GEMM (trace._implicit_gemm: m output positions, n output channels,
 # reduction length k, per group) whose tiles fill only as far as its dimensions reach: `conv_flops` in
 # TF32 times m / (m + 1000), n / (n + 128) and k / (k + 192) (`conv_half_fill`); a transposed one,
@@ -34,7 +36,7 @@ TORCH = {"gemm_flops": 40e12, "conv_flops": 250e12, "conv_half_fill": (1000.0, 1
          "transposed_conv": 3.0, "depthwise_conv": 5.0, "strided_copy": 3.5,
          "host_s": 18e-6, "conv_host_s": 4e-5, "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
          "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0}
-PRECISION = {"gemm": {"fp32": 1.0, "tf32": 5.0, "half": 10.0, "fp64": 1.0},
+PRECISION = {"gemm": {"fp32": 1.0, "tf32": 9.75, "half": 19.5, "fp64": 1.0},
              "conv": {"fp32": 0.2, "tf32": 1.0, "half": 2.0, "fp64": 0.2}}
 # Operators torch runs as several kernels (profiled on the H200, torch 2.11: benchmarks/torch_ops_h200.py);
 # each kernel is a launch on the GPU and on the host.  One kernel otherwise.
