@@ -31,11 +31,13 @@ from .terms import ARCH
 # runs torch's own kernel at `depthwise_conv` times its DRAM time.  Fitted (least squares of the log
 # error) on the CUDA-L1 tuning half's profiled convolutions over 20 us, 211 of them, 1.5 to 270 TFLOP/s:
 # their squared log error 1.23 -> 0.24 against one rate per kind; the held-out half's 241, not fitted
-# on, 1.68 -> 0.29.
+# on, 1.68 -> 0.29.  torch's pooling kernels move their bytes at about half the DRAM rate (`pooling`: the
+# median over the tuning half's 17 profiled pooling operators over 10 us, 1.91; the held-out half's 37
+# gave 2.49, not fitted on).
 TORCH = {"gemm_flops": 40e12, "conv_flops": 250e12, "conv_half_fill": (1000.0, 128.0, 192.0),
          "transposed_conv": 3.0, "depthwise_conv": 5.0, "strided_copy": 3.5,
          "host_s": 18e-6, "conv_host_s": 4e-5, "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
-         "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0}
+         "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0, "pooling": 1.9}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 9.75, "half": 19.5, "fp64": 1.0},
              "conv": {"fp32": 0.2, "tf32": 1.0, "half": 2.0, "fp64": 0.2}}
 # Operators torch runs as several kernels (profiled on the H200, torch 2.11: benchmarks/torch_ops_h200.py);
@@ -53,18 +55,22 @@ TORCH_LAUNCHES = {"logsumexp": 9, "native_group_norm": 3, "smooth_l1_loss": 3, "
 ROW_KERNELS = {"native_layer_norm": (128, 16, 1.0), "native_group_norm": (512, 4, 0.5),
                "_softmax": (1024, 16, 1.0), "_log_softmax": (1024, 16, 1.0), "_safe_softmax": (1024, 16, 1.0)}
 ROW_BLOCK_TRIPS = 5
+_POOLS = ("avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d", "max_pool2d", "max_pool3d",
+          "max_pool2d_with_indices", "max_pool3d_with_indices")
 _CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d", "conv3d", "conv_transpose1d",
           "conv_transpose2d", "conv_transpose3d")
 
 
 def op_terms(op: dict) -> dict[str, float]:
-    """Time terms of one torch operator: its bytes at DRAM rate (strided copies, spatial softmaxes and
-    depthwise convolutions slower), its FLOPs at cuBLAS / cuDNN rates for its precision and shape, its
+    """Time terms of one torch operator: its bytes at DRAM rate (strided copies, spatial softmaxes,
+    pooling and depthwise convolutions slower), its FLOPs at cuBLAS / cuDNN rates for its precision and shape, its
     serial steps (a recurrent layer's) or its waves of row blocks (`row_seconds`), a launch per kernel."""
     dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
         "clone", "copy", "_to_copy") else 1.0)
     if op.get("spatial"):
         dram *= TORCH["spatial_softmax"]
+    if op["op"] in _POOLS:
+        dram *= TORCH["pooling"]
     if op.get("gemm"):                   # a convolution with FLOPs: its implicit GEMM's shape
         flops = conv_seconds(op)
         if _depthwise(op):
