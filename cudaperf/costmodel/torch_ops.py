@@ -63,8 +63,9 @@ _CONVS = ("convolution", "_convolution", "cudnn_convolution", "conv2d", "conv1d"
 
 def op_terms(op: dict) -> dict[str, float]:
     """Time terms of one torch operator: its bytes at DRAM rate (strided copies, spatial softmaxes,
-    pooling and depthwise convolutions slower), its FLOPs at cuBLAS / cuDNN rates for its precision and shape, its
-    serial steps (a recurrent layer's) or its waves of row blocks (`row_seconds`), a launch per kernel."""
+    pooling and depthwise convolutions slower), its FLOPs at cuBLAS / cuDNN rates for its precision (and
+    a convolution's shape, `conv_seconds`), its serial steps (a recurrent layer's) or its waves of row
+    blocks (`row_seconds`), a launch per kernel."""
     dram = op["bytes"] / ARCH["dram_bps"] * (TORCH["strided_copy"] if op["strided"] and op["op"] in (
         "clone", "copy", "_to_copy") else 1.0)
     if op.get("spatial"):
