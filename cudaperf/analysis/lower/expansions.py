@@ -184,7 +184,7 @@ def _reads(macro: Macro) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         if kind == "identifier":
             names[text(node)] = None
         elif kind == "cast_expression":
-            stack.append(node.child_by_field_name("value"))
+            stack.extend(node.children_by_field_name("value"))
         elif kind == "field_expression":
             base = node.child_by_field_name("argument")
             if base.type != "identifier" or text(base) not in _BUILTIN_VECTORS or \
@@ -192,15 +192,15 @@ def _reads(macro: Macro) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
                     text(node.child_by_field_name("field")) not in ("x", "y", "z"):
                 return None
             builtins[text(base)] = None
-        elif kind in _ARITHMETIC:
+        elif kind in _OPERATIONS:
             stack.extend(node.named_children)
-        else:
+        elif kind not in _LITERALS:
             return None
     return tuple(names), tuple(builtins)
 
 
-_ARITHMETIC = frozenset(("number_literal", "char_literal", "true", "false", "null", "nullptr",
-                         "parenthesized_expression", "binary_expression", "unary_expression"))
+_OPERATIONS = frozenset(("parenthesized_expression", "binary_expression", "unary_expression"))
+_LITERALS = frozenset(("number_literal", "char_literal", "true", "false", "null", "nullptr"))
 _SNIPPETS: dict[str, Node | None] = {}
 
 
