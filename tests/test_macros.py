@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from conftest import kernel_report
+
 from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.lower import Lowerer
 from cudaperf.analysis.macros import expand, first_branches
 from cudaperf.analysis.source import Macro
 
@@ -177,3 +180,36 @@ def test_an_island_keeps_the_template_line_above_its_kernel():
     report = analyze_source(code, "m.cu", Options(resources="estimate"))
     assert {k.kernel.name: k.kernel.line for k in report.kernels} == {"add1": 7, "add2": 21}
     assert {a.access.type_name for k in report.kernels for a in k.accesses} == {"double"}
+
+
+def test_an_arithmetic_macro_is_lowered_once_per_values_it_reads(monkeypatch):
+    """An object-like macro of plain arithmetic is lowered once per values of the names it reads;
+    the report is the one lowering every use gives.  A value changed in between (`ifirst`) is
+    lowered again, and so is a value an addition could fuse with (`NEG * 1` left open, then
+    `NEG + s`): fusion goes by identity."""
+    code = """#define NI (ilast - ifirst + 1)
+#define BASE (-(ifirst + NI * jfirst))
+#define NEG (-v)
+__global__ void k(float* a, const float* b, int ifirst, int ilast, int jfirst, float s) {
+    int i = threadIdx.x;
+    a[BASE + i] = b[BASE + i + NI];
+    float v = s * 2.f;
+    float w = NEG * 1;
+    a[i + 2 * NI] = NEG + s + w;
+    ifirst = i;
+    a[BASE + i] = b[BASE + blockIdx.x];
+}"""
+    expanded = []
+    original = Lowerer._expand_expression
+
+    def counted(self, macro, args, env, node):
+        expanded.append(macro.name)
+        return original(self, macro, args, env, node)
+
+    monkeypatch.setattr(Lowerer, "_expand_expression", counted)
+    reused = kernel_report(code, block=(128, 1, 1))
+    reuses = list(expanded)
+    expanded.clear()
+    monkeypatch.setattr(Lowerer, "reuse_expansions", False)
+    assert kernel_report(code, block=(128, 1, 1)) == reused
+    assert (reuses, len(expanded)) == (["BASE", "NI", "NEG", "NEG", "BASE", "NI"], 12)

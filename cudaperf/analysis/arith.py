@@ -55,10 +55,12 @@ class WorkCounter:
     def __init__(self) -> None:
         self.pending: Counter[str] = Counter()
         self._products: dict[int, tuple[str, int, Expr]] = {}  # id(product) -> (precision, block, product)
+        self.counted = 0  # operations counted so far: code that counted none left no work behind
 
     def binary(self, operator: str, prec: str | None, left: Expr, right: Expr, result: Expr, block: int) -> None:
         if prec is None or isinstance(result, Const):
             return
+        self.counted += 1
         if operator in ("+", "-"):
             for operand in (right, left):
                 product = self._products.get(id(operand))
@@ -74,6 +76,11 @@ class WorkCounter:
         elif operator == "/":
             cost = {"mul": 1} if _is_power_of_two(right) else DIVISION[prec]
             self.add(prec, cost)
+
+    def open_product(self, expr: Expr) -> bool:
+        """Is `expr` itself a product an addition may still fuse with?"""
+        product = self._products.get(id(expr))
+        return product is not None and product[2] is expr
 
     def call(self, name: str, prec: str | None) -> None:
         cost = MATH.get(name)

@@ -70,6 +70,7 @@ class HostResolver:
         fn = enclosing_function(launch)
         lowerer = Lowerer(self.scope)
         lowerer.addresses_written = False
+        lowerer.reuse_expansions = False
         env, dims = Env(), {}
         if fn is None:
             return env, dims, lowerer

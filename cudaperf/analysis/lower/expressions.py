@@ -76,7 +76,7 @@ class Expressions:
                 self.macro_depth -= 1
         macro = self._macro(name, node)
         if macro is not None and macro.params is None and self.macro_depth < 8:
-            return self._expand_expression(macro, [], env, node)
+            return self._expand_object(macro, env, node)
         return Scalar(Opaque(name, unseen=True))
 
     def _field(self, node: Node, env: Env, record: bool) -> Val:

@@ -30,6 +30,9 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
     # a local whose address a call receives may be rewritten by it (`swap(&now, &next)`); host-code
     # inference keeps the value set before (`MPI_Bcast(&n, ...)` after `n = 4096`) to find launches
     addresses_written = True
+    # object-like macros lowered once per values read (Expansions._expand_object); host-code
+    # inference turns it off: it tells values apart by identity (a value computed again is another)
+    reuse_expansions = True
 
     def __init__(self, scope: FileScope, template_args: dict[str, Val | CType] | None = None,
                  expand_macros: bool = True):
@@ -51,6 +54,7 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
         self.work = WorkCounter()
         self.statements = 0
         self.macro_depth = 0
+        self.expansions: dict[tuple, Val] = {}  # see _expand_object
         self.volatile: set[str] = set()  # arrays reached through a `volatile` pointer
         self.spun_on: set[str] = set()  # volatile arrays a loop waits on (see _waited_on)
         self.copies: dict[str, _Copy] = {}  # local structs copied from memory, by name
