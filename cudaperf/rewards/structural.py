@@ -20,7 +20,6 @@ seconds, and the candidate's estimated speed-up over the reference counts beside
 
 from __future__ import annotations
 
-import ast
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -34,6 +33,7 @@ from ..analysis.report import FileReport, KernelReport
 from ..analysis.source import SourceError
 from .config import STRUCTURAL_COMPONENTS, RewardConfig
 from .execution.gate_python import cuda_strings
+from .execution.pysource import parse as parse_python
 from .execution.spec import embedded_spec
 
 _UNREADABLE = ("syntax error", "missing ", "kernel body could not be parsed")
@@ -147,7 +147,7 @@ def kernel_reports(source: str, language: str, spec: Mapping | None, config: Rew
     None: all).  Raises Unreadable."""
     if language == "python":
         try:
-            texts = [text for text, _ in cuda_strings(ast.parse(source))]
+            texts = [text for text, _ in cuda_strings(parse_python(source))]
         except SyntaxError as exc:
             raise Unreadable(f"python does not parse: line {exc.lineno}: {exc.msg}") from None
     else:

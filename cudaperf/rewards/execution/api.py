@@ -6,7 +6,6 @@ caller's process imports no torch and runs no candidate code."""
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import sys
@@ -20,6 +19,7 @@ from . import gate, torch_ext
 from .compile import compile_c, compile_cuda, exec_cache
 from .formats import Candidate, FormatError, Task, load_candidate, load_task, task_format
 from .options import DEFAULT_PER_GPU, Options
+from .pysource import parse as parse_python
 from .result import ExecResult
 
 IMPLAUSIBLE_SPEEDUP = 10.0   # KernelBench's flag threshold
@@ -137,7 +137,7 @@ class Evaluator:
         base = {"format": fmt, "candidate": candidate.label}
         if candidate.kind == "python":
             try:
-                ast.parse(candidate.source)
+                parse_python(candidate.source)
             except SyntaxError as exc:
                 where = f"line {exc.lineno}: " if exc.lineno else ""
                 return ExecResult("compile_error", f"{where}{exc.msg}", compiled=False, **base), None
@@ -374,7 +374,7 @@ def candidate_line(source: str, error: str) -> int | None:
 
     m = re.match(r"cuda\.cu[(:](\d+)", error)
     try:
-        texts = [(t, n) for t, n in gate_python.cuda_strings(ast.parse(source)) if "__global__" in t]
+        texts = [(t, n) for t, n in gate_python.cuda_strings(parse_python(source)) if "__global__" in t]
     except SyntaxError:
         return None
     if m is None or len(texts) != 1 or int(m.group(1)) <= 3:
@@ -386,7 +386,7 @@ def _kernel_names(source: str) -> list[str]:
     from . import gate_cuda, gate_python
 
     try:
-        texts = gate_python.cuda_strings(ast.parse(source))
+        texts = gate_python.cuda_strings(parse_python(source))
     except SyntaxError:
         return []
     return sorted({name for text, _ in texts for name in gate_cuda.kernels(gate_cuda.blank(text))})

@@ -19,6 +19,7 @@ import re
 
 from . import gate_cuda, gate_flags, gate_torch
 from .gate_rules import Violation
+from .pysource import parse as parse_python
 
 MODULE_RULES = {
     "threads": ("threading", "_thread", "multiprocessing", "concurrent", "asyncio"),
@@ -625,7 +626,7 @@ def _main_guard(node: ast.stmt) -> bool:
 
 
 def check(source: str, reference: str | None = None) -> list[Violation]:
-    tree = ast.parse(source)
+    tree = parse_python(source)
     tree.body = [node for node in tree.body if not _main_guard(node)]
     checker = _Checker(tree, reference)
     checker.visit(tree)
@@ -637,7 +638,7 @@ def check(source: str, reference: str | None = None) -> list[Violation]:
                                "ModelNew is not a class defined here" if bound else "no class ModelNew"))
     if reference is not None and "ModelNew" in classes:
         try:
-            ref_args = _init_arguments(ast.parse(reference), "Model")
+            ref_args = _init_arguments(parse_python(reference), "Model")
         except SyntaxError:
             ref_args = None
         cand_args = _init_arguments(tree, "ModelNew")

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from .pysource import parse as parse_python
+
 HEAVY_NAMES = {
     "gemm": {"matmul", "mm", "bmm", "addmm", "baddbmm", "addbmm", "einsum", "tensordot", "mv", "addmv", "linear",
              "bilinear", "scaled_dot_product_attention", "multi_head_attention_forward", "chain_matmul",
@@ -134,7 +136,7 @@ def reference_state(source: str) -> set[str]:
     """Attributes the reference's forward path stores on `self` (an RNN's hidden state): state a
     candidate may keep between calls too."""
     try:
-        tree = ast.parse(source)
+        tree = parse_python(source)
     except SyntaxError:
         return set()
     forward = forward_functions(tree, every_class=True)

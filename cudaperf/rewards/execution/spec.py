@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from .pysource import parse as parse_python
+
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int8", "uint8", "int16", "int32", "int64", "bool")
 SCALAR_TYPES = {"int32": "i", "int64": "q", "uint32": "I", "uint64": "Q", "float32": "f", "float64": "d"}
 _INT_LIMIT = 1 << 64
@@ -72,7 +74,7 @@ class Expr:
     def __init__(self, text: str | int | float):
         self.text = str(text)
         try:
-            self.tree = ast.parse(self.text.strip(), mode="eval").body
+            self.tree = parse_python(self.text.strip(), mode="eval").body
         except SyntaxError as exc:
             raise SpecError(f"cannot parse expression {self.text!r}: {exc.msg}") from None
         self.names: set[str] = set()

@@ -37,6 +37,7 @@ from typing import Any
 
 from ...analysis.process import become_subreaper, communicate_capped, kill_tree, subreaper_preexec
 from . import pch
+from .pysource import parse as parse_python
 
 PARAMETERS = ("name", "cpp_sources", "cuda_sources", "sycl_sources", "functions", "extra_cflags",
               "extra_cuda_cflags", "extra_sycl_cflags", "extra_ldflags", "extra_include_paths", "build_directory",
@@ -316,7 +317,7 @@ def extract_builds(source: str) -> list[dict] | None:
     """Arguments of every load_inline call whose arguments are literals (or names bound to literals at
     module level); None when some call cannot be read that way (the worker asks the engine to build it)."""
     try:
-        tree = ast.parse(source)
+        tree = parse_python(source)
     except SyntaxError:
         return None
     env = module_literals(tree)

@@ -23,12 +23,12 @@ RECORDS, FEATURES = "records.jsonl.gz", "features.jsonl.gz"
 
 def cuda_lines(source: str) -> int:
     """Lines of CUDA/C++ text in a candidate (the "more code is faster" baseline)."""
-    import ast
-
     from ...rewards.execution.gate_python import cuda_strings
+    from ...rewards.execution.pysource import parse as parse_python
 
     try:
-        return sum(len([ln for ln in text.splitlines() if ln.strip()]) for text, _ in cuda_strings(ast.parse(source)))
+        texts = cuda_strings(parse_python(source))
+        return sum(len([ln for ln in text.splitlines() if ln.strip()]) for text, _ in texts)
     except SyntaxError:
         return 0
 

@@ -10,6 +10,7 @@ import ast
 
 from ..formats import Candidate, Task
 from ..gate import check
+from ..pysource import parse as parse_python
 from ..torch_ext import builder_calls, extract_builds, literal, module_literals, normalise
 from .plan import translate_or_reason
 
@@ -54,7 +55,7 @@ def read_builds(source: str) -> list[dict] | None:
     if builds is not None:
         return builds
     try:
-        tree = ast.parse(source)
+        tree = parse_python(source)
     except SyntaxError:
         return None
     module_env = module_literals(tree)
