@@ -15,8 +15,9 @@ own operators), "reference_host": {"views", "modules"}, "candidates": [{"error",
 "extensions": [{cuda, functions, build_error}], "calls": [{"extension", "function", "args"}],
 "ops": [{"op", "flops", "bytes", "strided", "precision"}], "views", "modules"}]}
 (`precision` of GEMMs and convolutions: half, tf32, fp32; a convolution's implicit GEMM `gemm`; `graph`
-on what a CUDA graph's replay ran; `views` and `modules`: the calls that launch nothing but cost host
-time, `_no_host_calls`).
+on what a CUDA graph's replay ran; `views`, `modules` and the tensors handed to CuPy: the calls that
+launch nothing but cost host time, `_no_host_calls`).  A kernel launched with CuPy (`cupyshim`) is an
+extension of its own (`cupy: true`), each launch a call of it with the launch recorded.
 
 An extension the translator finds could not build anywhere (`NO_BUILD`) makes `load_inline` raise, as the
 build would on a GPU machine: what the candidate then does (its fallback, usually torch) is what is traced."""
@@ -31,6 +32,7 @@ import tempfile
 from pathlib import Path
 
 from ..analysis.process import run_bounded
+from .cupyshim import CONVERSIONS
 
 # operators that launch no kernel (views, metadata, allocation)
 _FREE = {"view", "_unsafe_view", "t", "transpose", "permute", "expand", "as_strided", "detach", "alias",
@@ -281,7 +283,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
 
     from ..rewards.execution.fastpath.interp import Interpreter
     from ..rewards.execution.fastpath.plan import translate_or_reason
-    from . import cudashim
+    from . import cudashim, cupyshim
     from .cudashim import on_meta_mode
     from .torch_ops import op_terms
     from .wrapper import bind, wrappers
@@ -300,6 +302,31 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
             record[kind].append({**item, "graph": True})
 
     cudashim.on_replay(replayed)
+
+    def least_seconds(values: list) -> float:
+        """What a solution's own timings read for one of its calls: the least it can take, its tensors
+        moved at DRAM rate."""
+        moved = [x for x in _flat(values) if isinstance(x, torch.Tensor)]
+        return op_terms({"op": "call", "flops": 0.0, "strided": False, "bytes": float(
+            sum(x.numel() * x.element_size() for x in moved))})["total"]
+
+    def cupy_kernel(cuda: str, name: str):
+        """A kernel the candidate builds with CuPy: an extension of its own, each launch a call of it."""
+        record["extensions"].append({"cuda": cuda, "functions": [name], "cupy": True})
+        index = len(record["extensions"]) - 1
+
+        def launch(grid: list, block: list, args: tuple, smem: int) -> None:
+            add("calls", {"extension": index, "function": name, "args": [_describe(cupyshim.plain(a)) for a in args],
+                          "launches": [{"kernel": name, "grid": grid, "block": block, "smem": smem, "count": 1,
+                                        "args": cupyshim.scalars(cuda, name, args)}]})
+            cudashim.advance(least_seconds(list(args)))
+        return launch
+
+    def converted(kind: str) -> None:
+        if state["phase"] == "run" and state["inside"] is None:
+            record[kind] += 1
+
+    cupyshim.watch(cupy_kernel, converted)
     # phase: load (the module runs), build (ModelNew(...)), run (forward); inside: None, "interp" (the
     # wrapper run by the interpreter: its fills and copies are recorded as its own), "bind" (not recorded)
     state: dict = {"inside": None, "phase": "load"}
@@ -343,10 +370,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
 
             def call(*args, **kwargs):
                 out = self._call(fn, args, kwargs, guessed=False)
-                # what the solution's own timings read: the least the call can take, its tensors at DRAM rate
-                moved = [x for x in _flat(list(args) + [out]) if isinstance(x, torch.Tensor)]
-                cudashim.advance(op_terms({"op": fn, "flops": 0.0, "strided": False, "bytes": float(
-                    sum(x.numel() * x.element_size() for x in moved))})["total"])
+                cudashim.advance(least_seconds(list(args) + [out]))
                 return out
             return call
 
@@ -494,9 +518,11 @@ def trace_request(request: dict) -> dict:
     """Run in the child: the reference's input shapes, then every candidate traced."""
     import torch
 
+    from . import cupyshim
     from .cudashim import install, on_meta_mode
 
     install()
+    cupyshim.install()
     ref: dict = {"__name__": "reference"}
     with on_meta_mode():
         exec(compile(configured(request["reference"], request.get("sizes")), "reference.py", "exec"), ref)
@@ -510,9 +536,10 @@ def trace_request(request: dict) -> dict:
 
 def _no_host_calls() -> dict[str, int]:
     """Calls that launch nothing but cost the host time all the same: torch views and metadata operators
-    run from Python (`views`), and `nn.Module` calls (`modules`).  At a small task's shapes the GPU
-    waits on the host, and these are what separates a rewrite calling the reference's own kernels."""
-    return {"views": 0, "modules": 0}
+    run from Python (`views`), `nn.Module` calls (`modules`) and tensors handed to CuPy
+    (`cupyshim.CONVERSIONS`).  At a small task's shapes the GPU waits on the host, and these are what
+    separates a rewrite calling the reference's own kernels."""
+    return {"views": 0, "modules": 0, **{kind: 0 for kind in CONVERSIONS}}
 
 
 def _reference_ops(ref: dict, inputs, init) -> dict:

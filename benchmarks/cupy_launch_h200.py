@@ -1,0 +1,76 @@
+"""What a CuPy kernel launch costs the host, timed on the GPU machine: the rate the time model gives a
+model-written solution that launches its kernel with CuPy (`cp.RawKernel`) instead of a `load_inline`
+extension, beside a torch operator's and an extension call's.
+
+Each figure is wall time per call over `CALLS` calls of an empty kernel (the GPU never holds the host
+back), after `WARMUP` calls, the median of `ROUNDS` rounds.
+
+    python3 benchmarks/cupy_launch_h200.py OUT.jsonl
+
+One JSON line per case: `case`, `us` per call, `calls`, `rounds`.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+
+CALLS, WARMUP, ROUNDS = 2000, 200, 5
+EMPTY = r'extern "C" __global__ void empty(const float* a, const float* b, float* c, float* d, int n) {}'
+
+
+def _per_call_us(fn, sync) -> float:
+    for _ in range(WARMUP):
+        fn()
+    sync()
+    rounds = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        for _ in range(CALLS):
+            fn()
+        sync()
+        rounds.append((time.perf_counter() - start) / CALLS * 1e6)
+    return statistics.median(rounds)
+
+
+def main(out: str) -> int:
+    import cupy as cp
+    import numpy as np
+    import torch
+    from torch.utils.cpp_extension import load_inline
+
+    x = [torch.ones(1 << 20, device="cuda") for _ in range(4)]
+    kernel = cp.RawKernel(EMPTY, "empty")
+    n = np.int32(1 << 20)
+    ptrs = [t.data_ptr() for t in x]
+    ext = load_inline("cudaperf_empty", cpp_sources="void empty(torch::Tensor a, torch::Tensor b, torch::Tensor c, "
+                      "torch::Tensor d);", cuda_sources=EMPTY + """
+#include <torch/extension.h>
+void empty(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {
+    empty<<<1, 32>>>(a.data_ptr<float>(), b.data_ptr<float>(), c.data_ptr<float>(), d.data_ptr<float>(), a.numel());
+}""", functions=["empty"])
+    cases = {
+        "cupy launch, 4 pointers as ints": lambda: kernel((1,), (32,), (*ptrs, n)),
+        "cupy launch, 4 tensors by cp.asarray": lambda: kernel((1,), (32,), (*[cp.asarray(t) for t in x], n)),
+        "cupy launch, 4 data_ptr() calls": lambda: kernel((1,), (32,), (*[t.data_ptr() for t in x], n)),
+        "cp.asarray of one tensor": lambda: cp.asarray(x[0]),
+        "cp.from_dlpack of one tensor": lambda: cp.from_dlpack(x[0]),
+        "load_inline extension call, 4 tensors": lambda: ext.empty(*x),
+        "torch operator (add_ of a scalar)": lambda: x[0].add_(0.0),
+    }
+    with open(out, "w") as f:
+        for case, fn in cases.items():
+            try:
+                row = {"case": case, "us": round(_per_call_us(fn, torch.cuda.synchronize), 3), "calls": CALLS,
+                       "rounds": ROUNDS}
+            except Exception as exc:        # one case failing keeps the others
+                row = {"case": case, "error": f"{type(exc).__name__}: {exc}"[:300]}
+            print(json.dumps(row), flush=True)
+            f.write(json.dumps(row) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
