@@ -384,6 +384,50 @@ def test_calls_that_launch_nothing_still_cost_the_host():
     assert rewrite.reference_seconds - rewrite.seconds >= TORCH["module_host_s"] + 2 * TORCH["view_host_s"] - 1e-12
 
 
+_WRAPPED_REWRITE = _SMALL_REWRITE.replace("class ModelNew", '''class AddOne(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, y):
+        return y + 1
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ModelNew''').replace("return torch.addmm(self.b, x, self.w.t()) + 1",
+                             "return AddOne.apply(torch.addmm(self.b, x, self.w.t()))")
+
+
+@pytest.mark.torch
+def test_an_autograd_function_costs_the_host_its_wrapping():
+    """The same operators wrapped in an `autograd.Function`: more host time, by what the H200 measured
+    the wrapping to cost, and nothing else."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel.candidates import estimate
+    from cudaperf.costmodel.torch_ops import TORCH
+
+    plain, wrapped = estimate(_SMALL_REFERENCE, [_SMALL_REWRITE, _WRAPPED_REWRITE])
+    assert [op["op"] for op in wrapped.torch_ops] == [op["op"] for op in plain.torch_ops]
+    assert wrapped.terms["host"] - plain.terms["host"] == pytest.approx(TORCH["function_host_s"])
+
+
+def test_host_call_prices_follow_the_h200_measurements():
+    """A CuPy launch costs what an extension call does; a tensor handed to CuPy and an `autograd.Function`
+    wrapping cost what the H200 measured (tests/data/h200/host_calls), scaled as `host_s` is to the bare
+    extension call."""
+    from cudaperf.costmodel.torch_ops import TORCH
+
+    us = {r["case"]: r["us"] for r in map(json.loads, (ROOT / "tests/data/h200/host_calls/host_calls.jsonl")
+                                          .read_text().splitlines())}
+    call = us["load_inline extension call, 4 tensors"]
+    assert us["cupy launch, 4 pointers as ints"] == pytest.approx(call, rel=0.1)
+    scale = TORCH["host_s"] / call
+    wrapping = us["that call through an autograd.Function"] - us["load_inline extension call returning a tensor"]
+    for price, measured in (("cupy_asarray_host_s", us["cp.asarray of one tensor"]),
+                            ("cupy_dlpack_host_s", us["cp.from_dlpack of one tensor"]), ("function_host_s", wrapping)):
+        assert TORCH[price] == pytest.approx(measured * scale, rel=0.05), price
+
+
 _CONSTANT = '''import torch
 
 

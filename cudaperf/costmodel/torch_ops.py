@@ -33,15 +33,15 @@ from .terms import ARCH
 # their squared log error 1.23 -> 0.24 against one rate per kind; the held-out half's 241, not fitted
 # on, 1.68 -> 0.29.  torch's pooling kernels move their bytes at about half the DRAM rate (`pooling`: the
 # median over the tuning half's 17 profiled pooling operators over 10 us, 1.91; the held-out half's 37
-# gave 2.49, not fitted on).  A kernel launched with CuPy costs the host what an extension call does
-# (`host_s`; measured on the H200, tests/data/h200/cupy_launch: 10.7 and 11.0 us a call), and each tensor
-# handed to it more (`cupy_asarray_host_s`, `cupy_dlpack_host_s`: 8.9 and 24.3 us measured, scaled as
-# `host_s` is to the extension call's 11.0).
+# gave 2.49, not fitted on).  Host calls measured on the H200 (tests/data/h200/host_calls, each scaled as
+# `host_s` is to the bare extension call's 8.8 us there): a kernel launched with CuPy costs what an
+# extension call does (8.2 us), each tensor handed to CuPy 10.1 (`cp.asarray`) or 23.8 us
+# (`cp.from_dlpack`), and wrapping a call in an `autograd.Function` 9.6 us more (`function_host_s`).
 TORCH = {"gemm_flops": 40e12, "conv_flops": 250e12, "conv_half_fill": (1000.0, 128.0, 192.0),
          "transposed_conv": 3.0, "depthwise_conv": 5.0, "strided_copy": 3.5,
          "host_s": 18e-6, "conv_host_s": 4e-5, "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
          "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0, "pooling": 1.9,
-         "cupy_asarray_host_s": 15e-6, "cupy_dlpack_host_s": 40e-6}
+         "cupy_asarray_host_s": 21e-6, "cupy_dlpack_host_s": 49e-6, "function_host_s": 20e-6}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 9.75, "half": 19.5, "fp64": 1.0},
              "conv": {"fp32": 0.2, "tf32": 1.0, "half": 2.0, "fp64": 0.2}}
 # Operators torch runs as several kernels (profiled on the H200, torch 2.11: benchmarks/torch_ops_h200.py);
@@ -123,12 +123,12 @@ def op_host(op: dict) -> float:
         op.get("steps", 0) * TORCH["rnn_step_host_s"]
 
 
-_HOST_ONLY = {"views": "view_host_s", "modules": "module_host_s", "cupy_asarray": "cupy_asarray_host_s",
-              "cupy_dlpack": "cupy_dlpack_host_s"}
+_HOST_ONLY = {"views": "view_host_s", "modules": "module_host_s", "functions": "function_host_s",
+              "cupy_asarray": "cupy_asarray_host_s", "cupy_dlpack": "cupy_dlpack_host_s"}
 
 
 def host_only(calls: dict | None) -> float:
-    """The host time of the calls that launch nothing (`views`, `modules`, tensors handed to CuPy: trace's
-    `_no_host_calls`)."""
+    """The host time of the calls that launch nothing (`views`, `modules`, `autograd.Function` wrappings,
+    tensors handed to CuPy: trace's `_no_host_calls`)."""
     calls = calls or {}
     return sum(calls.get(kind, 0) * TORCH[price] for kind, price in _HOST_ONLY.items())

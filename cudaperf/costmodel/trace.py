@@ -15,8 +15,8 @@ own operators), "reference_host": {"views", "modules"}, "candidates": [{"error",
 "extensions": [{cuda, functions, build_error}], "calls": [{"extension", "function", "args"}],
 "ops": [{"op", "flops", "bytes", "strided", "precision"}], "views", "modules"}]}
 (`precision` of GEMMs and convolutions: half, tf32, fp32; a convolution's implicit GEMM `gemm`; `graph`
-on what a CUDA graph's replay ran; `views`, `modules` and the tensors handed to CuPy: the calls that
-launch nothing but cost host time, `_no_host_calls`).  A kernel launched with CuPy (`cupyshim`) is an
+on what a CUDA graph's replay ran; `views`, `modules`, `functions` and the tensors handed to CuPy: the
+calls that launch nothing but cost host time, `_no_host_calls`).  A kernel launched with CuPy (`cupyshim`) is an
 extension of its own (`cupy: true`), each launch a call of it with the launch recorded.
 
 An extension the translator finds could not build anywhere (`NO_BUILD`) makes `load_inline` raise, as the
@@ -24,6 +24,7 @@ build would on a GPU machine: what the candidate then does (its fallback, usuall
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -170,6 +171,25 @@ def _fused_rnn(record):
             return tuple(outputs)
 
     return FusedRNN()
+
+
+@contextlib.contextmanager
+def _autograd_functions(applied):
+    """`torch.autograd.Function.apply` telling `applied` of each call: a solution wrapping its extension
+    in an autograd Function pays the host for it (about one more extension call, measured)."""
+    import torch
+
+    original = torch.autograd.Function.__dict__["apply"]
+
+    def apply(cls, *args, **kwargs):
+        applied()
+        return original.__func__(cls, *args, **kwargs)
+
+    torch.autograd.Function.apply = classmethod(apply)
+    try:
+        yield
+    finally:
+        torch.autograd.Function.apply = original
 
 
 def _precision_flags(restore: tuple | None = None) -> tuple:
@@ -322,11 +342,11 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
             cudashim.advance(least_seconds(list(args)))
         return launch
 
-    def converted(kind: str) -> None:
+    def host_call(kind: str) -> None:
         if state["phase"] == "run" and state["inside"] is None:
             record[kind] += 1
 
-    cupyshim.watch(cupy_kernel, converted)
+    cupyshim.watch(cupy_kernel, host_call)
     # phase: load (the module runs), build (ModelNew(...)), run (forward); inside: None, "interp" (the
     # wrapper run by the interpreter: its fills and copies are recorded as its own), "bind" (not recorded)
     state: dict = {"inside": None, "phase": "load"}
@@ -435,7 +455,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     hook = torch.nn.modules.module.register_module_forward_pre_hook(module_called)
     model = None
     try:
-        with on_meta_mode(), Recorder(), _fused_rnn(fused):
+        with on_meta_mode(), Recorder(), _fused_rnn(fused), _autograd_functions(lambda: host_call("functions")):
             ns: dict = {"__name__": "candidate"}
             exec(compile(source, "candidate.py", "exec"), ns)
             if "ModelNew" not in ns:
@@ -536,10 +556,11 @@ def trace_request(request: dict) -> dict:
 
 def _no_host_calls() -> dict[str, int]:
     """Calls that launch nothing but cost the host time all the same: torch views and metadata operators
-    run from Python (`views`), `nn.Module` calls (`modules`) and tensors handed to CuPy
-    (`cupyshim.CONVERSIONS`).  At a small task's shapes the GPU waits on the host, and these are what
-    separates a rewrite calling the reference's own kernels."""
-    return {"views": 0, "modules": 0, **{kind: 0 for kind in CONVERSIONS}}
+    run from Python (`views`), `nn.Module` calls (`modules`), `autograd.Function` calls (`functions`: their
+    wrapping, not what they run) and tensors handed to CuPy (`cupyshim.CONVERSIONS`).  At a small task's
+    shapes the GPU waits on the host, and these are what separates a rewrite calling the reference's own
+    kernels."""
+    return {"views": 0, "modules": 0, "functions": 0, **{kind: 0 for kind in CONVERSIONS}}
 
 
 def _reference_ops(ref: dict, inputs, init) -> dict:

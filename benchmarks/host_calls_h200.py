@@ -1,11 +1,12 @@
-"""What a CuPy kernel launch costs the host, timed on the GPU machine: the rate the time model gives a
-model-written solution that launches its kernel with CuPy (`cp.RawKernel`) instead of a `load_inline`
-extension, beside a torch operator's and an extension call's.
+"""What the host pays for the ways model-written solutions call their kernels, timed on the GPU machine:
+a `load_inline` extension call, the same call wrapped in a `torch.autograd.Function`, a CuPy launch
+(`cp.RawKernel`) and the tensors handed to CuPy, beside a torch operator.  The time model prices these
+host calls from it (`costmodel.torch_ops.TORCH`).
 
 Each figure is wall time per call over `CALLS` calls of an empty kernel (the GPU never holds the host
-back), after `WARMUP` calls, the median of `ROUNDS` rounds.
+back), after `WARMUP` calls, the median of `ROUNDS` rounds, under `torch.no_grad()` as a timing runs.
 
-    python3 benchmarks/cupy_launch_h200.py OUT.jsonl
+    python3 benchmarks/host_calls_h200.py OUT.jsonl
 
 One JSON line per case: `case`, `us` per call, `calls`, `rounds`.
 """
@@ -46,11 +47,28 @@ def main(out: str) -> int:
     n = np.int32(1 << 20)
     ptrs = [t.data_ptr() for t in x]
     ext = load_inline("cudaperf_empty", cpp_sources="void empty(torch::Tensor a, torch::Tensor b, torch::Tensor c, "
+                      "torch::Tensor d);\ntorch::Tensor same(torch::Tensor a, torch::Tensor b, torch::Tensor c, "
                       "torch::Tensor d);", cuda_sources=EMPTY + """
 #include <torch/extension.h>
 void empty(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {
     empty<<<1, 32>>>(a.data_ptr<float>(), b.data_ptr<float>(), c.data_ptr<float>(), d.data_ptr<float>(), a.numel());
-}""", functions=["empty"])
+}
+torch::Tensor same(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {
+    empty(a, b, c, d);
+    return a;
+}""", functions=["empty", "same"])
+
+    class Wrapped(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, c, d):
+            ctx.save_for_backward(a, b)
+            return ext.same(a, b, c, d)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None, None, None
+
+    params = [torch.nn.Parameter(t.clone()) for t in x]
     cases = {
         "cupy launch, 4 pointers as ints": lambda: kernel((1,), (32,), (*ptrs, n)),
         "cupy launch, 4 tensors by cp.asarray": lambda: kernel((1,), (32,), (*[cp.asarray(t) for t in x], n)),
@@ -58,9 +76,12 @@ void empty(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {
         "cp.asarray of one tensor": lambda: cp.asarray(x[0]),
         "cp.from_dlpack of one tensor": lambda: cp.from_dlpack(x[0]),
         "load_inline extension call, 4 tensors": lambda: ext.empty(*x),
+        "load_inline extension call returning a tensor": lambda: ext.same(*x),
+        "that call through an autograd.Function": lambda: Wrapped.apply(*x),
+        "that call through an autograd.Function, on parameters": lambda: Wrapped.apply(*params),
         "torch operator (add_ of a scalar)": lambda: x[0].add_(0.0),
     }
-    with open(out, "w") as f:
+    with open(out, "w") as f, torch.no_grad():
         for case, fn in cases.items():
             try:
                 row = {"case": case, "us": round(_per_call_us(fn, torch.cuda.synchronize), 3), "calls": CALLS,
