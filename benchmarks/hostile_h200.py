@@ -7,8 +7,9 @@ so what stops it is the runtime: the worker's sandbox, the separate checker, the
 Before and after the batch it snapshots
 
 - the sha256 of every file of the installed `cudaperf` package (__pycache__ left out);
-- files under $HOME and the repository newer than the start (OUT and the engine's cache directory
-  left out), plus any path with `hostile` in its name under /tmp;
+- files under $HOME and the repository newer than the start (OUT, where the trusted side's driver JIT
+  cache goes too (CUDA_CACHE_PATH), and the engine's cache directory left out), plus any path with
+  `hostile` in its name under /tmp;
 - the process table: pids that were not there before and are still alive 5 s after the engine
   closed (and any process whose command line says `hostile`);
 
@@ -256,6 +257,11 @@ def main() -> int:
     os.environ[SECRET_NAME] = SECRET
     home = Path(os.environ.get("HOME", "/root"))
     cache = Path(os.environ.get("CUDAPERF_CACHE_DIR", home / ".cache" / "cudaperf"))
+    # the driver's JIT cache of the trusted side (engine, checker, builder inherit this environment; a
+    # worker's scrubbed one does not, its HOME is its own directory): kept out of $HOME, so a file a
+    # candidate writes there is not hidden among the PTX the engine's own kernels compile to
+    driver_cache = args.out / "driver_cache"
+    os.environ["CUDA_CACHE_PATH"] = str(driver_cache)
 
     paths, skipped = [], []
     for p in ordered([p for p in SUITE.glob("*.py") if p.name != "reference.py"]):
