@@ -323,6 +323,11 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
 
     cudashim.on_replay(replayed)
 
+    # phase: load (the module runs), build (ModelNew(...)), run (forward); inside: None, "interp" (the
+    # wrapper run by the interpreter: its fills and copies are recorded as its own), "bind" (not recorded)
+    state: dict = {"inside": None, "phase": "load"}
+    loaded: list = []
+
     def least_seconds(values: list) -> float:
         """What a solution's own timings read for one of its calls: the least it can take, its tensors
         moved at DRAM rate."""
@@ -347,10 +352,6 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
             record[kind] += 1
 
     cupyshim.watch(cupy_kernel, host_call)
-    # phase: load (the module runs), build (ModelNew(...)), run (forward); inside: None, "interp" (the
-    # wrapper run by the interpreter: its fills and copies are recorded as its own), "bind" (not recorded)
-    state: dict = {"inside": None, "phase": "load"}
-    loaded: list = []
 
     class Recorder(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
