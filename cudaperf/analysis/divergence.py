@@ -344,9 +344,9 @@ class _Namer:
         self.named: dict = {}
         self.unseen: set[str] = set()  # names standing for identifiers nothing in sight declares
         self.memo: dict[int, tuple[Expr, Expr]] = {}
-        # its env gains the names; values of subtrees without them carry over (keyed by node identity)
+        # its env gains the names; values of subtrees without them carry over (keyed by the node)
         self.batch = Batch(dict(batch.env), batch.active, batch.weight,
-                           cache={key: hit for key, hit in batch.cache.items() if isinstance(key, int)})
+                           cache={key: hit for key, hit in batch.cache.items() if isinstance(key, Expr)})
 
     def __call__(self, expr: Expr) -> Expr:
         hit = self.memo.get(id(expr))
