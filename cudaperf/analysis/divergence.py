@@ -344,9 +344,9 @@ class _Namer:
         self.named: dict = {}
         self.unseen: set[str] = set()  # names standing for identifiers nothing in sight declares
         self.memo: dict[int, tuple[Expr, Expr]] = {}
-        # its env gains the names; values of subtrees without them carry over (keyed by node identity)
+        # its env gains the names; values of subtrees without them carry over (keyed by the node)
         self.batch = Batch(dict(batch.env), batch.active, batch.weight,
-                           cache={key: hit for key, hit in batch.cache.items() if isinstance(key, int)})
+                           cache={key: hit for key, hit in batch.cache.items() if isinstance(key, Expr)})
 
     def __call__(self, expr: Expr) -> Expr:
         hit = self.memo.get(id(expr))
@@ -486,6 +486,11 @@ def _boundary_split(condition: Expr, named: Expr, batch: Batch, dependence: Depe
     return not _overlapping_warps(named.args[levels.index(3)], batch)
 
 
+def condition_level(condition: Expr, dependence: Dependence, loop: Loop | None = None) -> int:
+    """The widest level (LEVELS' index) a branch's condition, or a loop's condition and update, varies at."""
+    return max(dependence.level(p) for p in ([condition] if loop is None else [condition, loop.update]))
+
+
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
                loop: Loop | None = None, block_given: bool = False) -> BranchUniformity:
     """Classify a branch (or loop) condition on the batch of lanes that evaluate it.  For loops,
@@ -493,7 +498,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     condition block-uniform only under a block the user or the host gave (`block_given`): a
     guessed width says nothing of which warps a real block holds (`tid < 256` in a guess of 256)."""
     parts = [condition] if loop is None else [condition, loop.update]
-    level = max(dependence.level(p) for p in parts)
+    level = condition_level(condition, dependence, loop)
     executed = batch.active.any(axis=1)
     if level < 3:
         return BranchUniformity(LEVELS[level], 0.0 if executed.any() else None)

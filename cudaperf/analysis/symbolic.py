@@ -386,12 +386,14 @@ def evaluable(expr: Op) -> bool:
     return expr.name == "?:" or expr.name in (_UNARY if len(expr.args) == 1 else _BINARY if len(expr.args) == 2 else ())
 
 
-def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | None = None) -> Value:
+def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[Expr, Value] | None = None) -> Value:
     """Evaluate on numpy arrays (broadcasting); unknown symbols, loads and opaque values give NaN.
 
-    `cache` (keyed by node identity) reuses values of subexpressions shared between the
-    expressions evaluated on one environment: the lowering shares subtrees, so an index like
-    `blockIdx.x * blockDim.x + threadIdx.x` is computed once per batch, not once per access.
+    `cache` (keyed by the node: equal trees, whether shared or built apart, have equal values)
+    reuses values of subexpressions common to the expressions evaluated on one environment, so an
+    index like `blockIdx.x * blockDim.x + threadIdx.x` is computed once per batch, not once per
+    access, also where each access's macro or helper call lowered it afresh.  An Op hashes in
+    constant time and compares by identity first, so the key costs what an id did.
     Overflow and invalid operations (NaN is "unknown" here) are silenced once for the whole tree:
     entering numpy's error state per node cost more than the arithmetic on small batches."""
     if not isinstance(expr, Op):
@@ -400,7 +402,7 @@ def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | Non
         return _evaluate(expr, env, cache)
 
 
-def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | None) -> Value:
+def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[Expr, Value] | None) -> Value:
     if isinstance(expr, Const):
         return expr.value
     if isinstance(expr, Sym):
@@ -408,9 +410,9 @@ def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | No
     if not isinstance(expr, Op):
         return np.nan
     if cache is not None:
-        hit = cache.get(id(expr))
+        hit = cache.get(expr)
         if hit is not None:
-            return hit[1]
+            return hit
     name, args = expr.name, expr.args
     if name == "?:":
         out = _select(*(_evaluate(a, env, cache) for a in args))
@@ -421,5 +423,5 @@ def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[int, Value] | No
     else:  # a call the evaluator does not model
         out = np.full(np.broadcast(*(_evaluate(a, env, cache) for a in args)).shape, np.nan)
     if cache is not None:
-        cache[id(expr)] = (expr, out)  # holding expr keeps its id from being reused
+        cache[expr] = out
     return out

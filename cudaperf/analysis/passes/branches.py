@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .. import graph as access_graph
 from ..budget import check
-from ..divergence import BranchUniformity, Dependence, divergence_sampler, uniformity
+from ..divergence import LEVELS, BranchUniformity, Dependence, condition_level, divergence_sampler, uniformity
 from ..predication import predicated
 from ..report import BranchReport, KernelReport, rounded
 from . import Context, Feature, Pass, register
@@ -61,8 +61,13 @@ class Branches(Pass):
             found.append(BranchReport(b.line, b.kind, b.text, uniform[b.id], jump))
         for loop, context in access_graph.loops(ctx.graph):
             check()
-            uniform[loop.id] = uniformity(loop.condition, every_warp.exits(context, loop), dependence,
-                                          arguments, loop, block_given="block" not in launch.guessed)
+            # a condition no thread decides on its own is judged by whether any warp reaches the
+            # loop, which its context's batch tells as well as the loop's (whose lanes repeat it):
+            # the loop is then not entered for it
+            uniform_loop = condition_level(loop.condition, dependence, loop) < LEVELS.index("thread")
+            batch = every_warp.batch(context) if uniform_loop else every_warp.exits(context, loop)
+            uniform[loop.id] = uniformity(loop.condition, batch, dependence, arguments, loop,
+                                          block_given="block" not in launch.guessed)
             found.append(BranchReport(loop.line, "loop", loop.text, uniform[loop.id]))
         ctx.report.branches.extend(sorted(found, key=lambda b: b.line))
         return uniform
