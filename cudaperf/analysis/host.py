@@ -52,6 +52,7 @@ class HostResolver:
         self.scope = scope
         self.values = {k: v for k, v in (values or {}).items() if isinstance(v, (int, float))}
         self._envs: dict[tuple[int, int], tuple[Env, dict[str, list[int | None]]]] = {}
+        self._keys: dict[Node, tuple[int, int]] = {}  # _envs' key per launch node
         self._calls: dict[str, list[tuple[Node, list[Node]]]] = {}  # by the called name (_calls_of)
         self._matched: list[tuple[str, Node, Node]] | None = None  # every call: callee, call, arguments
         self._expanded: dict[int, Node | None] = {}  # a macro's call (by its index there) expanded
@@ -67,14 +68,18 @@ class HostResolver:
         self._inert_at: dict[int, bool] = {}  # _inert per statement
 
     def _env(self, launch: Node) -> tuple[Env, dict[str, list[int | None]], Lowerer]:
-        fn = enclosing_function(launch)
         lowerer = Lowerer(self.scope)
         lowerer.addresses_written = False
         lowerer.reuse_expansions = False
+        known = self._envs.get(self._keys.get(launch))
+        if known is not None:  # a launch asked for again (some twenty times each): no walk up to its function
+            env, dims = known
+            return env, dims, lowerer
+        fn = enclosing_function(launch)
         env, dims = Env(), {}
         if fn is None:
             return env, dims, lowerer
-        key = (fn.start_byte, launch.start_byte)
+        key = self._keys[launch] = (fn.start_byte, launch.start_byte)
         if key in self._envs:
             env, dims = self._envs[key]
             return env, dims, lowerer

@@ -655,8 +655,9 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
         if (in_block and _exclusive(w, other, graph, table.dependence)) or \
                 _tested_flag(w, other, graph, table.dependence):
             continue
-        a, b = table.get(w, loops, in_block), table.get(other, loops, in_block)
-        if a is None or b is None:
+        a = table.get(w, loops, in_block)
+        b = None if a is None else table.get(other, loops, in_block)  # no lanes: no partner to sample
+        if b is None:
             continue
         parts_w, parts_o = dict(mw.parts), dict(mo.parts)
         for column, loop in enumerate(loops):  # after the loop: only its last iteration's tail is unordered

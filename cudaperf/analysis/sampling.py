@@ -198,10 +198,11 @@ def _indices(block: tuple[int, int, int], grid: tuple[int, int, int], warps_per_
     return indices, active, weight
 
 
-def _repeat(batch: Batch, k: int) -> dict[str, np.ndarray | float]:
-    if k == 1:  # one sampled iteration: rows unchanged, share the arrays
+def _gathered(batch: Batch, row: np.ndarray) -> dict[str, np.ndarray | float]:
+    """The environment with each row's values at the rows `row` names (one gather per array)."""
+    if len(row) == batch.rows:  # one sampled iteration: rows unchanged, share the arrays
         return dict(batch.env)
-    return {name: (np.repeat(v, k, axis=0) if isinstance(v, np.ndarray) and v.ndim == 2 else v)
+    return {name: (v.take(row, axis=0) if isinstance(v, np.ndarray) and v.ndim == 2 else v)
             for name, v in batch.env.items()}
 
 
@@ -331,17 +332,17 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
         interior = np.linspace(1, total - 2, samples - 2).round().astype(int)
         picks = [(0, 1.0)] + [(int(k), (total - 2) / (samples - 2)) for k in interior] + [(total - 1, 1.0)]
     n = len(picks)
-    new_env = _repeat(batch, n)
-    ks = np.array([k for k, _ in picks], dtype=float)
-    kcol = np.tile(ks, batch.rows)[:, None]
+    row, pick = np.divmod(np.arange(batch.rows * n), n)  # new rows: rows x picks, gathered once each
+    new_env = _gathered(batch, row)
+    kcol = np.array([k for k, _ in picks], dtype=float).take(pick)[:, None]
     if values is not None:  # the stepped values at the picked iterations only: (picks, rows, 32) -> rows x picks
         counter = np.stack([values[k] for k, _ in picks]).transpose(1, 0, 2).reshape(batch.rows * n, WARP)
     else:
-        counter = np.repeat(init, n, axis=0) + kcol * np.repeat(step, n, axis=0)
+        counter = init.take(row, axis=0) + kcol * step.take(row, axis=0)
     new_env[loop.counter] = counter
     new_env[loop.iteration] = kcol  # (rows, 1): one iteration number per row
-    active = np.repeat(batch.active, n, axis=0) & (kcol < np.repeat(trips, n, axis=0))
-    weight = np.repeat(batch.weight, n) * np.tile([w for _, w in picks], batch.rows)
+    active = batch.active.take(row, axis=0) & (kcol < trips.take(row, axis=0))
+    weight = batch.weight.take(row) * np.array([w for _, w in picks]).take(pick)
     return Batch(new_env, active, weight, batch.exact and known, iterations=iterations), known
 
 
