@@ -129,13 +129,14 @@ def asarray(value: Any, dtype: Any = None) -> Any:
 
 
 def from_dlpack(value: Any) -> Any:
+    """A tensor handed to CuPy through DLPack (`to_dlpack` gave the meta tensor itself): that tensor."""
     if _is_tensor(value):
         _converted("cupy_dlpack")
     return value
 
 
 def _maker(fill: str) -> Callable[..., Any]:
-    def make(shape: Any, dtype: Any = "float32", *args: Any, **kwargs: Any) -> Any:
+    def make(shape: Any, dtype: Any = "float64", *args: Any, **kwargs: Any) -> Any:   # CuPy's default dtype
         import numpy as np
         import torch
 
