@@ -70,7 +70,8 @@ def test_the_bare_parse_fails_when_two_threads_overlap():
 
 def test_the_package_parses_python_only_through_pysource():
     """One way to parse: `ast.parse` appears in pysource.py and, outside the threaded side, the analyzer's
-    buffer expressions (parsed in its own process)."""
+    `--buffer` size expressions (the analyzer imports nothing of rewards; the CLI parses them on its main
+    thread)."""
     callers = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
                      if re.search(r"\bast\.parse\(", p.read_text()))
     assert callers == ["analysis/dynamic/buffers.py", "rewards/execution/pysource.py"]
