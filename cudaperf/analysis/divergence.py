@@ -486,9 +486,14 @@ def _boundary_split(condition: Expr, named: Expr, batch: Batch, dependence: Depe
     return not _overlapping_warps(named.args[levels.index(3)], batch)
 
 
+def _decided_by(condition: Expr, loop: Loop | None) -> list[Expr]:
+    """What decides a branch: its condition; a loop's: its condition and its counter's update."""
+    return [condition] if loop is None else [condition, loop.update]
+
+
 def condition_level(condition: Expr, dependence: Dependence, loop: Loop | None = None) -> int:
     """The widest level (LEVELS' index) a branch's condition, or a loop's condition and update, varies at."""
-    return max(dependence.level(p) for p in ([condition] if loop is None else [condition, loop.update]))
+    return max(dependence.level(p) for p in _decided_by(condition, loop))
 
 
 def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments: list[str],
@@ -497,7 +502,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
     the counter's update matters as much as the condition.  Whole warps agreeing makes a
     condition block-uniform only under a block the user or the host gave (`block_given`): a
     guessed width says nothing of which warps a real block holds (`tid < 256` in a guess of 256)."""
-    parts = [condition] if loop is None else [condition, loop.update]
+    parts = _decided_by(condition, loop)
     level = condition_level(condition, dependence, loop)
     executed = batch.active.any(axis=1)
     if level < 3:

@@ -8,7 +8,7 @@ recording the launch.
   reads it under that grid and block with the scalar arguments by the kernel's parameter names
   (`scalars`).  Pointers (tensors passed through `cupy.asarray`, `data_ptr()` integers) carry no value.
 - `cupy.asarray(tensor)` and `cupy.from_dlpack(tensor)` (and `torch.utils.dlpack.to_dlpack` before it)
-  give the meta tensor back; each costs host time (`CONVERSIONS`, priced by `torch_ops.host_only`).
+  give the meta tensor back; each costs host time (`cupy_asarray`, `cupy_dlpack`: `torch_ops.HOST_ONLY`).
 - dtypes are numpy's; `cupy.empty`/`zeros`/`ones` make meta tensors; `cupy.cuda.Stream`, `Device`,
   `get_current_stream` and `runtime.deviceSynchronize` are stand-ins that do nothing.
 
@@ -25,8 +25,6 @@ from typing import Any
 
 # a kernel's source and name -> the function that records one launch of it (grid, block, args, smem)
 KernelHook = Callable[[str, str], Callable[[list, list, tuple, int], None]]
-# the host-only calls a conversion counts as (`trace._no_host_calls`' keys)
-CONVERSIONS = ("cupy_asarray", "cupy_dlpack")
 _hooks: dict[str, Any] = {"kernel": None, "conversion": None}
 
 

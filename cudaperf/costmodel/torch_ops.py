@@ -123,7 +123,9 @@ def op_host(op: dict) -> float:
         op.get("steps", 0) * TORCH["rnn_step_host_s"]
 
 
-_HOST_ONLY = {"views": "view_host_s", "modules": "module_host_s", "functions": "function_host_s",
+# the calls that launch nothing but cost host time, each with its price in TORCH (trace._no_host_calls
+# counts them)
+HOST_ONLY = {"views": "view_host_s", "modules": "module_host_s", "functions": "function_host_s",
               "cupy_asarray": "cupy_asarray_host_s", "cupy_dlpack": "cupy_dlpack_host_s"}
 
 
@@ -131,4 +133,4 @@ def host_only(calls: dict | None) -> float:
     """The host time of the calls that launch nothing (`views`, `modules`, `autograd.Function` wrappings,
     tensors handed to CuPy: trace's `_no_host_calls`)."""
     calls = calls or {}
-    return sum(calls.get(kind, 0) * TORCH[price] for kind, price in _HOST_ONLY.items())
+    return sum(calls.get(kind, 0) * TORCH[price] for kind, price in HOST_ONLY.items())

@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 from ..analysis.process import run_bounded
-from .cupyshim import CONVERSIONS
+from .torch_ops import HOST_ONLY
 
 # operators that launch no kernel (views, metadata, allocation)
 _FREE = {"view", "_unsafe_view", "t", "transpose", "permute", "expand", "as_strided", "detach", "alias",
@@ -558,10 +558,10 @@ def trace_request(request: dict) -> dict:
 def _no_host_calls() -> dict[str, int]:
     """Calls that launch nothing but cost the host time all the same: torch views and metadata operators
     run from Python (`views`), `nn.Module` calls (`modules`), `autograd.Function` calls (`functions`: their
-    wrapping, not what they run) and tensors handed to CuPy (`cupyshim.CONVERSIONS`).  At a small task's
-    shapes the GPU waits on the host, and these are what separates a rewrite calling the reference's own
-    kernels."""
-    return {"views": 0, "modules": 0, "functions": 0, **{kind: 0 for kind in CONVERSIONS}}
+    wrapping, not what they run) and tensors handed to CuPy (`cupy_asarray`, `cupy_dlpack`): the kinds
+    `torch_ops.HOST_ONLY` prices.  At a small task's shapes the GPU waits on the host, and these are what
+    separates a rewrite calling the reference's own kernels."""
+    return dict.fromkeys(HOST_ONLY, 0)
 
 
 def _reference_ops(ref: dict, inputs, init) -> dict:
