@@ -111,3 +111,33 @@ def test_a_cupy_feature_the_stand_in_lacks_runs_the_fallback(estimates):
     est = estimates["missing"]
     assert est.reason is None and not est.launches and est.torch_only
 
+
+
+EINOPS_REFERENCE = '''import torch
+import torch.nn as nn
+from einops import rearrange
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.relu(rearrange(x, "b (c l) -> b c l", l=64))
+
+
+def get_inputs():
+    return [torch.randn(64, 4096)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+@pytest.mark.torch
+def test_einops_finds_a_cupy_that_holds_no_arrays():
+    """Once a module named cupy is imported (the stand-in is, in every tracing child), einops asks each
+    `rearrange`'s tensor whether it is a `cupy.ndarray`: the stand-in answers no, and the reference traces
+    (CUDA-L1's L3_048 and L3_049 references came out "runs no operator" when it could not)."""
+    pytest.importorskip("einops")
+    from cudaperf.costmodel import trace
+
+    assert [op["op"] for op in trace.run(EINOPS_REFERENCE, [])["reference_ops"]] == ["relu"]

@@ -33,6 +33,31 @@ FORWARDS = {"graph_replay": """class ModelNew(nn.Module):
         self.static_x.copy_(x)
         self.graph.replay()
         return self.static_y
+""", "graph_after_warmup": """class ModelNew(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.calls, self.graph = 0, None
+
+    def forward(self, x):
+        self.calls += 1
+        if self.graph is not None:
+            self.static_x.copy_(x)
+            self.graph.replay()
+            return self.static_y
+        if self.calls >= 3:
+            self.static_x = x.clone()
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.static_y = ext.softmax_cuda(self.static_x)
+        return torch.softmax(x, dim=1)
+""", "device_type": """class ModelNew(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+
+    def forward(self, x):
+        if x.device.type != "cuda" or str(x.device) != "cuda:0":
+            return torch.softmax(x, dim=1)
+        return ext.softmax_cuda(x.to(x.device))
 """, "numpy_probe": """class ModelNew(nn.Module):
     def __init__(self, dim):
         super().__init__()
@@ -87,6 +112,23 @@ def test_a_warm_call_is_what_counts(rows):
     replayed kernel are counted, not the first call's clone."""
     r = rows["graph_replay"]
     assert r["torch_ops"] == ["copy", "graph_replay"] and [k["kernel"] for k in r["launches"]] == ["softmax_kernel"]
+
+
+@pytest.mark.torch
+def test_a_graph_captured_after_warm_up_calls_is_what_counts(rows):
+    """A graph captured once three calls have run eagerly (CUDA-L1's L3_009 counts its warm-up calls): the
+    calls are repeated until three in a row record the same, so the replay is priced, not torch's softmax."""
+    r = rows["graph_after_warmup"]
+    assert r["torch_ops"] == ["copy", "graph_replay"] and [k["kernel"] for k in r["launches"]] == ["softmax_kernel"]
+
+
+@pytest.mark.torch
+def test_a_tensor_is_where_the_candidate_put_it(rows):
+    """`x.device.type == 'cuda'` and `str(x.device)` read the GPU (CUDA-L1's L3_022 builds and captures a
+    graph on every call only there); a device passed on keeps the tensor on meta."""
+    r = rows["device_type"]
+    assert r["reason"] is None and [k["kernel"] for k in r["launches"]] == ["softmax_kernel"]
+    assert "softmax" not in r["torch_ops"]
 
 
 @pytest.mark.torch
@@ -165,11 +207,13 @@ probes = {
     "sm_count": lambda: torch.cuda.get_device_properties(0).multi_processor_count,
     "event": lambda: torch.cuda.Event(enable_timing=True).elapsed_time(torch.cuda.Event()),
     "annotation": lambda: (torch.Generator | None) is not None,
+    "device": lambda: torch.empty(2, device="cuda").device,
+    "follows": lambda: torch.zeros(2, device=torch.empty(1, device="cuda").device),
 }
 with on_meta_mode():
     for name, probe in probes.items():
         value = probe()
-        where = value.device.type if isinstance(value, torch.Tensor) else value
+        where = "meta" if isinstance(value, torch.Tensor) and value.is_meta else value
         print(name, where)
 """
 
@@ -187,6 +231,7 @@ def test_the_cuda_stand_ins_in_a_child(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     answers = dict(line.split(" ", 1) for line in out.stdout.splitlines())
     assert answers["sm_count"] == "132" and answers["event"] == "0.0" and answers["annotation"] == "True"
+    assert answers["device"] == "cuda:0"
     for name in ("tensor", "arange", "new_empty", "legacy", "type", "to_kw", "module_to", "module_cuda",
-                 "zeros_like"):
+                 "zeros_like", "follows"):
         assert answers[name] == "meta", name

@@ -4,7 +4,8 @@ CUDA while its shapes are traced, answered without a driver.
 - Devices: every tensor the candidate, the reference or torch's modules put on a device (`.cuda()`,
   `.to('cuda')`, `.to(0)`, `device='cuda'` in a factory, `.cpu()`, `.pin_memory()`) lands on the meta
   device, where tensors have shapes and no storage (`OnMeta`, a TorchFunctionMode).  `Tensor.is_cuda`
-  is true of meta tensors.
+  is true of meta tensors, and their `.device` reads `cuda:0`: a candidate that tests
+  `x.device.type == 'cuda'` takes the path it takes on the GPU (and a device it passes on lands on meta).
 - `torch.cuda`: the queries models write answer as one device, index 0, an H200 (`DEVICE`:
   `is_available` True, `device_count` 1, `get_device_properties` with the H200's SM count, memory and
   compute capability 9.0); `synchronize`, `set_device`, `empty_cache`, seeding and memory statistics do
@@ -245,10 +246,14 @@ def on_meta_mode():
     from torch.overrides import TorchFunctionMode
 
     moves = {torch.Tensor.cuda, torch.Tensor.cpu, torch.Tensor.pin_memory}
-    to, retype = torch.Tensor.to, torch.Tensor.type
+    to, retype, device = torch.Tensor.to, torch.Tensor.type, torch.Tensor.device
+    gpu = torch.device("cuda", 0)
 
     class OnMeta(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
+            if getattr(func, "__self__", None) is device:    # `x.device`: where the candidate put it
+                found = func(*args)
+                return gpu if found.type == "meta" else found
             kwargs = dict(kwargs or {})
             if func in moves:
                 return args[0].to("meta")

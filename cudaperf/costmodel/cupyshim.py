@@ -143,6 +143,11 @@ def _maker(fill: str) -> Callable[..., Any]:
     return make
 
 
+class ndarray:
+    """`cupy.ndarray`'s stand-in: no traced value is one (its arrays are meta tensors).  Libraries ask it of
+    the module named cupy once one is imported (einops, on every `rearrange`: CUDA-L1's L3_048 reference)."""
+
+
 def module() -> types.ModuleType:
     """The stand-in `cupy` module."""
     import numpy as np
@@ -150,7 +155,7 @@ def module() -> types.ModuleType:
     cupy = types.ModuleType("cupy")
     cupy.__version__ = "0+cudaperf"
     cupy.RawKernel, cupy.RawModule, cupy.asarray, cupy.from_dlpack = RawKernel, RawModule, asarray, from_dlpack
-    cupy.fromDlpack = from_dlpack
+    cupy.fromDlpack, cupy.ndarray = from_dlpack, ndarray
     cupy.empty, cupy.zeros, cupy.ones = _maker("empty"), _maker("zeros"), _maker("ones")
     for name in ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                  "uint64", "bool_", "intp", "uintp"):

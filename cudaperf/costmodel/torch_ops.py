@@ -27,18 +27,22 @@ from .terms import ARCH
 # A convolution runs as an implicit GEMM (trace._implicit_gemm: m output positions, n output channels,
 # reduction length k, per group) whose tiles fill only as far as its dimensions reach: `conv_flops` in
 # TF32 times m / (m + 1000), n / (n + 128) and k / (k + 192) (`conv_half_fill`); a transposed one,
-# cuDNN's backward-data kernels, `transposed_conv` times slower; a depthwise one (a group per channel)
-# runs torch's own kernel at `depthwise_conv` times its DRAM time.  Fitted (least squares of the log
+# cuDNN's backward-data kernels, `transposed_conv` times slower.  Fitted (least squares of the log
 # error) on the CUDA-L1 tuning half's profiled convolutions over 20 us, 211 of them, 1.5 to 270 TFLOP/s:
 # their squared log error 1.23 -> 0.24 against one rate per kind; the held-out half's 241, not fitted
-# on, 1.68 -> 0.29.  torch's pooling kernels move their bytes at about half the DRAM rate (`pooling`: the
+# on, 1.68 -> 0.29.  A depthwise one (a group per channel) runs torch's own kernel, each output reading
+# its window through the cache: its bytes' DRAM time plus `depthwise_conv` DRAM times of its output's
+# bytes.  At stride 1 (output as large as input) that is 5x its DRAM time, the rate fitted before on
+# the tuning half's stride-1 ones; a strided one writes less and reads each input once (the tuning
+# half's 52 profiled depthwise kernels: squared log error 0.35 -> 0.23, L1_046's 3-D one 755 -> 285 us
+# against 342 measured).  torch's pooling kernels move their bytes at about half the DRAM rate (`pooling`: the
 # median over the tuning half's 17 profiled pooling operators over 10 us, 1.91; the held-out half's 37
 # gave 2.49, not fitted on).  Host calls measured on the H200 (tests/data/h200/host_calls, each scaled as
 # `host_s` is to the bare extension call's 8.8 us there): a kernel launched with CuPy costs what an
 # extension call does (8.2 us), each tensor handed to CuPy 10.1 (`cp.asarray`) or 23.8 us
 # (`cp.from_dlpack`), and wrapping a call in an `autograd.Function` 9.6 us more (`function_host_s`).
 TORCH = {"gemm_flops": 40e12, "conv_flops": 250e12, "conv_half_fill": (1000.0, 128.0, 192.0),
-         "transposed_conv": 3.0, "depthwise_conv": 5.0, "strided_copy": 3.5,
+         "transposed_conv": 3.0, "depthwise_conv": 8.0, "strided_copy": 3.5,
          "host_s": 18e-6, "conv_host_s": 4e-5, "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
          "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0, "pooling": 1.9,
          "cupy_asarray_host_s": 21e-6, "cupy_dlpack_host_s": 49e-6, "function_host_s": 20e-6}
@@ -79,7 +83,7 @@ def op_terms(op: dict) -> dict[str, float]:
     if op.get("gemm"):                   # a convolution with FLOPs: its implicit GEMM's shape
         flops = conv_seconds(op)
         if _depthwise(op):
-            dram, flops = dram * TORCH["depthwise_conv"], 0.0
+            dram, flops = dram + TORCH["depthwise_conv"] * _output_bytes(op) / ARCH["dram_bps"], 0.0
     else:
         flops = op["flops"] / (TORCH["gemm_flops"] * PRECISION["gemm"][op.get("precision", "fp32")])
     latency = max(op.get("steps", 0) * TORCH["rnn_step_s"], row_seconds(op))
@@ -101,6 +105,12 @@ def _depthwise(op: dict) -> bool:
     """A group per input channel and one output channel per group: torch's own kernel, not cuDNN's."""
     _, n, _, groups = op["gemm"]
     return groups > 1 and n == 1
+
+
+def _output_bytes(op: dict) -> float:
+    """A convolution's output: its implicit GEMM's m x n per group, in its precision's element size."""
+    m, n, _, groups = op["gemm"]
+    return m * n * groups * {"half": 2, "fp64": 8}.get(op.get("precision", "fp32"), 4)
 
 
 def row_seconds(op: dict) -> float:

@@ -356,7 +356,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     class Recorder(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             name = func.overloadpacket.__name__.rstrip("_")
-            if name == "_local_scalar_dense" and args and args[0].device.type == "meta":
+            if name == "_local_scalar_dense" and args and args[0].is_meta:
                 if state["phase"] == "run":      # .item(): a host synchronisation; meta has no value
                     add("ops", {"op": "item", "flops": 0.0, "bytes": 0.0, "strided": False, "sync": True})
                 return _scalar(args[0], state["phase"])
@@ -468,18 +468,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
                 state["phase"] = "run"
                 with torch.no_grad():
                     model(*inputs)
-                    # what the timing sees is a warm call: lazy builds, caches, graph captures and a
-                    # solution's own timing of its variants happened in the first; the second one's record
-                    # replaces it when it runs to the end and runs something
-                    first = {k: record[k] for k in ("calls", "ops", *_no_host_calls())}
-                    record.update(calls=[], ops=[], **_no_host_calls())
-                    try:
-                        model(*inputs)
-                        warm = bool(record["calls"] or record["ops"])
-                    except Exception:
-                        warm = False
-                    if not warm:
-                        record.update(first)
+                    record.update(_warm_call(model, inputs, record))
     except SyntaxError as exc:
         record["error"] = f"python does not parse: line {exc.lineno}: {exc.msg}"
     except Exception as exc:
@@ -555,6 +544,36 @@ def trace_request(request: dict) -> dict:
             "candidates": [_trace_one(src, inputs, init) for src in request["candidates"]]}
 
 
+# calls of a candidate's forward, at most, before the one whose record is kept: the timing's median call is
+# about the 14th (benchmarks/cuda_l1_plain.py: one checked, 3 warm-up, 20 timed)
+WARM_CALLS = 14
+SETTLED = 3  # calls in a row that record the same: the candidate has settled (a count of warm-up calls
+             # before a graph capture, 3 in CUDA-L1's L3_009, leaves the first calls alike)
+
+
+def _warm_call(model, inputs: list, record: dict) -> dict:
+    """What the timing sees is a warm call: lazy builds, caches, a solution's own timing of its variants and
+    graph captures (some after a count of warm-up calls) happen in the first calls.  The model is called
+    again until SETTLED calls in a row record the same or WARM_CALLS have run; the last one that ran to
+    the end and ran something is kept (the first, if none did)."""
+    kept = {k: record[k] for k in ("calls", "ops", *_no_host_calls())}
+    alike = 1
+    for _ in range(WARM_CALLS - 1):
+        record.update(calls=[], ops=[], **_no_host_calls())
+        try:
+            model(*inputs)
+        except Exception:
+            break
+        now = {k: record[k] for k in ("calls", "ops", *_no_host_calls())}
+        if not (now["calls"] or now["ops"]):
+            break
+        alike = alike + 1 if now == kept else 1
+        kept = now
+        if alike >= SETTLED:
+            break
+    return kept
+
+
 def _no_host_calls() -> dict[str, int]:
     """Calls that launch nothing but cost the host time all the same: torch views and metadata operators
     run from Python (`views`), `nn.Module` calls (`modules`), `autograd.Function` calls (`functions`: their
@@ -580,7 +599,7 @@ def _reference_ops(ref: dict, inputs, init) -> dict:
     class Recorder(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             name = func.overloadpacket.__name__.rstrip("_")
-            if name == "_local_scalar_dense" and args and args[0].device.type == "meta":
+            if name == "_local_scalar_dense" and args and args[0].is_meta:
                 return _scalar(args[0], "run")
             out = func(*args, **(kwargs or {}))
             if name not in _FREE:
