@@ -50,6 +50,27 @@ FORWARDS = {"graph_replay": """class ModelNew(nn.Module):
             with torch.cuda.graph(self.graph):
                 self.static_y = ext.softmax_cuda(self.static_x)
         return torch.softmax(x, dim=1)
+""", "jit_graph_in_init": """class ModelNew(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.traced, self.graph = None, None
+        self.static_x = torch.zeros(4096, 393216, device="cuda")     # the task's shape
+        try:
+            self.traced = torch.jit.optimize_for_inference(torch.jit.trace(self, self.static_x))
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.static_y = self.traced(self.static_x)
+            if not torch.allclose(self.static_y, self.traced(self.static_x)):
+                self.graph = None
+        except Exception:
+            self.traced = self.graph = None
+
+    def forward(self, x):
+        if self.graph is not None:
+            self.static_x.copy_(x)
+            self.graph.replay()
+            return self.static_y
+        return ext.softmax_cuda(x)
 """, "device_type": """class ModelNew(nn.Module):
     def __init__(self, dim):
         super().__init__()
@@ -119,6 +140,16 @@ def test_a_graph_captured_after_warm_up_calls_is_what_counts(rows):
     """A graph captured once three calls have run eagerly (CUDA-L1's L3_009 counts its warm-up calls): the
     calls are repeated until three in a row record the same, so the replay is priced, not torch's softmax."""
     r = rows["graph_after_warmup"]
+    assert r["torch_ops"] == ["copy", "graph_replay"] and [k["kernel"] for k in r["launches"]] == ["softmax_kernel"]
+
+
+@pytest.mark.torch
+def test_a_jit_traced_path_captured_in_a_graph_while_the_model_is_built(rows):
+    """`torch.jit.trace` of the model's own eager path, a graph captured of the traced function in `__init__`
+    and checked with `torch.allclose` (CUDA-L1's L3_004): on meta tensors torch's tracing fails and the
+    solution falls back to its eager path; the stand-in records the traced call, the graph keeps what is
+    recorded while the model is built, and the check passes, so the replay is what is priced."""
+    r = rows["jit_graph_in_init"]
     assert r["torch_ops"] == ["copy", "graph_replay"] and [k["kernel"] for k in r["launches"]] == ["softmax_kernel"]
 
 

@@ -20,10 +20,13 @@ CUDA while its shapes are traced, answered without a driver.
   (`advance`; the clocks a microsecond more a reading, `_Clock`): a solution timing its own variants
   keeps the one the time model prices fastest.  `torch.autocast("cuda")` (and `torch.cuda.amp.autocast`), which a
   CPU build disables, is a stand-in that notes its reduced precision (`autocast_dtype`) for the tracer
-  to price GEMMs and convolutions by.  `torch.compile` returns what it is given (`_compile`).
-- Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `scalar_answer`
+  to price GEMMs and convolutions by.  `torch.compile` returns what it is given (`_compile`);
+  `torch.jit.trace` records the traced call, and its result records that again when called with the
+  example's shapes, or runs the function again on others (`_jit_trace`).
+- Scalars read from meta tensors (`.item()`, `float(t)`, `bool(t)`) have no value: `trace._scalar`
   says what the tracer gives back (0 while the model is built, so sanity checks on initial weights
-  pass; 1 while it runs).
+  pass; 1 while it runs).  `torch.allclose` and `torch.equal` answer True: a solution comparing its
+  fast path with its eager one passed that check where it was timed (it was correct there).
 
 Installed once per tracing child (`install`), which is a throwaway process."""
 
@@ -118,8 +121,9 @@ class Event:
         return (other.at - self.at) * 1e3
 
 
-# the graph being captured, and what the tracer does with a replayed graph's work (`trace` sets it)
-_graphs: dict[str, Any] = {"capturing": None, "replay": None}
+# the graph being captured (or the call `torch.jit.trace` traces), what the tracer does with a replayed
+# graph's work and with a traced function's (`trace` sets both)
+_graphs: dict[str, Any] = {"capturing": None, "replay": None, "rerun": None}
 
 
 def captured(kind: str, item: dict) -> None:
@@ -129,8 +133,8 @@ def captured(kind: str, item: dict) -> None:
         graph.captured.append((kind, item))
 
 
-def on_replay(callback: Any) -> None:
-    _graphs["replay"] = callback
+def on_replay(callback: Any, rerun: Any) -> None:
+    _graphs["replay"], _graphs["rerun"] = callback, rerun
 
 
 class CUDAGraph:
@@ -170,6 +174,65 @@ class graph(contextlib.AbstractContextManager):
 
     def __exit__(self, *exc: Any) -> None:
         self.cuda_graph.capture_end()
+
+
+class _Traced:
+    """What `torch.jit.trace` gives back.  TorchScript runs the path the example took, on whatever shapes it is
+    given: called with the example's shapes, it records again what the traced call recorded and returns
+    what that returned (a model traced through its own `forward`, whose `forward` then calls the traced
+    function, must not run its Python again); called with other shapes, the traced function runs again on
+    them, and one that reaches itself again raises (its `try` falls back).  On meta tensors torch's own
+    tracing fails (it checks its outputs against an eager run), and a candidate's `try` would fall back to
+    a path the GPU never takes."""
+
+    def __init__(self, func: Any, shapes: list, recorded: list[tuple[str, dict]], output: Any):
+        self.func, self.shapes, self.captured, self.output = func, shapes, recorded, output
+        self.running = False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _shapes(args) == self.shapes:
+            if _graphs["rerun"] is not None:
+                _graphs["rerun"](self.captured)
+            return self.output
+        if self.running:
+            raise RuntimeError("a traced function called itself")
+        self.running = True
+        try:
+            return self.func(*args, **kwargs)
+        finally:
+            self.running = False
+
+    forward = __call__
+
+    def _same(self, *args: Any, **kwargs: Any) -> _Traced:
+        return self
+
+    eval = train = to = cuda = float = half = requires_grad_ = _same
+
+    def parameters(self, *args: Any, **kwargs: Any) -> Any:
+        return iter(())
+
+
+def _shapes(args: tuple) -> list:
+    return [tuple(a.shape) if hasattr(a, "shape") else None for a in args]
+
+
+def _jit_trace(func: Any, example_inputs: Any = None, *args: Any, **kwargs: Any) -> _Traced:
+    """`torch.jit.trace`'s stand-in: the call on the example inputs, recorded (as a graph captures)."""
+    inputs = tuple(example_inputs) if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
+    outer, _graphs["capturing"] = _graphs["capturing"], CUDAGraph()
+    try:
+        output = func(*inputs)
+        return _Traced(func, _shapes(inputs), _graphs["capturing"].captured, output)
+    finally:
+        _graphs["capturing"] = outer
+
+
+def _jit_pass(original: Any) -> Any:
+    """`torch.jit.freeze` and `optimize_for_inference`: a traced stand-in as it is, anything else to torch."""
+    def apply(module: Any, *args: Any, **kwargs: Any) -> Any:
+        return module if isinstance(module, _Traced) else original(module, *args, **kwargs)
+    return apply
 
 
 # the reduced precision `torch.autocast(device_type="cuda")` is in, innermost last (`autocast_dtype`)
@@ -248,12 +311,17 @@ def on_meta_mode():
     moves = {torch.Tensor.cuda, torch.Tensor.cpu, torch.Tensor.pin_memory}
     to, retype, device = torch.Tensor.to, torch.Tensor.type, torch.Tensor.device
     gpu = torch.device("cuda", 0)
+    # a solution checking its fast path against its eager one (meta tensors have no values to compare):
+    # a solution the timing measured was correct, so its own checks passed there
+    agree = {torch.allclose, torch.equal, torch.Tensor.allclose, torch.Tensor.equal}
 
     class OnMeta(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             if getattr(func, "__self__", None) is device:    # `x.device`: where the candidate put it
                 found = func(*args)
                 return gpu if found.type == "meta" else found
+            if func in agree:
+                return True
             kwargs = dict(kwargs or {})
             if func in moves:
                 return args[0].to("meta")
@@ -352,6 +420,9 @@ def install() -> None:
         setattr(time, name, clock.seconds)
         setattr(time, f"{name}_ns", clock.nanoseconds)
     torch.compile = _compile
+    torch.jit.trace = _jit_trace
+    torch.jit.freeze, torch.jit.optimize_for_inference = (_jit_pass(torch.jit.freeze),
+                                                          _jit_pass(torch.jit.optimize_for_inference))
     torch.backends.cudnn.is_available = lambda: True       # cuDNN answers as the stated device has it
     torch.backends.cudnn.version = lambda: 90100
     torch.autocast = autocast

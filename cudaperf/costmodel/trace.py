@@ -321,7 +321,12 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
         for kind, item in items:
             record[kind].append({**item, "graph": True})
 
-    cudashim.on_replay(replayed)
+    def rerun(items: list) -> None:
+        """A `torch.jit.trace`d function called: what its traced call recorded, recorded again."""
+        for kind, item in items:
+            add(kind, dict(item))
+
+    cudashim.on_replay(replayed, rerun)
 
     # phase: load (the module runs), build (ModelNew(...)), run (forward); inside: None, "interp" (the
     # wrapper run by the interpreter: its fills and copies are recorded as its own), "bind" (not recorded)
@@ -366,6 +371,8 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
                 cudashim.advance(op_terms(cost)["total"])       # what the solution's own timings read
                 if state["phase"] == "run":
                     add("ops", {**cost, **({"wrapper": True} if state["inside"] else {})})
+                else:       # not timed; a graph captured or a function jit-traced while the model is built keeps it
+                    cudashim.captured("ops", cost)
             elif state["phase"] == "run" and state["inside"] is None:
                 record["views"] += 1
             return out
@@ -377,6 +384,8 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     def fused(op: dict) -> None:
         if state["phase"] == "run" and state["inside"] != "bind":
             add("ops", op)
+        elif state["inside"] != "bind":
+            cudashim.captured("ops", op)
 
     class Extension:
         def __init__(self, index: int, cuda: str, functions, translation):
