@@ -266,3 +266,35 @@ def test_the_cuda_stand_ins_in_a_child(tmp_path):
     for name in ("tensor", "arange", "new_empty", "legacy", "type", "to_kw", "module_to", "module_cuda",
                  "zeros_like", "follows"):
         assert answers[name] == "meta", name
+
+
+SCALARS_IN_INIT = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rates = [x.item() for x in torch.linspace(0, 0.1, 4)]     # Swin's stochastic depth rule
+
+    def forward(self, x):
+        return torch.relu(x) * (1 - self.rates[1])
+
+
+def get_inputs():
+    return [torch.randn(64, 4096)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+@pytest.mark.torch
+def test_a_reference_reading_scalars_while_it_is_built_is_traced():
+    """`.item()` of a meta tensor while the reference is built answers as it does for candidates (CUDA-L1's
+    L3_029 and L3_030, Swin transformers, had no reference estimate: their tasks' pairs came out wrong)."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel import trace
+
+    assert [o["op"] for o in trace.run(SCALARS_IN_INIT, [])["reference_ops"]] == ["relu", "mul"]

@@ -604,13 +604,17 @@ def _reference_ops(ref: dict, inputs, init) -> dict:
     ops: list[dict] = []
     host = _no_host_calls()
     recording = [False]
+    phase = ["build"]   # `.item()` answers as in `_trace_one` (a Swin reference's `[x.item() for x in
+                        # torch.linspace(...)]` in its __init__ had no answer, and the task none)
 
     class Recorder(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             name = func.overloadpacket.__name__.rstrip("_")
             if name == "_local_scalar_dense" and args and args[0].is_meta:
-                return _scalar(args[0], "run")
+                return _scalar(args[0], phase[0])
             out = func(*args, **(kwargs or {}))
+            if not recording[0]:
+                return out
             if name not in _FREE:
                 ops.append(_op_cost(name, (args, kwargs), out))
             else:
@@ -624,13 +628,14 @@ def _reference_ops(ref: dict, inputs, init) -> dict:
         return {"reference_ops": None, "reference_host": host}
     hook = torch.nn.modules.module.register_module_forward_pre_hook(module_called)
     try:
-        with on_meta_mode(), torch.device("meta"), _fused_rnn(lambda op: recording[0] and ops.append(op)):
+        with on_meta_mode(), torch.device("meta"), _fused_rnn(lambda op: recording[0] and ops.append(op)), \
+                Recorder():
             model = ref["Model"](*init)
+            phase[0] = "run"
             with torch.no_grad():
                 model(*inputs)
                 recording[0] = True
-                with Recorder():
-                    model(*inputs)
+                model(*inputs)
     except Exception:
         return {"reference_ops": None, "reference_host": _no_host_calls()}
     finally:
