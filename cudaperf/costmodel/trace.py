@@ -565,7 +565,10 @@ def _warm_call(model, inputs: list, record: dict) -> dict:
     graph captures (some after a count of warm-up calls) happen in the first calls.  The model is called
     again until SETTLED calls in a row record the same or WARM_CALLS have run; the last one that ran to
     the end and ran something is kept (the first, if none did)."""
-    kept = {k: record[k] for k in ("calls", "ops", *_no_host_calls())}
+    def one_call() -> dict:
+        return {k: record[k] for k in ("calls", "ops", *_no_host_calls())}
+
+    kept = one_call()
     alike = 1
     for _ in range(WARM_CALLS - 1):
         record.update(calls=[], ops=[], **_no_host_calls())
@@ -573,7 +576,7 @@ def _warm_call(model, inputs: list, record: dict) -> dict:
             model(*inputs)
         except Exception:
             break
-        now = {k: record[k] for k in ("calls", "ops", *_no_host_calls())}
+        now = one_call()
         if not (now["calls"] or now["ops"]):
             break
         alike = alike + 1 if now == kept else 1
