@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cudaperf.analysis.analyzer import Options, analyze_source
-from cudaperf.costmodel.terms import describe, serial_shared, time_terms
+from cudaperf.costmodel.terms import ARCH, describe, request_latency, serial_shared, time_terms
 from cudaperf.rewards.config import RewardConfig
 from cudaperf.rewards.structural import score_at_shapes, speed
 from cudaperf.rl.dataset import kb_measured
@@ -90,6 +90,50 @@ def test_serial_steps_order_kernels_as_the_h200_measured(family, slow, fast, sha
     found, right = _pairs(family, slow, fast)
     assert found >= 100
     assert right >= share * found
+
+
+BROADCAST = """
+__global__ void weights(const float* x, const float* w, float* y, int n, int k) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0;
+    for (int j = 0; j < k; ++j) s += x[j * n + i] * w[j];
+    y[i] = s;
+}
+"""
+
+
+def test_loads_every_lane_makes_at_one_address_wait_as_l1_hits():
+    """A weight every lane of a warp reads is in L1 after the first warp: of the 2k + 1 requests in
+    a thread's chain (k lane-wise loads, k weights, one store), k wait the L1's latency."""
+    d = describe(_kernel(BROADCAST, (1024, 1, 1), (256, 1, 1), {"n": 1 << 18, "k": 64}))
+    assert d["broadcast_executions"] == 64 and d["global_executions"] == 129
+    expected = (64 * ARCH["l1_latency_s"] + 65 * ARCH["latency_s"]) / 129
+    assert request_latency(d) == pytest.approx(expected)
+    assert time_terms(d)["latency"] < 0.6 * time_terms({**d, "broadcast_executions": 0.0})["latency"]
+
+
+def test_l1_latency_is_in_the_measured_proportion_to_drams():
+    """`l1_latency_s` over `latency_s` is the H200's L1-hit over DRAM latency with every warp slot
+    chasing pointers (benchmarks/memory_latency.cu, run on the H200 machine)."""
+    import csv
+
+    rows = list(csv.DictReader((ROOT / "tests/data/h200/memory_latency/memory_latency.csv").open()))
+    loaded = {int(r["footprint_bytes"]): float(r["ns_per_load"]) for r in rows if r["mode"] == "loaded"}
+    idle = {int(r["footprint_bytes"]): float(r["ns_per_load"]) for r in rows if r["mode"] == "idle"}
+    l1, l2, dram = loaded[16 << 10], loaded[8 << 20], loaded[1 << 30]
+    assert l1 < l2 < dram and idle[16 << 10] < idle[8 << 20] < idle[1 << 30]
+    assert ARCH["l1_latency_s"] / ARCH["latency_s"] == pytest.approx(l1 / dram, rel=0.05)
+
+
+@pytest.mark.parametrize("slow, fast", [
+    ("direct", "reg_cout"),         # 0 of 8 right with every request priced at DRAM's latency
+    ("naive_rows", "reg_rows4"),    # 30 of 36
+])
+def test_l1_served_weights_order_convolutions_as_the_h200_measured(slow, fast):
+    """Convolutions whose chains are mostly weights every lane reads at once: ordered right in every
+    pair measured >= 1.25x apart."""
+    found, right = _pairs("conv", slow, fast)
+    assert found >= 8 and right == found
 
 
 def test_speed_component():

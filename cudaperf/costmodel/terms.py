@@ -10,9 +10,11 @@ import math
 from typing import Any
 
 # H200 rates the time terms use: DRAM and the launch overhead measured (docs/ranking.md); sector, atomic
-# and shared rates per SM and clock as the hardware issues them.
+# and shared rates per SM and clock as the hardware issues them.  `l1_latency_s` is `latency_s` scaled by
+# the H200's measured L1-hit to DRAM latency, both with every warp slot chasing (43 ns and 370 ns:
+# tests/data/h200/memory_latency).
 ARCH = {"sm_count": 132, "clock_hz": 1.98e9, "dram_bps": 4.0e12, "load_sector_bps": 7e12, "store_sector_bps": 2e12,
-        "fp32_flops": 60e12, "atomic_sectors_per_clock": 2.0, "latency_s": 6e-7, "launch_s": 3e-6,
+        "fp32_flops": 60e12, "atomic_sectors_per_clock": 2.0, "latency_s": 6e-7, "l1_latency_s": 7e-8, "launch_s": 3e-6,
         "shared_step_cycles": 100.0, "same_address_atomic_s": 1.8e-9}
 
 
@@ -33,7 +35,8 @@ def describe(kernel: Any) -> dict[str, float]:
     warps = blocks * math.ceil(block_threads / 32)
     totals = {"gld_requests": 0.0, "gst_requests": 0.0, "gld_sectors": 0.0, "gst_sectors": 0.0,
               "gatomic_requests": 0.0, "gatomic_sectors": 0.0, "satomic_requests": 0.0, "shared_wavefronts": 0.0,
-              "shared_requests": 0.0, "indirect_requests": 0.0, "max_serial_requests": 0.0}
+              "shared_requests": 0.0, "indirect_requests": 0.0, "max_serial_requests": 0.0,
+              "global_executions": 0.0, "broadcast_executions": 0.0}
     for a in k["memory"]["accesses"]:
         requests = (a.get("executions_per_thread") or 0.0) * warps
         if a["space"] == "global":
@@ -45,6 +48,9 @@ def describe(kernel: Any) -> dict[str, float]:
             totals[f"{side}_requests"] += requests
             totals[f"{side}_sectors"] += requests * sectors
             totals["max_serial_requests"] = max(totals["max_serial_requests"], a.get("executions_per_thread") or 0.0)
+            totals["global_executions"] += a.get("executions_per_thread") or 0.0
+            if a["kind"] == "load" and a.get("pattern") == "broadcast":
+                totals["broadcast_executions"] += a.get("executions_per_thread") or 0.0
         elif a["space"] == "shared" and a["kind"] == "atomic":
             totals["satomic_requests"] += requests
         elif a["space"] == "shared":
@@ -85,6 +91,15 @@ def serial_shared(d: dict[str, float]) -> float:
     return chain * block / (32.0 * math.ceil(block / 32.0))
 
 
+def request_latency(d: dict[str, float]) -> float:
+    """Seconds one global request of a thread's chain waits, on average: a load every lane of a warp
+    makes at one address (a convolution's weight, a naive matmul's element of A) is served by L1 once
+    the first warp has asked for it; the rest wait as for DRAM."""
+    total = d.get("global_executions", 0.0)
+    share = d.get("broadcast_executions", 0.0) / total if total > 0 else 0.0
+    return share * ARCH["l1_latency_s"] + (1.0 - share) * ARCH["latency_s"]
+
+
 def contended_atomics(d: dict[str, float]) -> float:
     """Seconds of global atomics every lane aims at one address (a float `atomicAdd(out, v)` per element):
     they serialise at the L2 slice that owns it, one lane's update after another, 1.8 ns each (the
@@ -117,7 +132,7 @@ def time_terms(d: dict[str, float]) -> dict[str, float]:
         "flops": d["flops"] / ARCH["fp32_flops"],
         "global_atomics": max(d["gatomic_sectors"] / (ARCH["atomic_sectors_per_clock"] * clock), contended_atomics(d)),
         "shared_atomics": 4.0 * d["satomic_requests"] / (sm * clock),
-        "latency": waves * (serial_requests(d) * ARCH["latency_s"] / 4.0
+        "latency": waves * (serial_requests(d) * request_latency(d) / 4.0
                             + serial_shared(d) * ARCH["shared_step_cycles"] / clock),
     }
     terms["total"] = max(terms.values()) + ARCH["launch_s"]
