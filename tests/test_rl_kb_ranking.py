@@ -72,3 +72,21 @@ def test_published_kb_and_reliability_tables_reproduce():
     assert rank_train.reliability_markdown(rank_train.reliability_tables(items)) in doc
     fitted = rank_train.calibration(items, Ranker.default())
     assert fitted["slope"] == pytest.approx(Ranker.default().model["calibration"]["slope"], abs=1e-3)
+
+
+def test_kernel_estimates_against_the_h200s_device_times():
+    """Issue 27 item 3 on families the time model was not designed on: every kernel of the 53 candidates,
+    profiled alone on the H200 (device time, no host), against its committed estimate.  With the L1's
+    latency for lane-uniform loads the median error is 1.40x (1.91x pricing every request at DRAM's), 41
+    of 64 kernels are within 2x (32), and the direct convolutions, 2.5-3.1x high before, are within 1.8x."""
+    import numpy as np
+
+    rows = kb_measured.kernel_times()
+    assert len(rows) == 64 and all(measured > 0 and estimated > 0 for _, _, measured, estimated in rows)
+    measured, estimated = np.array([r[2] for r in rows]), np.array([r[3] for r in rows])
+    error = np.abs(np.log(estimated / measured))
+    assert math.exp(np.median(error)) < 1.5 and (error < math.log(2)).sum() >= 40
+    ranks = [np.argsort(np.argsort(v)) for v in (measured, estimated)]
+    assert np.corrcoef(*ranks)[0, 1] > 0.95
+    convolutions = [e / m for c, name, m, e in rows if "/conv_relu_bias/" in c and "conv" in name]
+    assert len(convolutions) == 5 and max(convolutions) < 1.8

@@ -85,6 +85,29 @@ def rows() -> list[dict]:
     return out
 
 
+KERNEL_TIMES = H200 / "kb_kernel_times" / "kb_kernel_times.jsonl"
+
+
+def kernel_times(features: str | Path = FEATURES) -> list[tuple[str, str, float, float]]:
+    """(candidate, kernel, H200 device us per forward, estimated us) for each kernel of each candidate the
+    H200 profiled (`benchmarks/kb_kernel_times_h200.py`), launches of one kernel summed (a template's
+    instances too); the estimate is its launches' largest time term, without the launch's own 3 us."""
+    import re
+
+    from ...costmodel.terms import ARCH
+
+    est = {r["impl_id"]: r for r in read_jsonl(features)}
+    out = []
+    for m in read_jsonl(KERNEL_TIMES):
+        estimated: dict[str, float] = defaultdict(float)
+        for k in est[m["candidate"]]["kernels"]:
+            estimated[k["kernel"].split("<")[0]] += k["count"] * (k["seconds"] - ARCH["launch_s"]) * 1e6
+        for name, us in estimated.items():
+            measured = sum(v[1] for n, v in m["kernels"].items() if re.search(rf"\b{re.escape(name)}\b", n))
+            out.append((m["candidate"], name, measured, us))
+    return out
+
+
 def samples(features: str | Path = FEATURES) -> list[Sample]:
     """Measured candidates joined with their committed estimates; `time_ms` is the relative time
     (candidate over reference), `inputs` as `styles_data.samples` gives them."""
