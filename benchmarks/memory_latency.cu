@@ -3,7 +3,7 @@
 // L1-sized to far past L2.  `idle`: one thread chases alone (the bare latency); `loaded`: one lane per
 // warp chases its own cycle on every resident warp slot of every SM (the latency a kernel's thread
 // sees when the machine is full of other threads' requests).  benchmarks/memory_latency_h200.sh builds
-// and runs it; the CSV (tests/data/h200/memory_latency.csv) grounds costmodel.terms' latency rates.
+// and runs it; its CSV (tests/data/h200/memory_latency/) grounds costmodel.terms' latency rates.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -117,8 +117,8 @@ def time_terms(d: dict[str, float]) -> dict[str, float]:
     wavefronts (bank conflicts); issued memory instructions; FLOPs; sectors of global atomics (or their
     lanes one after another where they all hit one address, `contended_atomics`) and
     requests of shared atomics; the latency chain of one thread times the waves of blocks: its global
-    requests (four in flight) and its barrier-separated shared round trips (`serial_shared`, 100 cycles
-    a step)."""
+    requests (four in flight, each waiting `request_latency`) and its barrier-separated shared round
+    trips (`serial_shared`, 100 cycles a step)."""
     sm, clock = ARCH["sm_count"], ARCH["clock_hz"]
     resident = max(d["active_blocks_per_sm"], 1.0) * sm
     waves = max(1.0, math.ceil(d["blocks"] / resident))
