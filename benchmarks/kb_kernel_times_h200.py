@@ -69,8 +69,9 @@ def measure(candidate: str) -> dict:
 
 
 def main(out: str, candidates: list[str]) -> int:
-    with open(out, "w") as stream, ProcessPoolExecutor(max_workers=min(14, os.cpu_count() or 2),
-                                                                   max_tasks_per_child=1) as pool:
+    # a process per candidate: extensions of one name built twice in one process would share a module
+    workers = ProcessPoolExecutor(max_workers=min(14, os.cpu_count() or 2), max_tasks_per_child=1)
+    with open(out, "w") as stream, workers as pool:
         futures = [pool.submit(measure, c) for c in candidates]
         for f in as_completed(futures):
             r = f.result()

@@ -38,7 +38,8 @@ def describe(kernel: Any) -> dict[str, float]:
               "shared_requests": 0.0, "indirect_requests": 0.0, "max_serial_requests": 0.0,
               "global_executions": 0.0, "broadcast_executions": 0.0}
     for a in k["memory"]["accesses"]:
-        requests = (a.get("executions_per_thread") or 0.0) * warps
+        executions = a.get("executions_per_thread") or 0.0
+        requests = executions * warps
         if a["space"] == "global":
             sectors = a["sectors_per_request"]
             if sectors is None:   # data-dependent address: every lane its own sectors
@@ -47,10 +48,10 @@ def describe(kernel: Any) -> dict[str, float]:
             side = {"load": "gld", "store": "gst"}.get(a["kind"], "gatomic")
             totals[f"{side}_requests"] += requests
             totals[f"{side}_sectors"] += requests * sectors
-            totals["max_serial_requests"] = max(totals["max_serial_requests"], a.get("executions_per_thread") or 0.0)
-            totals["global_executions"] += a.get("executions_per_thread") or 0.0
+            totals["max_serial_requests"] = max(totals["max_serial_requests"], executions)
+            totals["global_executions"] += executions
             if a["kind"] == "load" and a.get("pattern") == "broadcast":
-                totals["broadcast_executions"] += a.get("executions_per_thread") or 0.0
+                totals["broadcast_executions"] += executions
         elif a["space"] == "shared" and a["kind"] == "atomic":
             totals["satomic_requests"] += requests
         elif a["space"] == "shared":

@@ -382,9 +382,11 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
             record["modules"] += 1
 
     def fused(op: dict) -> None:
-        if state["phase"] == "run" and state["inside"] != "bind":
+        if state["inside"] == "bind":
+            return
+        if state["phase"] == "run":
             add("ops", op)
-        elif state["inside"] != "bind":
+        else:
             cudashim.captured("ops", op)
 
     class Extension:

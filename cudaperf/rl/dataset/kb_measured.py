@@ -15,6 +15,7 @@ as `styles_data` does for the model-style candidates."""
 
 from __future__ import annotations
 
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -92,8 +93,6 @@ def kernel_times(features: str | Path = FEATURES) -> list[tuple[str, str, float,
     """(candidate, kernel, H200 device us per forward, estimated us) for each kernel of each candidate the
     H200 profiled (`benchmarks/kb_kernel_times_h200.py`), launches of one kernel summed (a template's
     instances too); the estimate is its launches' largest time term, without the launch's own 3 us."""
-    import re
-
     from ...costmodel.terms import ARCH
 
     est = {r["impl_id"]: r for r in read_jsonl(features)}
