@@ -1,9 +1,11 @@
 """`cudaperf analyze` over many files: each file analysed, and rendered, in a worker process
 (`-j N`), the results kept in file order.  A report holds the kernel's IR and access graph, so a
-worker sends back what the output needs (the JSON of the file, or its text), never the report."""
+worker sends back what the output needs (the file's JSON text, or its text), never the report:
+encoding JSON is a few percent of the whole run, and done in the workers it runs in parallel."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,10 +20,10 @@ CHUNK = 8  # files per task: neighbours of one program tend to land in one worke
 
 @dataclass
 class Analysed:
-    """One file's output (its JSON, or its text), whether it reported kernels, the kernels it
-    defines and the error that stopped it."""
+    """One file's output (its JSON text as an element of `json_document`'s list, or its text),
+    whether it reported kernels, the kernels it defines and the error that stopped it."""
 
-    rendered: dict | str
+    rendered: str
     reported: bool
     defined: list[str]
     error: str | None
@@ -42,8 +44,24 @@ def analyze_one(path: str, options: Options) -> tuple[FileReport, str | None]:
 
 def _rendered(path: str, options: Options, text: bool) -> Analysed:
     report, error = analyze_one(path, options)
-    return Analysed(render_analysis([report]) if text else report.to_json(), bool(report.kernels),
+    return Analysed(render_analysis([report]) if text else _element(report.to_json()), bool(report.kernels),
                     list(report.defined), error)
+
+
+_ELEMENT_INDENT = "\n" + " " * 4  # a file's object sits two levels down: {"files": [{...}]}
+
+
+def _element(doc: dict) -> str:
+    """`doc` as `json.dumps(..., indent=2)` writes it as an element of the document's file list
+    (JSON strings hold no raw newline, so indenting every line is exact)."""
+    return json.dumps(doc, indent=2).replace("\n", _ELEMENT_INDENT)
+
+
+def json_document(head: dict, files: Sequence[Analysed]) -> str:
+    """`json.dumps({**head, "files": [each file's JSON]}, indent=2)`, joined from the workers'
+    text (`head` and `files` not empty: the CLI writes no document for no files)."""
+    return json.dumps(head, indent=2)[:-len("\n}")] + ',\n  "files": [' + _ELEMENT_INDENT + \
+        ("," + _ELEMENT_INDENT).join(f.rendered for f in files) + "\n  ]\n}"
 
 
 def analyze_rendered(paths: Sequence[str], options: Options, text: bool, jobs: int) -> list[Analysed]:

@@ -26,7 +26,7 @@ from .analysis.launch import LaunchError
 from .analysis.occupancy import occupancy
 from .analysis.report import SCHEMA, FileReport
 from .analysis.source import SourceError
-from .analyze_run import analyze_one, analyze_rendered
+from .analyze_run import analyze_one, analyze_rendered, json_document
 from .args_check import check_args
 from .cli_common import (
     EXIT_FINDINGS,
@@ -274,9 +274,7 @@ def cmd_analyze(ns: argparse.Namespace) -> int:
         available = list(dict.fromkeys(name for f in files for name in f.defined))
         raise UsageError(f"no kernel named {ns.kernel}; available: {', '.join(available) or 'none'}")
     if ns.format == "json":
-        # one write: json.dump writes every token on its own, a third of the encoding's cost
-        sys.stdout.write(json.dumps({"schema": SCHEMA, "arch": options.arch, "files": [f.rendered for f in files]},
-                                    indent=2) + "\n")
+        sys.stdout.write(json_document({"schema": SCHEMA, "arch": options.arch}, files) + "\n")
     else:
         sys.stdout.write("\n".join(f.rendered for f in files))  # render_analysis: a blank line between files
     return EXIT_OK

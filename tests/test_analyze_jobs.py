@@ -3,6 +3,8 @@ in file order, text and JSON, errors included."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cudaperf.cli import main
@@ -30,3 +32,17 @@ def test_workers_give_what_one_process_gives(tmp_path, capsys, fmt):
     assert "binary file" in outputs[0][1]
     where = [outputs[0][0].find(f"kernel k{i}" if fmt == "text" else f'"name": "k{i}"') for i in range(1, 6)]
     assert -1 not in where and where == sorted(where)  # file order
+
+
+@pytest.mark.parametrize("files", [0, 1, 3])
+def test_json_joined_from_workers_is_what_json_dumps_writes(tmp_path, capsys, files):
+    """Each worker encodes its file; the joined document must be the one json.dumps(indent=2) gives
+    (0: one file that defines no kernel)."""
+    for i in range(1, files + 1):
+        (tmp_path / f"f{i}.cu").write_text(KERNEL.format(i=i))
+    if not files:
+        (tmp_path / "empty.cu").write_text("// no kernels here\nint x;\n")
+    main(["analyze", str(tmp_path), "--format", "json", "-j", "2", "--resources", "estimate"])
+    out = capsys.readouterr().out
+    assert out == json.dumps(json.loads(out), indent=2) + "\n"
+    assert len(json.loads(out)["files"]) == max(files, 1)
