@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -251,11 +251,13 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _stepped(batch: Batch, loop: Loop, init: np.ndarray,
-             unknown_trips: int) -> tuple[list[np.ndarray], np.ndarray, bool]:
+             unknown_trips: int) -> tuple[Callable[[int], np.ndarray], np.ndarray, bool]:
     """The counter stepped numerically (handles s >>= 1, i *= 2 and conditions of any shape): its
-    values per iteration, the trips per lane, whether they were known.  A condition reading
+    value at an iteration, the trips per lane, whether they were known.  A condition reading
     neither the counter nor the iteration lets the same lanes through from the step that settles
-    its unknowns on: later steps only update the counter (`while (true)` stepped 4,096 times)."""
+    its unknowns on: later steps only update the counter (`while (true)` stepped 4,096 times), and
+    an affine counter moving by whole numbers is then computed at the iterations asked for rather
+    than stepped (`for (p = blockIdx.x;; p += gridDim.x)`, left by a break)."""
     shape = batch.active.shape
     values: list[np.ndarray] = []
     value, known = init, True
@@ -265,6 +267,7 @@ def _stepped(batch: Batch, loop: Loop, init: np.ndarray,
     read = free_symbols(loop.condition)
     steady = loop.iteration not in read
     settled = max(1, unknown_trips) if steady and loop.counter not in read else MAX_ITERATE
+    step = _whole_step(loop, step_env, shape) if settled < MAX_ITERATE else None
     for k in range(MAX_ITERATE):
         step_env[loop.counter] = value
         step_env[loop.iteration] = float(k)
@@ -279,6 +282,10 @@ def _stepped(batch: Batch, loop: Loop, init: np.ndarray,
             alive = alive & (holds == 1)
             if not alive.any():
                 break
+        elif step is not None and _moves_exactly(value, step, MAX_ITERATE - k):
+            # what stepping to MAX_ITERATE would give, summed exactly in float64
+            trips = trips + alive * (MAX_ITERATE - k)
+            return _affine_from(values, value, step, k), trips, False
         values.append(value)
         trips = trips + alive
         value = _shaped(evaluate(loop.update, step_env), shape).astype(float)
@@ -288,7 +295,35 @@ def _stepped(batch: Batch, loop: Loop, init: np.ndarray,
                 break
     else:
         known = False
-    return values, trips, known
+    return values.__getitem__, trips, known
+
+
+def _whole_step(loop: Loop, env, shape: tuple[int, ...]) -> np.ndarray | None:
+    """The affine counter's loop-invariant step on every lane, when each is a finite whole number."""
+    if loop.step is None or {loop.counter, loop.iteration} & free_symbols(loop.step):
+        return None
+    step = _shaped(evaluate(loop.step, env), shape).astype(float)
+    return step if (np.isfinite(step) & (step == np.trunc(step))).all() else None
+
+
+def _moves_exactly(value: np.ndarray, step: np.ndarray, steps: int) -> bool:
+    """Whether `steps` more additions of `step` keep every finite value a whole number float64
+    holds exactly, and move at least one (a counter that stands still ends the stepping early)."""
+    finite = np.isfinite(value)
+    if not (finite & (step != 0)).any():
+        return False
+    whole = value[finite]
+    return bool((whole == np.trunc(whole)).all() and
+                (np.abs(whole) + steps * np.abs(step[finite])).max() <= _EXACT_WHOLE)
+
+
+_EXACT_WHOLE = 2.0**53  # whole numbers up to this add and multiply exactly in float64
+
+
+def _affine_from(values: list[np.ndarray], value: np.ndarray, step: np.ndarray,
+                 start: int) -> Callable[[int], np.ndarray]:
+    """The counter at iteration k: stepped before `start`, `value + (k - start) * step` from there."""
+    return lambda k: values[k] if k < start else value + (k - start) * step
 
 
 def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch, bool]:
@@ -299,13 +334,13 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
     shape = batch.active.shape
     init = _shaped(evaluate(loop.init, env, batch.cache), shape).astype(float)
     known = True
-    values: list[np.ndarray] | None = None
+    counter_at: Callable[[int], np.ndarray] | None = None
     trips = None
     if loop.step is not None:
         step = _shaped(evaluate(loop.step, env, batch.cache), shape).astype(float)
         trips = _closed_form_trips(loop, init, step, env, batch.cache)
     if trips is None:
-        values, trips, known = _stepped(batch, loop, init, unknown_trips)
+        counter_at, trips, known = _stepped(batch, loop, init, unknown_trips)
     else:
         bad = ~np.isfinite(trips) & batch.active
         if bad.any():
@@ -335,8 +370,8 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
     row, pick = np.divmod(np.arange(batch.rows * n), n)  # new rows: rows x picks, gathered once each
     new_env = _gathered(batch, row)
     kcol = np.array([k for k, _ in picks], dtype=float).take(pick)[:, None]
-    if values is not None:  # the stepped values at the picked iterations only: (picks, rows, 32) -> rows x picks
-        counter = np.stack([values[k] for k, _ in picks]).transpose(1, 0, 2).reshape(batch.rows * n, WARP)
+    if counter_at is not None:  # the stepped values at the picked iterations only: (picks, rows, 32) -> rows x picks
+        counter = np.stack([counter_at(k) for k, _ in picks]).transpose(1, 0, 2).reshape(batch.rows * n, WARP)
     else:
         counter = init.take(row, axis=0) + kcol * step.take(row, axis=0)
     new_env[loop.counter] = counter
