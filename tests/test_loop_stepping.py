@@ -59,3 +59,29 @@ def test_a_counter_that_stands_still_is_left_to_stepping():
     assert not sampling._moves_exactly(value, np.zeros((2, 32)), 4096)
     assert sampling._moves_exactly(value, np.ones((2, 32)), 4096)
     assert not sampling._moves_exactly(value + 0.5, np.ones((2, 32)), 4096)  # not a whole number
+
+
+SCALED = """
+__global__ void halves(const float* in, float* out) {
+    int j = threadIdx.x %% 37;
+    float acc = 0.f;
+    for (int mb = %s; %s; mb += %s) acc += in[blockIdx.x * 64 + mb];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+"""
+
+
+@pytest.mark.parametrize("init, condition, step", [
+    ("0", "2 * mb < j", "1"), ("0", "2 * mb <= j", "1"), ("1", "j > mb * 3", "2"), ("40", "3 * mb >= j", "-1"),
+    ("36", "2 * mb > j", "-3"),
+])
+def test_a_scaled_counter_has_the_trip_counts_stepping_finds(monkeypatch, init, condition, step):
+    """`2 * mb < j`: the closed form compares the counter with j / 2 rounded as whole numbers compare."""
+    source = SCALED % (init, condition, step)
+    scaled = []
+    real = sampling._scale
+    monkeypatch.setattr(sampling, "_scale", lambda e, c: scaled.append(real(e, c)) or scaled[-1])
+    computed = _analysis(source)
+    assert any(m > 1 for m in scaled)
+    monkeypatch.setattr(sampling, "_scale", lambda e, c: 1.0 if real(e, c) == 1 else 0.0)
+    assert computed == _analysis(source)

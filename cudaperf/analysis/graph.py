@@ -49,16 +49,11 @@ def build(kernel: Kernel) -> nx.DiGraph:
 
 
 def statements(g: nx.DiGraph, kind: type) -> Iterator[tuple[Stmt, tuple]]:
-    """IR statements of one type with their context (enclosing loops and branch sides), in program order."""
-    nodes = [(n, d) for n, d in g.nodes(data=True) if isinstance(d["stmt"], kind)]
-    nodes.sort(key=lambda nd: _order(g, nd[0]))
-    for _, data in nodes:
-        yield data["stmt"], data["context"]
-
-
-def _order(g: nx.DiGraph, node) -> int:
-    preds = [p for p in g.predecessors(node) if g.edges[p, node]["relation"] == "contains"]
-    return g.edges[preds[0], node]["order"] if preds else 0
+    """IR statements of one type with their context (enclosing loops and branch sides), in program
+    order: the order `build` adds them in, which networkx keeps."""
+    for data in g.nodes.values():
+        if isinstance(data["stmt"], kind):
+            yield data["stmt"], data["context"]
 
 
 def accesses(g: nx.DiGraph) -> Iterator[tuple[Access, tuple]]:

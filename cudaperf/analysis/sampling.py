@@ -207,20 +207,26 @@ def _gathered(batch: Batch, row: np.ndarray) -> dict[str, np.ndarray | float]:
 
 
 def _closed_form_trips(loop: Loop, init: np.ndarray, step: np.ndarray, env, cache: dict) -> np.ndarray | None:
-    """Trip counts of `for (c = init; c REL bound; c += step)` with a loop-invariant bound."""
+    """Trip counts of `for (c = init; c REL bound; c += step)` with a loop-invariant bound; also of
+    `m * c REL bound` (`2 * mb < j`) for a whole m > 0, where the counter's values are whole numbers
+    and every trip count is finite and below MAX_ITERATE (what stepping counts exactly)."""
     cond = loop.condition
     if not isinstance(cond, Op) or cond.name not in ("<", "<=", ">", ">=", "!=") or len(cond.args) != 2:
         return None
     a, b = cond.args
-    counter = Sym(loop.counter)
     relation = cond.name
-    if b == counter and counter.name not in free_symbols(a):
+    if _scale(b, loop.counter) and loop.counter not in free_symbols(a):
         a, b = b, a
         relation = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[relation]
-    if a != counter or loop.counter in free_symbols(b) or loop.iteration in free_symbols(b):
+    scale = _scale(a, loop.counter)
+    if not scale or loop.counter in free_symbols(b) or loop.iteration in free_symbols(b):
+        return None
+    if scale != 1 and (relation == "!=" or not _whole(init) or not _whole(step)):
         return None
     bound = evaluate(b, env, cache)
     with np.errstate(invalid="ignore", divide="ignore"):
+        if scale != 1:  # whole c: m*c < b is c < ceil(b/m), m*c <= b is c <= floor(b/m)
+            bound = (np.ceil if relation in ("<", ">=") else np.floor)(bound / scale)
         if relation in ("<", "<="):
             span = bound - init + (1 if relation == "<=" else 0)
             trips = np.where(step > 0, np.ceil(span / step), np.where(span > 0, np.inf, 0))
@@ -230,7 +236,25 @@ def _closed_form_trips(loop: Loop, init: np.ndarray, step: np.ndarray, env, cach
         else:
             span = bound - init
             trips = np.where((step != 0) & (np.fmod(span, step) == 0) & (span / step >= 0), span / step, np.inf)
-    return np.maximum(trips, 0)
+    trips = np.maximum(trips, 0)
+    if scale != 1 and not (trips < MAX_ITERATE).all():  # unknown or endless lanes: as stepping finds them
+        return None
+    return trips
+
+
+def _scale(expr: Expr, counter: str) -> float:
+    """m when `expr` is the counter times a whole constant m > 0 (1 for the counter itself), else 0."""
+    if expr == Sym(counter):
+        return 1.0
+    if isinstance(expr, Op) and expr.name == "*" and len(expr.args) == 2 and Sym(counter) in expr.args:
+        m = expr.args[1] if expr.args[0] == Sym(counter) else expr.args[0]
+        if isinstance(m, Const) and m.value > 0 and float(m.value).is_integer():
+            return float(m.value)
+    return 0.0
+
+
+def _whole(values: np.ndarray) -> bool:
+    return bool((np.isfinite(values) & (values == np.trunc(values))).all())
 
 
 def _depth_below(loop: Loop) -> int:
