@@ -483,6 +483,21 @@ def cmd_refine(ns: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
 
 
+# the launch options `rank --reference` has no use for: (flag, dest, value when not given)
+_LAUNCH_FLAGS = (("--kernel", "kernel", None), ("--grid", "grid", None), ("--block", "block", None),
+                 ("--smem", "smem", None), ("--arg", "arg", None), ("-D", "defines", None),
+                 ("-I", "include_dirs", None), ("-isystem", "system_include_dirs", None), ("--std", "std", "c++17"),
+                 ("--resources", "resources", None), ("--frontend", "frontend", None), ("-p", "build_dir", None),
+                 ("--compile-commands", "compile_commands", None))
+
+
+def _warn_h200_rates(arch: str | None) -> None:
+    """The time model's rates were measured on an H200 only: another --arch does not reprice the kernels."""
+    if arch not in (None, "sm_90"):
+        print(f"cudaperf: warning: --arch {arch}: kernel times are priced at the H200's measured rates (the only "
+              "GPU the time model is calibrated on), so the order is the one predicted for an H200", file=sys.stderr)
+
+
 def cmd_rank(ns: argparse.Namespace) -> int:
     from .rl import rank_cli
 
@@ -497,6 +512,11 @@ def cmd_rank(ns: argparse.Namespace) -> int:
     if not ns.paths:
         raise UsageError("rank needs FILEs (or --train DATASET)")
     if ns.reference:
+        ignored = [flag for flag, dest, default in _LAUNCH_FLAGS if getattr(ns, dest) not in (None, [], default)]
+        if ignored:
+            print(f"cudaperf: warning: rank --reference ignores {', '.join(ignored)}: the reference's "
+                  "get_inputs() sets the shapes, and each candidate's own code its launches", file=sys.stderr)
+        _warn_h200_rates(ns.arch)
         if not Path(ns.reference).is_file():
             raise UsageError(f"{ns.reference}: no such file")  # candidates that cannot be read rank last, saying so
         try:
@@ -506,8 +526,10 @@ def cmd_rank(ns: argparse.Namespace) -> int:
         if ranked == 0:
             raise UsageError("no candidate could be ranked (the reasons are above)")
         return EXIT_OK
+    options = options_from(ns)
+    _warn_h200_rates(options.arch)
     try:
-        count = rank_cli.order(ns.paths, options_from(ns), ns.model, ns.format)
+        count = rank_cli.order(ns.paths, options, ns.model, ns.format)
     except SourceError as exc:
         raise UsageError(str(exc)) from None
     if count == 0:

@@ -105,6 +105,19 @@ def test_rank_cli_orders_kernels(capsys):
     assert main(["rank"]) == 2
 
 
+def test_rank_cli_says_what_it_does_not_model(tmp_path, capsys):
+    """Another --arch does not reprice kernels (the rates are the H200's), and --reference has no use
+    for launch options: both said on stderr, not silently ignored."""
+    assert main(["rank", str(TRANSPOSE)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert main(["rank", str(TRANSPOSE), "--arch", "sm_89"]) == 0
+    assert "--arch sm_89: kernel times are priced at the H200's measured rates" in capsys.readouterr().err
+    assert main(["rank", "--reference", str(tmp_path / "nope.py"), str(TRANSPOSE), "--grid", "4", "-D", "N=2",
+                 "--arch", "sm_80"]) == 2
+    err = capsys.readouterr().err
+    assert "rank --reference ignores --grid, -D:" in err and "--arch sm_80" in err and "nope.py: no such file" in err
+
+
 @pytest.mark.slow
 def test_rank_cli_retrains(tmp_path, capsys):
     pytest.importorskip("scipy")
