@@ -7,12 +7,17 @@ script writes it into task directories outside the repository, and the results i
 solution by task, source GPUs and the SHA-1 of its code.
 
     python3 benchmarks/cuda_l1.py materialise CUDA_L1_GIT_DIR OUT_DIR     (a clone or a bare mirror)
+    python3 benchmarks/cuda_l1.py scores CUDA_L1_GIT_DIR tests/data/h200/cuda_l1/release_scores.jsonl
     python3 benchmarks/cuda_l1.py time TASKS_DIR RESULTS.jsonl [--seconds S] [--skip DONE.jsonl ...]
 
 `time` runs every solution once through the engine with the static gate off (the ranker wants the
 times of everything that runs correctly; the gate's verdict is a static fact, recomputed on any
 machine), CUDA solutions first, and writes each `cudaperf.eval/1` result as soon as it is known, with
 `task`, `solution` and `sha1` added, so a run cut short keeps what it finished.
+
+`scores` keeps what CUDA-L1 measured itself, on the GPU each solution was released for: the
+release's `score_default` (the reference's time over the solution's, on that GPU), per task, GPU
+and solution (named as `materialise` names it, with the SHA-1 of its code).  No code is written.
 """
 
 from __future__ import annotations
@@ -36,25 +41,54 @@ def _read_release(git_dir: Path, gpu: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def materialise(git_dir: Path, out: Path) -> int:
-    """OUT/L<level>_<task>/reference.py and one `<gpus>.py` per distinct solution."""
+def _task(row: dict) -> str:
+    return f"L{int(row['level_id'])}_{int(row['task_id']):03d}"
+
+
+def _solutions(git_dir: Path) -> tuple[dict[str, dict[str, list[str]]], dict[str, str]]:
+    """Per task, each distinct solution's code with the GPUs it was released for; each task's reference."""
     solutions: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     references: dict[str, str] = {}
     for gpu in GPUS:
         for row in _read_release(git_dir, gpu):
-            task = f"L{int(row['level_id'])}_{int(row['task_id']):03d}"
-            references.setdefault(task, row["ref_code"])
+            references.setdefault(_task(row), row["ref_code"])
             if (row.get("custom_code") or "").strip():
-                solutions[task][row["custom_code"]].append(gpu)
+                solutions[_task(row)][row["custom_code"]].append(gpu)
+    return solutions, references
+
+
+def _name(gpus: list[str]) -> str:
+    return f"cuda_l1_{'_'.join(gpus)}"
+
+
+def materialise(git_dir: Path, out: Path) -> int:
+    """OUT/L<level>_<task>/reference.py and one `<gpus>.py` per distinct solution."""
+    solutions, references = _solutions(git_dir)
     count = 0
     for task, codes in sorted(solutions.items()):
         directory = out / task
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "reference.py").write_text(references[task])
         for code, gpus in codes.items():
-            (directory / f"cuda_l1_{'_'.join(gpus)}.py").write_text(code)
+            (directory / f"{_name(gpus)}.py").write_text(code)
             count += 1
     print(f"{count} solutions over {len(solutions)} tasks in {out}")
+    return 0
+
+
+def release_scores(git_dir: Path, out: Path) -> int:
+    """One row per task and GPU with a solution: CUDA-L1's own `score_default` on that GPU.  About 16 rows
+    per GPU carry a score with the code `None`: no solution, so no row."""
+    solutions, _ = _solutions(git_dir)
+    rows = []
+    for gpu in GPUS:
+        for row in _read_release(git_dir, gpu):
+            code = row.get("custom_code") or ""
+            if "class ModelNew" in code and row.get("score_default") is not None:
+                rows.append({"task": _task(row), "gpu": gpu, "solution": _name(solutions[_task(row)][code]),
+                             "sha1": hashlib.sha1(code.encode()).hexdigest(), "score_default": row["score_default"]})
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    print(f"{len(rows)} scores in {out}")
     return 0
 
 
@@ -101,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     make = commands.add_parser("materialise")
     make.add_argument("git_dir", type=Path)
     make.add_argument("out", type=Path)
+    scores = commands.add_parser("scores")
+    scores.add_argument("git_dir", type=Path)
+    scores.add_argument("out", type=Path)
     run = commands.add_parser("time")
     run.add_argument("tasks", type=Path)
     run.add_argument("results", type=Path)
@@ -109,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "materialise":
         return materialise(args.git_dir, args.out)
+    if args.command == "scores":
+        return release_scores(args.git_dir, args.out)
     return time_all(args.tasks, args.results, args.seconds, args.skip)
 
 

@@ -457,6 +457,47 @@ def cuda_l1_markdown(which: str, ranker: Ranker | None = None) -> str:
         cuda_l1_tables(which, ranker).items())
 
 
+_RELEASE_METHODS = ("ranker", "untrained time estimate", "more CUDA lines")
+
+
+def release_tables(ranker: Ranker | None = None) -> dict[tuple[str, str], dict[str, dict]]:
+    """Per half of CUDA-L1's tasks and GPU it released solutions for: each solution against its reference,
+    ordered by CUDA-L1's own measurement on that GPU (`cuda_l1.release_samples`), scored by the H200-priced
+    ranker, its untrained estimate and line counting, and by the H200's measured order (the solutions
+    timed correct on the H200 only: how far one GPU's order carries to another)."""
+    from .dataset import cuda_l1, kb_measured
+
+    on_h200 = cuda_l1.relative_times()
+    tables: dict[tuple[str, str], dict[str, dict]] = {}
+    for which in ("tuning", "held_out"):
+        for gpu in cuda_l1.release_gpus():
+            items = cuda_l1.release_samples(gpu, which)
+            values = kb_measured.scores(items, ranker)
+            table = {name: group_metrics(np.array(values[name], dtype=float), items) for name in _RELEASE_METHODS}
+            timed = {s.group for s in items if s.impl_id != cuda_l1.REFERENCE and
+                     s.impl_id in on_h200.get(s.task_id.split("/", 1)[1], {})}
+            both = [s for s in items if s.group in timed]
+            h200 = [1.0 if s.impl_id == cuda_l1.REFERENCE else on_h200[s.task_id.split("/", 1)[1]][s.impl_id]
+                    for s in both]
+            table["the H200's measured order"] = group_metrics(-np.array(h200), both)
+            tables[which, gpu] = table
+    return tables
+
+
+def release_markdown(ranker: Ranker | None = None) -> str:
+    """`release_tables` as one markdown table: accuracy on pairs >= 1.25x apart."""
+    fmt = "{:.1%}".format
+    lines = ["| CUDA-L1's half, GPU measured on | pairs >= 1.25x | ranker | untrained time estimate | "
+             "more CUDA lines | the H200's measured order (pairs) |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for (which, gpu), t in release_tables(ranker).items():
+        h200 = t["the H200's measured order"]
+        lines.append(f"| {which}, {gpu} | {t['ranker']['pairs_1.25']} | "
+                     + " | ".join(fmt(t[m]["accuracy_1.25"]) for m in _RELEASE_METHODS)
+                     + f" | {fmt(h200['accuracy_1.25'])} ({h200['pairs_1.25']}) |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cudaperf.rl.rank_train", description=__doc__.splitlines()[0])
     p.add_argument("--data", default=str(DEFAULT), help="directory with measurements.jsonl.gz and features.jsonl.gz")
@@ -470,6 +511,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
         sys.stdout.write(kb_markdown() + "\n")
         sys.stdout.write(cuda_l1_markdown("tuning") + "\n" + cuda_l1_markdown("held_out") + "\n")
+        sys.stdout.write(release_markdown() + "\n")
         sys.stdout.write(reliability_markdown(reliability_tables(items)))
     if ns.output:
         model = fit(items)

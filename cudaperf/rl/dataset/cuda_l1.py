@@ -19,7 +19,12 @@ is tuning.
 
 A solution's time is its time over its reference's, timed beside it (what KernelBench's speed-up is; see
 `kb_measured` for why a time relative to the reference is the stable one), and each task's reference is a
-member of its group at 1.0: every solution is ordered against the others and against the reference."""
+member of its group at 1.0: every solution is ordered against the others and against the reference.
+
+`release_samples` orders the same solutions against their references on the GPUs CUDA-L1 released them
+for (RTX 3090, A100, H100, H20, L40), by CUDA-L1's own measurement there (`RELEASE_SCORES`, the
+release's `score_default`), with the same H200-priced estimates: how far an order predicted for the
+H200 carries to other GPUs, which no machine here has."""
 
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ from .load import Sample, measured, read_jsonl
 
 DATA = measured() / "cuda_l1"
 FEATURES = DATA / "rank_features.jsonl.gz"
+RELEASE_SCORES = DATA / "release_scores.jsonl"
 REFERENCE = "reference"
 
 
@@ -155,6 +161,34 @@ def samples(features: str | Path = FEATURES, data: Path = DATA, which: str | Non
                                 {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
                                  "guess": f["guess"], "torch_only": f["torch_only"], "reason": f["reason"],
                                  "structural": structural}))
+    return found
+
+
+def release_gpus(scores: Path = RELEASE_SCORES) -> list[str]:
+    """The GPUs CUDA-L1 released solutions for, in the order the scores list them."""
+    return list(dict.fromkeys(r["gpu"] for r in read_jsonl(scores)))
+
+
+def release_samples(gpu: str, which: str | None = None, features: str | Path = FEATURES,
+                    scores: Path = RELEASE_SCORES) -> list[Sample]:
+    """Each solution released for `gpu` against its task's reference (of the `which` half, or both), timed
+    by CUDA-L1 on that GPU: a group of two per solution, the solution at 1 / `score_default` and the
+    reference at 1.0; inputs as `samples` gives them (no structural score), the solutions CUDA-L1 did not
+    score or the CPU could not estimate left out."""
+    feats = {(r["task"], r["solution"]): r for r in read_jsonl(features)}
+    found = []
+    for n, row in enumerate(r for r in read_jsonl(scores) if r["gpu"] == gpu):
+        task = row["task"]
+        ref, f = feats.get((task, REFERENCE)), feats.get((task, row["solution"]))
+        if (which and split(task) != which) or ref is None or ref["terms"] is None or f is None or \
+                not row["score_default"] or row["score_default"] <= 0:
+            continue
+        found += [Sample(f"cuda_l1/{task}", n, row["solution"], 1.0 / row["score_default"],
+                         {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"], "guess": f["guess"],
+                          "torch_only": f["torch_only"], "reason": f["reason"], "structural": None}),
+                  Sample(f"cuda_l1/{task}", n, REFERENCE, 1.0,
+                         {"terms": ref["terms"], "launches": ref["launches"], "lines": 0, "guess": False,
+                          "torch_only": True, "structural": None})]
     return found
 
 
