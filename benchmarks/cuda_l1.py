@@ -7,6 +7,7 @@ script writes it into task directories outside the repository, and the results i
 solution by task, source GPUs and the SHA-1 of its code.
 
     python3 benchmarks/cuda_l1.py materialise CUDA_L1_GIT_DIR OUT_DIR     (a clone or a bare mirror)
+    python3 benchmarks/cuda_l1.py baselines CUDA_L1_GIT_DIR OUT_DIR
     python3 benchmarks/cuda_l1.py scores CUDA_L1_GIT_DIR tests/data/h200/cuda_l1/release_scores.jsonl
     python3 benchmarks/cuda_l1.py time TASKS_DIR RESULTS.jsonl [--seconds S] [--skip DONE.jsonl ...]
 
@@ -16,8 +17,10 @@ machine), CUDA solutions first, and writes each `cudaperf.eval/1` result as soon
 `task`, `solution` and `sha1` added, so a run cut short keeps what it finished.
 
 `scores` keeps what CUDA-L1 measured itself, on the GPU each solution was released for: the
-release's `score_default` (the reference's time over the solution's, on that GPU), per task, GPU
-and solution (named as `materialise` names it, with the SHA-1 of its code).  No code is written.
+reference's time over the code's, on that GPU, of the released solution (`score_default`) and of
+the release's two baselines (`score_cuda_graph`, `score_cudnn`), per task, GPU and code (named as
+`materialise` and `baselines` name them, with the SHA-1 of the release's code).  No code is written.
+`baselines` writes those two baselines into task directories, as `materialise` does the solutions.
 """
 
 from __future__ import annotations
@@ -76,17 +79,56 @@ def materialise(git_dir: Path, out: Path) -> int:
     return 0
 
 
+BASELINES = {"cuda_graph_code": "score_cuda_graph", "cudnn_code": "score_cudnn"}  # the release's other codes
+
+
+def _baselines(git_dir: Path) -> dict[str, dict[str, str]]:
+    """Per task, CUDA-L1's two baselines (its reference under a captured CUDA graph, and with cuDNN's
+    tuning on: `class Model`, the same code for every GPU), by the solution name they get here."""
+    found: dict[str, dict[str, str]] = defaultdict(dict)
+    for gpu in GPUS:
+        for row in _read_release(git_dir, gpu):
+            for field in BASELINES:
+                code = row.get(field) or ""
+                if "class Model" in code:
+                    found[_task(row)].setdefault(_baseline_name(field), code)
+    return found
+
+
+def _baseline_name(field: str) -> str:
+    return f"cuda_l1_{field.removesuffix('_code')}"
+
+
+def materialise_baselines(git_dir: Path, out: Path) -> int:
+    """OUT/L<level>_<task>/reference.py and the task's two baselines, each with `ModelNew = Model` added
+    (the name a solution's class has), as `cuda_l1_cuda_graph.py` and `cuda_l1_cudnn.py`."""
+    _, references = _solutions(git_dir)
+    count = 0
+    for task, codes in sorted(_baselines(git_dir).items()):
+        directory = out / task
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "reference.py").write_text(references[task])
+        for name, code in codes.items():
+            (directory / f"{name}.py").write_text(code + "\n\nModelNew = Model\n")
+            count += 1
+    print(f"{count} baselines over {len(list(out.iterdir()))} tasks in {out}")
+    return 0
+
+
 def release_scores(git_dir: Path, out: Path) -> int:
-    """One row per task and GPU with a solution: CUDA-L1's own `score_default` on that GPU.  About 16 rows
-    per GPU carry a score with the code `None`: no solution, so no row."""
+    """One row per task, GPU and code CUDA-L1 timed there: its own `score` (the reference's time over the
+    code's, on that GPU) of the released solution (`score_default`) and of the two baselines.  About 16
+    rows per GPU carry a score with the code `None`: no solution, so no row."""
     solutions, _ = _solutions(git_dir)
     rows = []
     for gpu in GPUS:
         for row in _read_release(git_dir, gpu):
-            code = row.get("custom_code") or ""
-            if "class ModelNew" in code and row.get("score_default") is not None:
-                rows.append({"task": _task(row), "gpu": gpu, "solution": _name(solutions[_task(row)][code]),
-                             "sha1": hashlib.sha1(code.encode()).hexdigest(), "score_default": row["score_default"]})
+            task, code = _task(row), row.get("custom_code") or ""
+            timed = [(_name(solutions[task][code]), code, row.get("score_default"))] if "class ModelNew" in code else []
+            timed += [(_baseline_name(field), row.get(field) or "", row.get(score))
+                      for field, score in BASELINES.items() if "class Model" in (row.get(field) or "")]
+            rows += [{"task": task, "gpu": gpu, "solution": name, "sha1": hashlib.sha1(text.encode()).hexdigest(),
+                      "score": score} for name, text, score in timed if score is not None]
     out.write_text("".join(json.dumps(r) + "\n" for r in rows))
     print(f"{len(rows)} scores in {out}")
     return 0
@@ -135,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     make = commands.add_parser("materialise")
     make.add_argument("git_dir", type=Path)
     make.add_argument("out", type=Path)
+    make_baselines = commands.add_parser("baselines")
+    make_baselines.add_argument("git_dir", type=Path)
+    make_baselines.add_argument("out", type=Path)
     scores = commands.add_parser("scores")
     scores.add_argument("git_dir", type=Path)
     scores.add_argument("out", type=Path)
@@ -146,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "materialise":
         return materialise(args.git_dir, args.out)
+    if args.command == "baselines":
+        return materialise_baselines(args.git_dir, args.out)
     if args.command == "scores":
         return release_scores(args.git_dir, args.out)
     return time_all(args.tasks, args.results, args.seconds, args.skip)

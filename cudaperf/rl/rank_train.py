@@ -461,40 +461,55 @@ _RELEASE_METHODS = ("ranker", "untrained time estimate", "more CUDA lines")
 
 
 def release_tables(ranker: Ranker | None = None) -> dict[tuple[str, str], dict[str, dict]]:
-    """Per half of CUDA-L1's tasks and GPU it released solutions for: each solution against its reference,
-    ordered by CUDA-L1's own measurement on that GPU (`cuda_l1.release_samples`), scored by the H200-priced
-    ranker, its untrained estimate and line counting, and by the H200's measured order (the solutions
-    timed correct on the H200 only: how far one GPU's order carries to another)."""
+    """Per half of CUDA-L1's tasks and GPU it released solutions for: each released solution against its
+    reference, ordered by CUDA-L1's own measurement on that GPU (`cuda_l1.release_samples`, the baselines
+    left out: see `cuda_l1.baseline_scores`); and, where the H200 timed the solution correct too, the
+    ranker beside the H200's measured order (how far one GPU's order carries to another)."""
     from .dataset import cuda_l1, kb_measured
 
     on_h200 = cuda_l1.relative_times()
+
+    def ordered(items: list[Sample]) -> dict[str, dict]:
+        values = kb_measured.scores(items, ranker)
+        return {name: group_metrics(np.array(values[name], dtype=float), items) for name in _RELEASE_METHODS}
+
     tables: dict[tuple[str, str], dict[str, dict]] = {}
     for which in ("tuning", "held_out"):
         for gpu in cuda_l1.release_gpus():
-            items = cuda_l1.release_samples(gpu, which)
-            values = kb_measured.scores(items, ranker)
-            table = {name: group_metrics(np.array(values[name], dtype=float), items) for name in _RELEASE_METHODS}
-            timed = {s.group for s in items if s.impl_id != cuda_l1.REFERENCE and
-                     s.impl_id in on_h200.get(s.task_id.split("/", 1)[1], {})}
-            both = [s for s in items if s.group in timed]
-            h200 = [1.0 if s.impl_id == cuda_l1.REFERENCE else on_h200[s.task_id.split("/", 1)[1]][s.impl_id]
-                    for s in both]
-            table["the H200's measured order"] = group_metrics(-np.array(h200), both)
+            items = [s for s in cuda_l1.release_samples(gpu, which) if s.impl_id not in cuda_l1.BASELINES]
+            h200 = {s.group: on_h200[s.task_id.split("/", 1)[1]][s.impl_id] for s in items
+                    if s.impl_id in on_h200.get(s.task_id.split("/", 1)[1], {})}
+            timed = [s for s in items if s.group in h200]
+            table = ordered(items)
+            table["timed on the H200: ranker"] = ordered(timed)["ranker"]
+            table["timed on the H200: the H200's measured order"] = group_metrics(
+                -np.array([1.0 if s.impl_id == cuda_l1.REFERENCE else h200[s.group] for s in timed]), timed)
             tables[which, gpu] = table
     return tables
 
 
 def release_markdown(ranker: Ranker | None = None) -> str:
-    """`release_tables` as one markdown table: accuracy on pairs >= 1.25x apart."""
+    """`release_tables` as one markdown table: pairs >= 1.25x apart and the share each ordering gets right."""
     fmt = "{:.1%}".format
+    h200 = ("timed on the H200: ranker", "timed on the H200: the H200's measured order")
     lines = ["| CUDA-L1's half, GPU measured on | pairs >= 1.25x | ranker | untrained time estimate | "
-             "more CUDA lines | the H200's measured order (pairs) |",
-             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+             "more CUDA lines | of which timed on the H200 too | ranker | the H200's measured order |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for (which, gpu), t in release_tables(ranker).items():
-        h200 = t["the H200's measured order"]
-        lines.append(f"| {which}, {gpu} | {t['ranker']['pairs_1.25']} | "
-                     + " | ".join(fmt(t[m]["accuracy_1.25"]) for m in _RELEASE_METHODS)
-                     + f" | {fmt(h200['accuracy_1.25'])} ({h200['pairs_1.25']}) |")
+        cells = [str(t["ranker"]["pairs_1.25"]), *(fmt(t[m]["accuracy_1.25"]) for m in _RELEASE_METHODS),
+                 str(t[h200[0]]["pairs_1.25"]), *(fmt(t[m]["accuracy_1.25"]) for m in h200)]
+        lines.append(f"| {which}, {gpu} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def baseline_markdown() -> str:
+    """`cuda_l1.baseline_scores` as markdown."""
+    from .dataset import cuda_l1
+
+    lines = ["| GPU | cuDNN baselines estimated within 10% of their reference | CUDA-L1's score of those: median | "
+             "scored >= 1.25x |", "| --- | ---: | ---: | ---: |"]
+    lines += [f"| {gpu} | {n} | {median:.2f} | {share:.0%} |" for gpu, (n, median, share)
+              in cuda_l1.baseline_scores().items()]
     return "\n".join(lines) + "\n"
 
 
@@ -511,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
         sys.stdout.write(kb_markdown() + "\n")
         sys.stdout.write(cuda_l1_markdown("tuning") + "\n" + cuda_l1_markdown("held_out") + "\n")
-        sys.stdout.write(release_markdown() + "\n")
+        sys.stdout.write(release_markdown() + "\n" + baseline_markdown() + "\n")
         sys.stdout.write(reliability_markdown(reliability_tables(items)))
     if ns.output:
         model = fit(items)
