@@ -502,6 +502,43 @@ def release_markdown(ranker: Ranker | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def h200_baseline_tables(ranker: Ranker | None = None) -> dict[tuple[str, str], dict[str, dict]]:
+    """Per half of CUDA-L1's tasks, its codes timed on the H200 with the release's two baselines among
+    them (`cuda_l1.BASELINE_RUNS`, timed in the tenth session): every pair of a task's codes and its
+    reference (`all`), the pairs of two codes (`codes`), each with both baselines or the CUDA-graph one
+    alone (the cuDNN one differs from its reference only by the host time of `cudnn.flags`)."""
+    from .dataset import cuda_l1, kb_measured
+
+    tables: dict[tuple[str, str], dict[str, dict]] = {}
+    for which in ("tuning", "held_out"):
+        items = cuda_l1.samples((cuda_l1.FEATURES, cuda_l1.BASELINE_FEATURES), which=which,
+                                also=(cuda_l1.BASELINE_RUNS,))
+        for kept, members in (("both baselines", items),
+                              ("the CUDA-graph baseline", [s for s in items if s.impl_id != "cuda_l1_cudnn"])):
+            table = {}
+            for view, subset in (("all", members), ("codes", [s for s in members if s.impl_id != cuda_l1.REFERENCE])):
+                values = kb_measured.scores(subset, ranker)
+                table.update({f"{view}: {name}": group_metrics(np.array(values[name], dtype=float), subset)
+                              for name in _RELEASE_METHODS})
+            tables[which, kept] = table
+    return tables
+
+
+def h200_baseline_markdown(ranker: Ranker | None = None) -> str:
+    """`h200_baseline_tables` as one markdown table: pairs >= 1.25x apart and the share each gets right."""
+    fmt = "{:.1%}".format
+    lines = ["| CUDA-L1's half, with | all pairs >= 1.25x | ranker | untrained time estimate | more CUDA lines | "
+             "pairs of two codes | ranker | untrained time estimate | more CUDA lines |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for (which, kept), t in h200_baseline_tables(ranker).items():
+        cells = []
+        for view in ("all", "codes"):
+            cells.append(str(t[f"{view}: ranker"]["pairs_1.25"]))
+            cells += [fmt(t[f"{view}: {m}"]["accuracy_1.25"]) for m in _RELEASE_METHODS]
+        lines.append(f"| {which}, {kept} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def baseline_markdown() -> str:
     """`cuda_l1.baseline_scores` as markdown."""
     from .dataset import cuda_l1
@@ -526,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
         sys.stdout.write(kb_markdown() + "\n")
         sys.stdout.write(cuda_l1_markdown("tuning") + "\n" + cuda_l1_markdown("held_out") + "\n")
-        sys.stdout.write(release_markdown() + "\n" + baseline_markdown() + "\n")
+        sys.stdout.write(release_markdown() + "\n" + baseline_markdown() + "\n" + h200_baseline_markdown() + "\n")
         sys.stdout.write(reliability_markdown(reliability_tables(items)))
     if ns.output:
         model = fit(items)

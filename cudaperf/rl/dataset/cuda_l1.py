@@ -42,7 +42,8 @@ from .load import Sample, measured, read_jsonl
 DATA = measured() / "cuda_l1"
 FEATURES = DATA / "rank_features.jsonl.gz"
 RELEASE_SCORES = DATA / "release_scores.jsonl"
-BASELINE_FEATURES = DATA / "baseline_features.jsonl.gz"  # the CPU's estimates of the release's baselines
+BASELINE_RUNS = DATA / "baselines"  # the release's baselines timed on the H200 (plain_run*.jsonl)
+BASELINE_FEATURES = BASELINE_RUNS / "features.jsonl.gz"  # the CPU's estimates of the release's baselines
 BASELINES = ("cuda_l1_cuda_graph", "cuda_l1_cudnn")  # the baselines, by the names they get here
 REFERENCE = "reference"
 
@@ -57,9 +58,10 @@ def split(task: str) -> str:
 LEAKY_RUNS = ("plain_run1.jsonl", "plain_run2.jsonl")
 
 
-def relative_times(data: Path = DATA) -> dict[str, dict[str, float]]:
+def relative_times(data: Path = DATA, also: tuple[Path, ...] = ()) -> dict[str, dict[str, float]]:
     """Task -> solution -> its time over its reference's (the median where it was timed more than once),
-    of every `correct` solution; `LEAKY_RUNS` count only for tasks no other run timed."""
+    of every `correct` solution; `LEAKY_RUNS` count only for tasks no other run timed.  `also`: more
+    directories of runs (the baselines' `BASELINE_RUNS`), whose rows join the tasks' after that choice."""
     ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
     leaky: dict[tuple[str, str], list[float]] = defaultdict(list)
     for path in sorted(data.glob("*.jsonl")):
@@ -77,6 +79,11 @@ def relative_times(data: Path = DATA) -> dict[str, dict[str, float]]:
     for (task, solution), values in leaky.items():
         if task not in clean:
             ratios[task, solution] += values
+    for directory in also:
+        for path in sorted(directory.glob("*.jsonl")):
+            for r in read_jsonl(path):
+                if r.get("correct") is True and r.get("time_ms") and r.get("reference_ms"):
+                    ratios[r["task"], r["solution"]].append(r["time_ms"] / r["reference_ms"])
     tasks: dict[str, dict[str, float]] = defaultdict(dict)
     for (task, solution), values in sorted(ratios.items()):
         tasks[task][solution] = statistics.median(values)
@@ -133,20 +140,31 @@ def _first_words(reason: str | None) -> str | None:
         reason.split(":", 1)[0][:80]
 
 
-def samples(features: str | Path = FEATURES, data: Path = DATA, which: str | None = None,
-            references: bool = True) -> list[Sample]:
+def _features(paths: tuple[str | Path, ...]) -> dict[tuple[str, str], dict]:
+    """Estimate rows by (task, solution), from several files: the first file's row wins (each has the
+    task's reference)."""
+    feats: dict[tuple[str, str], dict] = {}
+    for path in paths:
+        for r in read_jsonl(path):
+            feats.setdefault((r["task"], r["solution"]), r)
+    return feats
+
+
+def samples(features: str | Path | tuple[Path, ...] = FEATURES, data: Path = DATA, which: str | None = None,
+            references: bool = True, also: tuple[Path, ...] = ()) -> list[Sample]:
     """Measured solutions (of the `which` half, `tuning` or `held_out`, or both) joined with their committed
     estimates, one group per task; `time_ms` is the time over the reference's, and with `references`
     each task's reference is a member at 1.0.  `inputs` as `styles_data.samples` gives them, plus
     `torch_only`; `terms` is None where the solution could not be estimated (`reason`), and the
-    reference's `structural` is None (the reward scores solutions)."""
+    reference's `structural` is None (the reward scores solutions).  `also`: directories of more runs
+    (`BASELINE_RUNS`, with `features` naming `BASELINE_FEATURES` too)."""
     from ...rewards.config import RewardConfig
     from ...rewards.structural import score_at_shapes
 
     config = RewardConfig()
-    feats = {(r["task"], r["solution"]): r for r in read_jsonl(features)}
+    feats = _features(features if isinstance(features, tuple) else (features,))
     found = []
-    for task, solutions in relative_times(data).items():
+    for task, solutions in relative_times(data, also).items():
         ref = feats.get((task, REFERENCE))
         if (which and split(task) != which) or ref is None or ref["terms"] is None:
             continue
@@ -179,10 +197,7 @@ def release_samples(gpu: str, which: str | None = None, features: tuple[Path, ..
     for it and the release's two baselines) with the task's reference, as one group: each code at 1 / its
     score, the reference at 1.0; inputs as `samples` gives them (no structural score); codes the CPU has
     no row for left out."""
-    feats: dict[tuple[str, str], dict] = {}
-    for path in features:
-        for r in read_jsonl(path):
-            feats.setdefault((r["task"], r["solution"]), r)
+    feats = _features(features)
     timed: dict[str, list[dict]] = defaultdict(list)
     for row in read_jsonl(scores):
         if row["gpu"] == gpu and (not which or split(row["task"]) == which) and row["score"] > 0:
