@@ -462,9 +462,9 @@ _RELEASE_METHODS = ("ranker", "untrained time estimate", "more CUDA lines")
 
 def release_tables(ranker: Ranker | None = None) -> dict[tuple[str, str], dict[str, dict]]:
     """Per half of CUDA-L1's tasks and GPU it released solutions for: each released solution against its
-    reference, ordered by CUDA-L1's own measurement on that GPU (`cuda_l1.release_samples`, the baselines
-    left out: see `cuda_l1.baseline_scores`); and, where the H200 timed the solution correct too, the
-    ranker beside the H200's measured order (how far one GPU's order carries to another)."""
+    reference, ordered by CUDA-L1's own measurement on that GPU (`cuda_l1.release_samples`); and, where
+    the H200 timed the solution correct too, the ranker beside the H200's measured order (how far one
+    GPU's order carries to another)."""
     from .dataset import cuda_l1, kb_measured
 
     on_h200 = cuda_l1.relative_times()
@@ -476,7 +476,7 @@ def release_tables(ranker: Ranker | None = None) -> dict[tuple[str, str], dict[s
     tables: dict[tuple[str, str], dict[str, dict]] = {}
     for which in ("tuning", "held_out"):
         for gpu in cuda_l1.release_gpus():
-            items = [s for s in cuda_l1.release_samples(gpu, which) if s.impl_id not in cuda_l1.BASELINES]
+            items = cuda_l1.release_samples(gpu, which)
             h200 = {s.group: on_h200[s.task_id.split("/", 1)[1]][s.impl_id] for s in items
                     if s.impl_id in on_h200.get(s.task_id.split("/", 1)[1], {})}
             timed = [s for s in items if s.group in h200]
@@ -514,7 +514,7 @@ def h200_baseline_tables(ranker: Ranker | None = None) -> dict[tuple[str, str], 
         items = cuda_l1.samples((cuda_l1.FEATURES, cuda_l1.BASELINE_FEATURES), which=which,
                                 also=(cuda_l1.BASELINE_RUNS,))
         for kept, members in (("both baselines", items),
-                              ("the CUDA-graph baseline", [s for s in items if s.impl_id != "cuda_l1_cudnn"])):
+                              ("the CUDA-graph baseline", [s for s in items if s.impl_id != cuda_l1.CUDNN])):
             table = {}
             for view, subset in (("all", members), ("codes", [s for s in members if s.impl_id != cuda_l1.REFERENCE])):
                 values = kb_measured.scores(subset, ranker)
@@ -539,7 +539,7 @@ def h200_baseline_markdown(ranker: Ranker | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def baseline_markdown() -> str:
+def baseline_scores_markdown() -> str:
     """`cuda_l1.baseline_scores` as markdown."""
     from .dataset import cuda_l1
 
@@ -563,7 +563,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
         sys.stdout.write(kb_markdown() + "\n")
         sys.stdout.write(cuda_l1_markdown("tuning") + "\n" + cuda_l1_markdown("held_out") + "\n")
-        sys.stdout.write(release_markdown() + "\n" + baseline_markdown() + "\n" + h200_baseline_markdown() + "\n")
+        for table in (release_markdown(), baseline_scores_markdown(), h200_baseline_markdown()):
+            sys.stdout.write(table + "\n")
         sys.stdout.write(reliability_markdown(reliability_tables(items)))
     if ns.output:
         model = fit(items)

@@ -21,12 +21,12 @@ A solution's time is its time over its reference's, timed beside it (what Kernel
 `kb_measured` for why a time relative to the reference is the stable one), and each task's reference is a
 member of its group at 1.0: every solution is ordered against the others and against the reference.
 
-`release_samples` orders the same solutions, the release's two baselines (the reference under a
-captured CUDA graph, and with cuDNN's tuning on) and the references on the GPUs CUDA-L1 released them
-for (RTX 3090, A100, H100, H20, L40), by CUDA-L1's own measurements there (`RELEASE_SCORES`), with
-H200-priced estimates (`BASELINE_FEATURES` for the baselines, made as `FEATURES` is from the task
-directories `benchmarks/cuda_l1.py baselines` writes): how far an order predicted for the H200
-carries to other GPUs, which no machine here has."""
+`release_samples` orders the same solutions against their references on the GPUs CUDA-L1 released them
+for (RTX 3090, A100, H100, H20, L40), by CUDA-L1's own measurements there (`RELEASE_SCORES`), with the
+H200-priced estimates: how far an order predicted for the H200 carries to other GPUs, which no machine
+here has.  The release's two baselines per task (the reference under a captured CUDA graph, and under
+`cudnn.flags`) were timed on the H200 too (`BASELINE_RUNS`, estimated in `BASELINE_FEATURES` from the
+task directories `benchmarks/cuda_l1.py baselines` writes): `samples(..., also=...)` adds them."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ FEATURES = DATA / "rank_features.jsonl.gz"
 RELEASE_SCORES = DATA / "release_scores.jsonl"
 BASELINE_RUNS = DATA / "baselines"  # the release's baselines timed on the H200 (plain_run*.jsonl)
 BASELINE_FEATURES = BASELINE_RUNS / "features.jsonl.gz"  # the CPU's estimates of the release's baselines
-BASELINES = ("cuda_l1_cuda_graph", "cuda_l1_cudnn")  # the baselines, by the names they get here
+CUDA_GRAPH, CUDNN = BASELINES = ("cuda_l1_cuda_graph", "cuda_l1_cudnn")  # the baselines, by the names they get here
 REFERENCE = "reference"
 
 
@@ -191,30 +191,26 @@ def release_gpus(scores: Path = RELEASE_SCORES) -> list[str]:
     return list(dict.fromkeys(r["gpu"] for r in read_jsonl(scores)))
 
 
-def release_samples(gpu: str, which: str | None = None, features: tuple[Path, ...] = (FEATURES, BASELINE_FEATURES),
+def release_samples(gpu: str, which: str | None = None, features: Path = FEATURES,
                     scores: Path = RELEASE_SCORES) -> list[Sample]:
-    """Per task (of the `which` half, or both), every code CUDA-L1 timed on `gpu` (the solution released
-    for it and the release's two baselines) with the task's reference, as one group: each code at 1 / its
-    score, the reference at 1.0; inputs as `samples` gives them (no structural score); codes the CPU has
-    no row for left out."""
-    feats = _features(features)
-    timed: dict[str, list[dict]] = defaultdict(list)
-    for row in read_jsonl(scores):
-        if row["gpu"] == gpu and (not which or split(row["task"]) == which) and row["score"] > 0:
-            timed[row["task"]].append(row)
+    """Each solution CUDA-L1 released for `gpu` (of the `which` half, or both) against its task's reference,
+    timed by CUDA-L1 on that GPU: a group of two per solution, the solution at 1 / its score and the
+    reference at 1.0; inputs as `samples` gives them (no structural score).  The baselines' scores are
+    left out (`baseline_scores` says why)."""
+    feats = _features((features,))
     found = []
-    for n, (task, rows) in enumerate(sorted(timed.items())):
-        ref = feats.get((task, REFERENCE))
-        if ref is None or ref["terms"] is None:
+    for n, row in enumerate(read_jsonl(scores)):
+        task = row["task"]
+        ref, f = feats.get((task, REFERENCE)), feats.get((task, row["solution"]))
+        if row["gpu"] != gpu or row["solution"] in BASELINES or (which and split(task) != which) or \
+                ref is None or ref["terms"] is None or f is None or row["score"] <= 0:
             continue
-        members = [Sample(f"cuda_l1/{task}", n, row["solution"], 1.0 / row["score"],
-                          {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"], "guess": f["guess"],
-                           "torch_only": f["torch_only"], "reason": f["reason"], "structural": None})
-                   for row in rows if (f := feats.get((task, row["solution"]))) is not None]
-        if members:
-            found += [*members, Sample(f"cuda_l1/{task}", n, REFERENCE, 1.0,
-                                       {"terms": ref["terms"], "launches": ref["launches"], "lines": 0,
-                                        "guess": False, "torch_only": True, "structural": None})]
+        found += [Sample(f"cuda_l1/{task}", n, row["solution"], 1.0 / row["score"],
+                         {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"], "guess": f["guess"],
+                          "torch_only": f["torch_only"], "reason": f["reason"], "structural": None}),
+                  Sample(f"cuda_l1/{task}", n, REFERENCE, 1.0,
+                         {"terms": ref["terms"], "launches": ref["launches"], "lines": 0, "guess": False,
+                          "torch_only": True, "structural": None})]
     return found
 
 
@@ -224,12 +220,12 @@ def baseline_scores(scores: Path = RELEASE_SCORES, features: Path = BASELINE_FEA
     share it scores >= 1.25x.  A code that runs the reference's operators cannot be twice as fast as the
     reference: what such scores show is a difference in how the reference was timed."""
     feats = {(r["task"], r["solution"]): r for r in read_jsonl(features)}
-    alike = {task for (task, name), r in feats.items() if name == "cuda_l1_cudnn" and r["terms"] and
+    alike = {task for (task, name), r in feats.items() if name == CUDNN and r["terms"] and
              abs(r["terms"]["total"] / feats[task, REFERENCE]["terms"]["total"] - 1) < 0.1}
     out: dict[str, tuple] = {}
     for gpu in release_gpus(scores):
         found = [r["score"] for r in read_jsonl(scores)
-                 if r["gpu"] == gpu and r["solution"] == "cuda_l1_cudnn" and r["task"] in alike]
+                 if r["gpu"] == gpu and r["solution"] == CUDNN and r["task"] in alike]
         out[gpu] = (len(found), statistics.median(found), sum(s >= 1.25 for s in found) / len(found))
     return out
 
