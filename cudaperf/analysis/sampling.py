@@ -254,6 +254,7 @@ def _scale(expr: Expr, counter: str) -> float:
 
 
 def _whole(values: np.ndarray) -> bool:
+    """Every value a finite whole number."""
     return bool((np.isfinite(values) & (values == np.trunc(values))).all())
 
 
@@ -327,7 +328,7 @@ def _whole_step(loop: Loop, env, shape: tuple[int, ...]) -> np.ndarray | None:
     if loop.step is None or {loop.counter, loop.iteration} & free_symbols(loop.step):
         return None
     step = _shaped(evaluate(loop.step, env), shape).astype(float)
-    return step if (np.isfinite(step) & (step == np.trunc(step))).all() else None
+    return step if _whole(step) else None
 
 
 def _moves_exactly(value: np.ndarray, step: np.ndarray, steps: int) -> bool:
@@ -336,9 +337,8 @@ def _moves_exactly(value: np.ndarray, step: np.ndarray, steps: int) -> bool:
     finite = np.isfinite(value)
     if not (finite & (step != 0)).any():
         return False
-    whole = value[finite]
-    return bool((whole == np.trunc(whole)).all() and
-                (np.abs(whole) + steps * np.abs(step[finite])).max() <= _EXACT_WHOLE)
+    return _whole(value[finite]) and \
+        bool((np.abs(value[finite]) + steps * np.abs(step[finite])).max() <= _EXACT_WHOLE)
 
 
 _EXACT_WHOLE = 2.0**53  # whole numbers up to this add and multiply exactly in float64
