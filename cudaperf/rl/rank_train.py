@@ -477,8 +477,8 @@ def release_tables(ranker: Ranker | None = None) -> dict[tuple[str, str], dict[s
     for which in ("tuning", "held_out"):
         for gpu in cuda_l1.release_gpus():
             items = cuda_l1.release_samples(gpu, which)
-            h200 = {s.group: on_h200[s.task_id.split("/", 1)[1]][s.impl_id] for s in items
-                    if s.impl_id in on_h200.get(s.task_id.split("/", 1)[1], {})}
+            measured = ((s.group, on_h200.get(s.task_id.removeprefix("cuda_l1/"), {}).get(s.impl_id)) for s in items)
+            h200 = {group: ratio for group, ratio in measured if ratio is not None}
             timed = [s for s in items if s.group in h200]
             table = ordered(items)
             table["timed on the H200: ranker"] = ordered(timed)["ranker"]

@@ -66,28 +66,35 @@ def relative_times(data: Path = DATA, also: tuple[Path, ...] = ()) -> dict[str, 
     leaky: dict[tuple[str, str], list[float]] = defaultdict(list)
     for path in sorted(data.glob("*.jsonl")):
         for r in read_jsonl(path):
-            if "task" not in r:        # failed_builds.jsonl
-                continue
-            if isinstance(r.get("time_ms"), dict):      # the engine's cudaperf.eval/1
-                cand, ref = r["time_ms"].get("candidate"), r["time_ms"].get("reference")
-                correct = r.get("status") == "correct"
-            else:                                        # benchmarks/cuda_l1_plain.py
-                cand, ref, correct = r.get("time_ms"), r.get("reference_ms"), r.get("correct") is True
-            if correct and cand and ref:
-                (leaky if path.name in LEAKY_RUNS else ratios)[r["task"], r["solution"]].append(cand / ref)
+            ratio = _ratio(r)
+            if ratio is not None:
+                (leaky if path.name in LEAKY_RUNS else ratios)[r["task"], r["solution"]].append(ratio)
     clean = {task for task, _ in ratios}
     for (task, solution), values in leaky.items():
         if task not in clean:
             ratios[task, solution] += values
-    for directory in also:
-        for path in sorted(directory.glob("*.jsonl")):
-            for r in read_jsonl(path):
-                if r.get("correct") is True and r.get("time_ms") and r.get("reference_ms"):
-                    ratios[r["task"], r["solution"]].append(r["time_ms"] / r["reference_ms"])
+    for path in (p for directory in also for p in sorted(directory.glob("*.jsonl"))):
+        for r in read_jsonl(path):
+            ratio = _ratio(r)
+            if ratio is not None:
+                ratios[r["task"], r["solution"]].append(ratio)
     tasks: dict[str, dict[str, float]] = defaultdict(dict)
     for (task, solution), values in sorted(ratios.items()):
         tasks[task][solution] = statistics.median(values)
     return dict(tasks)
+
+
+def _ratio(r: dict) -> float | None:
+    """A timed row's time over its reference's, when it ran correct (None for other rows, and for
+    failed_builds.jsonl's, which name no task)."""
+    if "task" not in r:
+        return None
+    if isinstance(r.get("time_ms"), dict):      # the engine's cudaperf.eval/1
+        cand, ref = r["time_ms"].get("candidate"), r["time_ms"].get("reference")
+        correct = r.get("status") == "correct"
+    else:                                        # benchmarks/cuda_l1_plain.py
+        cand, ref, correct = r.get("time_ms"), r.get("reference_ms"), r.get("correct") is True
+    return cand / ref if correct and cand and ref else None
 
 
 def rows(tasks_dir: Path, traces: Path | None = None) -> list[dict]:
@@ -150,28 +157,38 @@ def _features(paths: tuple[str | Path, ...]) -> dict[tuple[str, str], dict]:
     return feats
 
 
-def samples(features: str | Path | tuple[Path, ...] = FEATURES, data: Path = DATA, which: str | None = None,
+def _reference_inputs(ref: dict) -> dict:
+    """A task's reference as a group member: its terms, and what a torch-only code has."""
+    return {"terms": ref["terms"], "launches": ref["launches"], "lines": 0, "guess": False, "torch_only": True,
+            "structural": None}
+
+
+def _solution_inputs(f: dict, structural: float | None) -> dict:
+    return {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"], "guess": f["guess"],
+            "torch_only": f["torch_only"], "reason": f["reason"], "structural": structural}
+
+
+def samples(features: tuple[Path, ...] = (FEATURES,), data: Path = DATA, which: str | None = None,
             references: bool = True, also: tuple[Path, ...] = ()) -> list[Sample]:
     """Measured solutions (of the `which` half, `tuning` or `held_out`, or both) joined with their committed
     estimates, one group per task; `time_ms` is the time over the reference's, and with `references`
     each task's reference is a member at 1.0.  `inputs` as `styles_data.samples` gives them, plus
     `torch_only`; `terms` is None where the solution could not be estimated (`reason`), and the
-    reference's `structural` is None (the reward scores solutions).  `also`: directories of more runs
-    (`BASELINE_RUNS`, with `features` naming `BASELINE_FEATURES` too)."""
+    reference's `structural` is None (the reward scores solutions).  `features`: estimate files, the
+    first file's row winning; `also`: directories of more runs (`BASELINE_RUNS`, with `features` naming
+    `BASELINE_FEATURES` too)."""
     from ...rewards.config import RewardConfig
     from ...rewards.structural import score_at_shapes
 
     config = RewardConfig()
-    feats = _features(features if isinstance(features, tuple) else (features,))
+    feats = _features(features)
     found = []
     for task, solutions in relative_times(data, also).items():
         ref = feats.get((task, REFERENCE))
         if (which and split(task) != which) or ref is None or ref["terms"] is None:
             continue
         if references:
-            found.append(Sample(f"cuda_l1/{task}", 0, REFERENCE, 1.0,
-                                {"terms": ref["terms"], "launches": ref["launches"], "lines": 0, "guess": False,
-                                 "torch_only": True, "structural": None}))
+            found.append(Sample(f"cuda_l1/{task}", 0, REFERENCE, 1.0, _reference_inputs(ref)))
         for solution, ratio in solutions.items():
             f = feats.get((task, solution))
             if f is None:
@@ -179,10 +196,7 @@ def samples(features: str | Path | tuple[Path, ...] = FEATURES, data: Path = DAT
             structural = None if f["terms"] is None else score_at_shapes(
                 [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"]["total"],
                 ref["terms"]["total"], config).score
-            found.append(Sample(f"cuda_l1/{task}", 0, solution, ratio,
-                                {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
-                                 "guess": f["guess"], "torch_only": f["torch_only"], "reason": f["reason"],
-                                 "structural": structural}))
+            found.append(Sample(f"cuda_l1/{task}", 0, solution, ratio, _solution_inputs(f, structural)))
     return found
 
 
@@ -205,12 +219,8 @@ def release_samples(gpu: str, which: str | None = None, features: Path = FEATURE
         if row["gpu"] != gpu or row["solution"] in BASELINES or (which and split(task) != which) or \
                 ref is None or ref["terms"] is None or f is None or row["score"] <= 0:
             continue
-        found += [Sample(f"cuda_l1/{task}", n, row["solution"], 1.0 / row["score"],
-                         {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"], "guess": f["guess"],
-                          "torch_only": f["torch_only"], "reason": f["reason"], "structural": None}),
-                  Sample(f"cuda_l1/{task}", n, REFERENCE, 1.0,
-                         {"terms": ref["terms"], "launches": ref["launches"], "lines": 0, "guess": False,
-                          "torch_only": True, "structural": None})]
+        found += [Sample(f"cuda_l1/{task}", n, row["solution"], 1.0 / row["score"], _solution_inputs(f, None)),
+                  Sample(f"cuda_l1/{task}", n, REFERENCE, 1.0, _reference_inputs(ref))]
     return found
 
 
@@ -219,15 +229,14 @@ def baseline_scores(scores: Path = RELEASE_SCORES, features: Path = BASELINE_FEA
     the CPU estimates within 10% of their reference, how many, CUDA-L1's median score of them, and the
     share it scores >= 1.25x.  A code that runs the reference's operators cannot be twice as fast as the
     reference: what such scores show is a difference in how the reference was timed."""
-    feats = {(r["task"], r["solution"]): r for r in read_jsonl(features)}
+    feats = _features((features,))
     alike = {task for (task, name), r in feats.items() if name == CUDNN and r["terms"] and
              abs(r["terms"]["total"] / feats[task, REFERENCE]["terms"]["total"] - 1) < 0.1}
-    out: dict[str, tuple] = {}
-    for gpu in release_gpus(scores):
-        found = [r["score"] for r in read_jsonl(scores)
-                 if r["gpu"] == gpu and r["solution"] == CUDNN and r["task"] in alike]
-        out[gpu] = (len(found), statistics.median(found), sum(s >= 1.25 for s in found) / len(found))
-    return out
+    found: dict[str, list[float]] = defaultdict(list)  # by GPU, in the order the scores list them
+    for r in read_jsonl(scores):
+        if r["solution"] == CUDNN and r["task"] in alike:
+            found[r["gpu"]].append(r["score"])
+    return {gpu: (len(v), statistics.median(v), sum(s >= 1.25 for s in v) / len(v)) for gpu, v in found.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
