@@ -161,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Rank the kernels of FILEs, fastest first, with the pairwise ranker trained on "
                                       "H200 measurements (docs/ranking.md); --train DATASET retrains it.")
     rank.add_argument("paths", nargs="*", metavar="FILE", help="CUDA sources whose kernels compete")
-    launch_options(rank)
+    rank.set_defaults(launch_actions=launch_options(rank))  # what `rank --reference` names as ignored
     rank.add_argument("--reference", metavar="REF.py", help="rank whole KernelBench candidate FILEs (Python with "
                       "load_inline) at this reference's get_inputs() shapes")
     rank.add_argument("--model", metavar="MODEL.json", help="a ranker model instead of the packaged default")
@@ -483,14 +483,6 @@ def cmd_refine(ns: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
 
 
-# the launch options `rank --reference` has no use for: (flag, dest, value when not given)
-_LAUNCH_FLAGS = (("--kernel", "kernel", None), ("--grid", "grid", None), ("--block", "block", None),
-                 ("--smem", "smem", None), ("--arg", "arg", None), ("-D", "defines", None),
-                 ("-I", "include_dirs", None), ("-isystem", "system_include_dirs", None), ("--std", "std", "c++17"),
-                 ("--resources", "resources", None), ("--frontend", "frontend", None), ("-p", "build_dir", None),
-                 ("--compile-commands", "compile_commands", None))
-
-
 def _warn_h200_rates(arch: str | None) -> None:
     """The time model's rates were measured on an H200 only: another --arch does not reprice the kernels."""
     if arch not in (None, "sm_90"):
@@ -512,7 +504,8 @@ def cmd_rank(ns: argparse.Namespace) -> int:
     if not ns.paths:
         raise UsageError("rank needs FILEs (or --train DATASET)")
     if ns.reference:
-        ignored = [flag for flag, dest, default in _LAUNCH_FLAGS if getattr(ns, dest) not in (None, [], default)]
+        ignored = [a.option_strings[0] for a in ns.launch_actions
+                   if a.dest != "arch" and getattr(ns, a.dest) != a.default]  # --arch: _warn_h200_rates
         if ignored:
             print(f"cudaperf: warning: rank --reference ignores {', '.join(ignored)}: the reference's "
                   "get_inputs() sets the shapes, and each candidate's own code its launches", file=sys.stderr)

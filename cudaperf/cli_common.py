@@ -74,33 +74,37 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"cudaperf: error: {message}\n")
 
 
-def launch_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--kernel", metavar="NAME", help="only this kernel")
-    p.add_argument("--grid", type=dims, metavar="X[,Y[,Z]]", help="grid dimensions (blocks)")
-    p.add_argument("--block", type=dims, metavar="X[,Y[,Z]]", help="block dimensions (threads)")
-    p.add_argument("--smem", type=nonnegative, metavar="BYTES", help="dynamic shared memory per block")
-    p.add_argument("--arg", type=assignment, action="append", default=[], metavar="NAME=VALUE",
-                   help="value of a scalar kernel argument or template parameter (repeatable)")
-    p.add_argument("-D", dest="defines", type=define, action="append", default=[], metavar="NAME[=VALUE]",
-                   help="define a macro, as for the compiler (repeatable)")
-    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                   help="add DIR to the include path, as for the compiler (repeatable)")
-    p.add_argument("-isystem", dest="system_include_dirs", action="append", default=[], metavar="DIR",
-                   help="add DIR to the system include path (repeatable)")
-    p.add_argument("--std", choices=("c++11", "c++14", "c++17", "c++20"), default="c++17",
-                   help="C++ standard for the compiler (default c++17)")
-    p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)")
-    p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
-                   help="how registers and static shared memory are obtained (default auto; lint: estimate)")
-    p.add_argument("--frontend", choices=("tree-sitter", "clang", "auto"),
-                   help="how sources are read: tree-sitter (default, fast), clang (libclang's preprocessor, types "
-                        "and constants; pip install 'cudaperf[clang]'), auto (clang where a compile database or "
-                        "headers make it worth it; or tool.cudaperf.frontend)")
-    p.add_argument("-p", dest="build_dir", metavar="BUILD_DIR",
-                   help="read each file's -I/-D/-std from BUILD_DIR/compile_commands.json (as clang-tidy -p)")
-    p.add_argument("--compile-commands", metavar="FILE",
-                   help="the compile database (compile_commands.json) to read flags from; without it or -p, the "
-                        "nearest compile_commands.json above each file (or in a build/ beside it) is used")
+def launch_options(p: argparse.ArgumentParser) -> list[argparse.Action]:
+    """The options that say how a kernel is read and launched; their actions (a command that has no
+    use for some of them names those it was given)."""
+    return [
+        p.add_argument("--kernel", metavar="NAME", help="only this kernel"),
+        p.add_argument("--grid", type=dims, metavar="X[,Y[,Z]]", help="grid dimensions (blocks)"),
+        p.add_argument("--block", type=dims, metavar="X[,Y[,Z]]", help="block dimensions (threads)"),
+        p.add_argument("--smem", type=nonnegative, metavar="BYTES", help="dynamic shared memory per block"),
+        p.add_argument("--arg", type=assignment, action="append", default=[], metavar="NAME=VALUE",
+                       help="value of a scalar kernel argument or template parameter (repeatable)"),
+        p.add_argument("-D", dest="defines", type=define, action="append", default=[], metavar="NAME[=VALUE]",
+                       help="define a macro, as for the compiler (repeatable)"),
+        p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                       help="add DIR to the include path, as for the compiler (repeatable)"),
+        p.add_argument("-isystem", dest="system_include_dirs", action="append", default=[], metavar="DIR",
+                       help="add DIR to the system include path (repeatable)"),
+        p.add_argument("--std", choices=("c++11", "c++14", "c++17", "c++20"), default="c++17",
+                       help="C++ standard for the compiler (default c++17)"),
+        p.add_argument("--arch", metavar="sm_XX", help="target architecture (default sm_90, or tool.cudaperf.arch)"),
+        p.add_argument("--resources", choices=("auto", "ptxas", "estimate"),
+                       help="how registers and static shared memory are obtained (default auto; lint: estimate)"),
+        p.add_argument("--frontend", choices=("tree-sitter", "clang", "auto"),
+                       help="how sources are read: tree-sitter (default, fast), clang (libclang's preprocessor, types "
+                            "and constants; pip install 'cudaperf[clang]'), auto (clang where a compile database or "
+                            "headers make it worth it; or tool.cudaperf.frontend)"),
+        p.add_argument("-p", dest="build_dir", metavar="BUILD_DIR",
+                       help="read each file's -I/-D/-std from BUILD_DIR/compile_commands.json (as clang-tidy -p)"),
+        p.add_argument("--compile-commands", metavar="FILE",
+                       help="the compile database (compile_commands.json) to read flags from; without it or -p, the "
+                            "nearest compile_commands.json above each file (or in a build/ beside it) is used"),
+    ]
 
 
 def strict_option(p: argparse.ArgumentParser) -> None:
