@@ -63,7 +63,8 @@ def _patch_load_inline(failed_file: Path, record: bool) -> None:
     ext.load_inline = load_inline
 
 
-def _import(path: Path, name: str):
+def import_file(path: Path, name: str):
+    """The module a Python file defines, imported under `name` (kb_kernel_times_h200.py uses it too)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(name, path)
@@ -119,7 +120,7 @@ def _time_task(directory: Path, out) -> None:
         return [x.cuda() if isinstance(x, torch.Tensor) else x for x in module.get_inputs()]
 
     _default_precision()
-    ref_module = _import(directory / "reference.py", f"ref_{directory.name}")
+    ref_module = import_file(directory / "reference.py", f"ref_{directory.name}")
     init = ref_module.get_init_inputs()
     torch.manual_seed(0)
     reference = ref_module.Model(*init).cuda().eval()
@@ -132,7 +133,7 @@ def _time_task(directory: Path, out) -> None:
                "reference_ms": reference_ms, "correct": None, "time_ms": None, "error": None}
         try:
             _default_precision()
-            module = _import(path, f"sol_{directory.name}_{path.stem}")
+            module = import_file(path, f"sol_{directory.name}_{path.stem}")
             torch.manual_seed(0)
             model = module.ModelNew(*init).cuda().eval()
             inputs = fresh_inputs(ref_module)
@@ -162,7 +163,7 @@ def _timer(tasks: list[str], results: Path, failed_file: Path) -> None:
 def _build(path: Path, failed_file: Path) -> None:
     code = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import cuda_l1_plain as p; "
             f"from pathlib import Path; p._patch_load_inline(Path({str(failed_file)!r}), record=True); "
-            f"p._import(Path({str(path)!r}), 'm')")
+            f"p.import_file(Path({str(path)!r}), 'm')")
     try:
         subprocess.run([sys.executable, "-c", code], timeout=240, capture_output=True)
     except subprocess.TimeoutExpired:

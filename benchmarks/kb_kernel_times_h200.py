@@ -21,16 +21,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from cuda_l1_plain import import_file
+
 FORWARDS = 20
-
-
-def _load(path: Path, name: str):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def measure(candidate: str) -> dict:
@@ -41,10 +34,10 @@ def measure(candidate: str) -> dict:
     started = time.perf_counter()
     path = Path(candidate)
     try:
-        reference = _load(path.parent / "reference.py", "reference")
+        reference = import_file(path.parent / "reference.py", "reference")
         torch.manual_seed(0)
         inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in reference.get_inputs()]
-        module = _load(path, "candidate")
+        module = import_file(path, "candidate")
         model = module.ModelNew(*reference.get_init_inputs()).cuda()
         built = time.perf_counter() - started
         with torch.no_grad():
