@@ -37,23 +37,26 @@ from pathlib import Path
 GPUS = ("3090", "a100", "h100", "h20", "l40")
 
 
-def _read_release(git_dir: Path, gpu: str) -> list[dict]:
-    """One JSON object per line, as CUDA-L1 ships `optimized_cuda_code/<gpu>.json`."""
-    text = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"HEAD:optimized_cuda_code/{gpu}.json"],
-                          capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+def _read_release(git_dir: Path) -> dict[str, list[dict]]:
+    """Per GPU, one JSON object per line, as CUDA-L1 ships `optimized_cuda_code/<gpu>.json`."""
+    release = {}
+    for gpu in GPUS:
+        text = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"HEAD:optimized_cuda_code/{gpu}.json"],
+                              capture_output=True, text=True, check=True).stdout
+        release[gpu] = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return release
 
 
 def _task(row: dict) -> str:
     return f"L{int(row['level_id'])}_{int(row['task_id']):03d}"
 
 
-def _solutions(git_dir: Path) -> tuple[dict[str, dict[str, list[str]]], dict[str, str]]:
+def _solutions(release: dict[str, list[dict]]) -> tuple[dict[str, dict[str, list[str]]], dict[str, str]]:
     """Per task, each distinct solution's code with the GPUs it was released for; each task's reference."""
     solutions: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     references: dict[str, str] = {}
-    for gpu in GPUS:
-        for row in _read_release(git_dir, gpu):
+    for gpu, rows in release.items():
+        for row in rows:
             references.setdefault(_task(row), row["ref_code"])
             if (row.get("custom_code") or "").strip():
                 solutions[_task(row)][row["custom_code"]].append(gpu)
@@ -66,7 +69,7 @@ def _name(gpus: list[str]) -> str:
 
 def materialise(git_dir: Path, out: Path) -> int:
     """OUT/L<level>_<task>/reference.py and one `<gpus>.py` per distinct solution."""
-    solutions, references = _solutions(git_dir)
+    solutions, references = _solutions(_read_release(git_dir))
     count = 0
     for task, codes in sorted(solutions.items()):
         directory = out / task
@@ -82,12 +85,12 @@ def materialise(git_dir: Path, out: Path) -> int:
 BASELINES = {"cuda_graph_code": "score_cuda_graph", "cudnn_code": "score_cudnn"}  # the release's other codes
 
 
-def _baselines(git_dir: Path) -> dict[str, dict[str, str]]:
+def _baselines(release: dict[str, list[dict]]) -> dict[str, dict[str, str]]:
     """Per task, CUDA-L1's two baselines (its reference under a captured CUDA graph, and with cuDNN's
     tuning on: `class Model`, the same code for every GPU), by the solution name they get here."""
     found: dict[str, dict[str, str]] = defaultdict(dict)
-    for gpu in GPUS:
-        for row in _read_release(git_dir, gpu):
+    for rows in release.values():
+        for row in rows:
             for field in BASELINES:
                 code = row.get(field) or ""
                 if "class Model" in code:
@@ -102,9 +105,10 @@ def _baseline_name(field: str) -> str:
 def materialise_baselines(git_dir: Path, out: Path) -> int:
     """OUT/L<level>_<task>/reference.py and the task's two baselines, each with `ModelNew = Model` added
     (the name a solution's class has), as `cuda_l1_cuda_graph.py` and `cuda_l1_cudnn.py`."""
-    _, references = _solutions(git_dir)
+    release = _read_release(git_dir)
+    _, references = _solutions(release)
     count = 0
-    for task, codes in sorted(_baselines(git_dir).items()):
+    for task, codes in sorted(_baselines(release).items()):
         directory = out / task
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "reference.py").write_text(references[task])
@@ -119,10 +123,11 @@ def release_scores(git_dir: Path, out: Path) -> int:
     """One row per task, GPU and code CUDA-L1 timed there: its own `score` (the reference's time over the
     code's, on that GPU) of the released solution (`score_default`) and of the two baselines.  About 16
     rows per GPU carry a score with the code `None`: no solution, so no row."""
-    solutions, _ = _solutions(git_dir)
+    release = _read_release(git_dir)
+    solutions, _ = _solutions(release)
     rows = []
-    for gpu in GPUS:
-        for row in _read_release(git_dir, gpu):
+    for gpu, released in release.items():
+        for row in released:
             task, code = _task(row), row.get("custom_code") or ""
             timed = [(_name(solutions[task][code]), code, row.get("score_default"))] if "class ModelNew" in code else []
             timed += [(_baseline_name(field), row.get(field) or "", row.get(score))
