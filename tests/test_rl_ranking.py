@@ -95,7 +95,7 @@ def test_packaged_model_is_the_one_the_data_trains():
     np.testing.assert_allclose(trained.weights, default.weights, rtol=1e-4, atol=1e-6)
 
 
-def test_shrinkage_pulls_every_weight_but_the_totals_toward_zero(monkeypatch):
+def test_shrinkage_pulls_every_weight_but_the_totals_toward_zero():
     """`SHRINK` on the real training pairs: the total's weight is not shrunk (it grows, taking over what
     the other terms gave up), every other weight is no larger in size, and together they shrink."""
     pytest.importorskip("scipy")
@@ -103,15 +103,13 @@ def test_shrinkage_pulls_every_weight_but_the_totals_toward_zero(monkeypatch):
 
     items = rank_train.all_samples()
     names, x = rank_train.matrix(items)
-    shrunk, shrink = rank_train.fit(items, names, x), rank_train.SHRINK
-    monkeypatch.setattr(rank_train, "SHRINK", 0.0)
-    plain = rank_train.fit(items, names, x)
+    shrunk, plain = rank_train.fit(items, names, x), rank_train.fit(items, names, x, shrink=0.0)
     total = names.index("t_total")
     others = [i for i in range(len(names)) if i != total]
     assert abs(shrunk.weights[total]) > abs(plain.weights[total])
     assert all(abs(shrunk.weights[i]) <= abs(plain.weights[i]) + 1e-9 for i in others)
     assert np.abs(shrunk.weights[others]).sum() < 0.7 * np.abs(plain.weights[others]).sum()
-    assert shrunk.model["trained_on"]["shrink"] == shrink > 0 == plain.model["trained_on"]["shrink"]
+    assert shrunk.model["trained_on"]["shrink"] == rank_train.SHRINK > 0 == plain.model["trained_on"]["shrink"]
 
 
 def test_rank_cli_orders_kernels(capsys):

@@ -75,10 +75,11 @@ def pairs(items: list[Sample], x: np.ndarray, min_ratio: float) -> tuple[np.ndar
     return np.array(rows).reshape(-1, x.shape[1]), np.array(labels), fams
 
 
-def fit(items: list[Sample], names: list[str] | None = None, x: np.ndarray | None = None) -> Ranker:
+def fit(items: list[Sample], names: list[str] | None = None, x: np.ndarray | None = None,
+        shrink: float = SHRINK) -> Ranker:
     """Logistic regression on standardised differences of the time terms, every weight bounded to
     be <= 0 (more time on any resource never predicts faster), families weighted equally, every weight
-    but the total's shrunk toward zero (`SHRINK`), solved with scipy's L-BFGS-B."""
+    but the total's shrunk toward zero by `shrink`, solved with scipy's L-BFGS-B."""
     from scipy.optimize import minimize
 
     if x is None:
@@ -91,7 +92,7 @@ def fit(items: list[Sample], names: list[str] | None = None, x: np.ndarray | Non
         count[f] += 1
     weight = np.array([1.0 / (len(count) * count[f]) for f in fams])
     sign = 2.0 * y - 1.0
-    penalty = np.array([L2 if name == "t_total" else L2 + SHRINK for name in names])
+    penalty = np.array([L2 if name == "t_total" else L2 + shrink for name in names])
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         z = sign * (d @ w)
@@ -103,7 +104,7 @@ def fit(items: list[Sample], names: list[str] | None = None, x: np.ndarray | Non
     return Ranker({"schema": SCHEMA, "kind": "logistic-pairwise", "features": names, "scale": scale.tolist(),
                    "weights": w.tolist(),
                    "trained_on": {"samples": len(items), "pairs": len(d) // 2, "min_ratio": TRAIN_RATIO,
-                                  "families": sorted(count), "l2": L2, "shrink": SHRINK}})
+                                  "families": sorted(count), "l2": L2, "shrink": shrink}})
 
 
 def _tau(pred: np.ndarray, true: np.ndarray) -> float:
