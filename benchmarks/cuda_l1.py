@@ -34,6 +34,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from cudaperf.rl.dataset.cuda_l1 import CUDA_GRAPH, CUDNN
+
 GPUS = ("3090", "a100", "h100", "h20", "l40")
 
 
@@ -82,7 +84,8 @@ def materialise(git_dir: Path, out: Path) -> int:
     return 0
 
 
-BASELINES = {"cuda_graph_code": "score_cuda_graph", "cudnn_code": "score_cudnn"}  # the release's other codes
+# the release's other codes: their field, the field of their score, and the name the dataset reads them by
+BASELINES = (("cuda_graph_code", "score_cuda_graph", CUDA_GRAPH), ("cudnn_code", "score_cudnn", CUDNN))
 
 
 def _baselines(release: dict[str, list[dict]]) -> dict[str, dict[str, str]]:
@@ -91,15 +94,11 @@ def _baselines(release: dict[str, list[dict]]) -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = defaultdict(dict)
     for rows in release.values():
         for row in rows:
-            for field in BASELINES:
+            for field, _, name in BASELINES:
                 code = row.get(field) or ""
                 if "class Model" in code:
-                    found[_task(row)].setdefault(_baseline_name(field), code)
+                    found[_task(row)].setdefault(name, code)
     return found
-
-
-def _baseline_name(field: str) -> str:
-    return f"cuda_l1_{field.removesuffix('_code')}"
 
 
 def materialise_baselines(git_dir: Path, out: Path) -> int:
@@ -130,8 +129,8 @@ def release_scores(git_dir: Path, out: Path) -> int:
         for row in released:
             task, code = _task(row), row.get("custom_code") or ""
             timed = [(_name(solutions[task][code]), code, row.get("score_default"))] if "class ModelNew" in code else []
-            timed += [(_baseline_name(field), row.get(field) or "", row.get(score))
-                      for field, score in BASELINES.items() if "class Model" in (row.get(field) or "")]
+            timed += [(name, row.get(field) or "", row.get(score))
+                      for field, score, name in BASELINES if "class Model" in (row.get(field) or "")]
             rows += [{"task": task, "gpu": gpu, "solution": name, "sha1": hashlib.sha1(text.encode()).hexdigest(),
                       "score": score} for name, text, score in timed if score is not None]
     out.write_text("".join(json.dumps(r) + "\n" for r in rows))

@@ -22,7 +22,7 @@ from cudaperf.rl import rank_train
 def lofo(items: list, names: list[str], x: np.ndarray, shrink: float | None) -> tuple[float, float]:
     """Mean of families and pooled accuracy at >= 1.25x; `shrink` None scores by the total alone."""
     families = np.array([s.family for s in items])
-    total = names.index("t_total")
+    total = names.index(rank_train.TOTAL)
     scores = -x[:, total].copy()
     if shrink is not None:
         for family in sorted(set(families)):

@@ -104,7 +104,7 @@ def test_shrinkage_pulls_every_weight_but_the_totals_toward_zero():
     items = rank_train.all_samples()
     names, x = rank_train.matrix(items)
     shrunk, plain = rank_train.fit(items, names, x), rank_train.fit(items, names, x, shrink=0.0)
-    total = names.index("t_total")
+    total = names.index(rank_train.TOTAL)
     others = [i for i in range(len(names)) if i != total]
     assert abs(shrunk.weights[total]) > abs(plain.weights[total])
     assert all(abs(shrunk.weights[i]) <= abs(plain.weights[i]) + 1e-9 for i in others)

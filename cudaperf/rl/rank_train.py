@@ -30,6 +30,7 @@ from .dataset.load import DEFAULT, Sample, samples
 TRAIN_RATIO, TARGET_RATIO = 1.1, 1.25
 RATES = ("accuracy_1.25", "accuracy_1.1", "kendall_tau", "top1")
 L2 = 1e-2
+TOTAL = "t_total"  # the model's input for the total time (terms.log_terms names each term t_<name>)
 # a second L2 penalty on every weight but the total's: a term moves the prediction away from the untrained
 # estimate only as far as the training pairs insist (chosen by leave-one-family-out over the training
 # families, docs/ranking.md "Weights shrunk toward the total")
@@ -92,7 +93,7 @@ def fit(items: list[Sample], names: list[str] | None = None, x: np.ndarray | Non
         count[f] += 1
     weight = np.array([1.0 / (len(count) * count[f]) for f in fams])
     sign = 2.0 * y - 1.0
-    penalty = np.array([L2 if name == "t_total" else L2 + shrink for name in names])
+    penalty = np.array([L2 if name == TOTAL else L2 + shrink for name in names])
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         z = sign * (d @ w)
