@@ -1,6 +1,8 @@
 """What the host pays for the ways model-written solutions call their kernels, timed on the GPU machine:
 a `load_inline` extension call, the same call wrapped in a `torch.autograd.Function`, a CuPy launch
-(`cp.RawKernel`) and the tensors handed to CuPy, beside a torch operator.  The time model prices these
+(`cp.RawKernel`) and the tensors handed to CuPy, beside a torch operator; and the context managers
+solutions enter on every call (`torch.backends.cudnn.flags`, autocast, `no_grad`, a stream), entered and
+left around nothing.  The time model prices these
 host calls from it (`costmodel.torch_ops.TORCH`).
 
 Each figure is wall time per call over `CALLS` calls of an empty kernel (the GPU never holds the host
@@ -36,6 +38,14 @@ def _per_call_us(fn, sync) -> float:
     return statistics.median(rounds)
 
 
+def _entered(make):
+    """A call that enters and leaves the context manager `make()` returns, around nothing."""
+    def call():
+        with make():
+            pass
+    return call
+
+
 def main(out: str) -> int:
     import cupy as cp
     import numpy as np
@@ -69,6 +79,7 @@ torch::Tensor same(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Ten
             return grad, None, None, None
 
     params = [torch.nn.Parameter(t.clone()) for t in x]
+    side = torch.cuda.Stream()
     cases = {
         "cupy launch, 4 pointers as ints": lambda: kernel((1,), (32,), (*ptrs, n)),
         "cupy launch, 4 tensors by cp.asarray": lambda: kernel((1,), (32,), (*[cp.asarray(t) for t in x], n)),
@@ -80,6 +91,17 @@ torch::Tensor same(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Ten
         "that call through an autograd.Function": lambda: Wrapped.apply(*x),
         "that call through an autograd.Function, on parameters": lambda: Wrapped.apply(*params),
         "torch operator (add_ of a scalar)": lambda: x[0].add_(0.0),
+        "with torch.backends.cudnn.flags(enabled, benchmark, deterministic)": _entered(
+            lambda: torch.backends.cudnn.flags(enabled=True, benchmark=True, deterministic=False)),
+        "with torch.backends.cudnn.flags(benchmark)": _entered(lambda: torch.backends.cudnn.flags(benchmark=True)),
+        "with torch.cuda.amp.autocast()": _entered(lambda: torch.cuda.amp.autocast()),
+        "with torch.autocast('cuda')": _entered(lambda: torch.autocast("cuda")),
+        "with torch.autocast('cuda', dtype=torch.float16)": _entered(lambda: torch.autocast("cuda", torch.float16)),
+        "with torch.no_grad()": _entered(torch.no_grad),
+        "with torch.enable_grad()": _entered(torch.enable_grad),
+        "with torch.inference_mode()": _entered(torch.inference_mode),
+        "with torch.cuda.stream(side stream)": _entered(lambda: torch.cuda.stream(side)),
+        "with torch.cuda.device(0)": _entered(lambda: torch.cuda.device(0)),
     }
     with open(out, "w") as f, torch.no_grad():
         for case, fn in cases.items():

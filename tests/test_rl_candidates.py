@@ -428,6 +428,46 @@ def test_host_call_prices_follow_the_h200_measurements():
         assert TORCH[price] == pytest.approx(measured * scale, rel=0.05), price
 
 
+def test_context_manager_prices_follow_the_second_h200_run():
+    """Entering `cudnn.flags`, autocast, a stream or a grad mode costs what the H200's second run measured
+    (host_calls_run2.jsonl), scaled as `host_s` is to that run's own bare extension call."""
+    from cudaperf.costmodel.torch_ops import TORCH
+
+    us = {r["case"]: r["us"] for r in map(json.loads, (ROOT / "tests/data/h200/host_calls/host_calls_run2.jsonl")
+                                          .read_text().splitlines())}
+    scale = TORCH["host_s"] / us["load_inline extension call, 4 tensors"]
+    for price, case in (("cudnn_flags_host_s", "with torch.backends.cudnn.flags(enabled, benchmark, deterministic)"),
+                        ("autocast_host_s", "with torch.cuda.amp.autocast()"),
+                        ("stream_host_s", "with torch.cuda.stream(side stream)"),
+                        ("grad_mode_host_s", "with torch.no_grad()")):
+        assert TORCH[price] == pytest.approx(us[case] * scale, rel=0.02), price
+
+
+_IN_CONTEXTS = _SMALL_REWRITE.replace("    def forward(self, x):\n        return", '''    @torch.no_grad()
+    def forward(self, x):
+        with torch.backends.cudnn.flags(enabled=True, benchmark=True), torch.cuda.amp.autocast(dtype=torch.float32):
+            with torch.cuda.stream(torch.cuda.Stream()):
+                return''')
+
+
+@pytest.mark.torch
+def test_context_managers_entered_per_call_cost_the_host():
+    """The same operators under `cudnn.flags`, autocast, a side stream and a `no_grad` decorator (what
+    CUDA-L1's cuDNN baselines and many solutions wrap their forward in): more host time by one entry of
+    each, and the tracer's own `no_grad` around the call is not the solution's."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel.candidates import estimate
+    from cudaperf.costmodel.torch_ops import TORCH
+
+    plain, wrapped = estimate(_SMALL_REFERENCE, [_SMALL_REWRITE, _IN_CONTEXTS])
+    assert [op["op"] for op in wrapped.torch_ops] == [op["op"] for op in plain.torch_ops]
+    entries = sum(TORCH[p] for p in ("cudnn_flags_host_s", "autocast_host_s", "stream_host_s", "grad_mode_host_s"))
+    assert wrapped.terms["host"] - plain.terms["host"] == pytest.approx(entries)
+    # without contexts: its operators, its module call and its one view (`.t()`), no grad mode of the tracer's
+    assert plain.terms["host"] == pytest.approx(TORCH["host_s"] * len(plain.torch_ops) + TORCH["module_host_s"]
+                                                + TORCH["view_host_s"])
+
+
 _CONSTANT = '''import torch
 
 

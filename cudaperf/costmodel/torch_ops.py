@@ -40,12 +40,17 @@ from .terms import ARCH
 # gave 2.49, not fitted on).  Host calls measured on the H200 (tests/data/h200/host_calls, each scaled as
 # `host_s` is to the bare extension call's 8.8 us there): a kernel launched with CuPy costs what an
 # extension call does (8.2 us), each tensor handed to CuPy 10.1 (`cp.asarray`) or 23.8 us
-# (`cp.from_dlpack`), and wrapping a call in an `autograd.Function` 9.6 us more (`function_host_s`).
+# (`cp.from_dlpack`), and wrapping a call in an `autograd.Function` 9.6 us more (`function_host_s`).  A
+# second run (host_calls_run2.jsonl, scaled by its own extension call's 9.07 us) timed the context
+# managers solutions enter on every call, around nothing: `torch.backends.cudnn.flags(...)` 14.4 us,
+# `torch.cuda.amp.autocast()` 10.1, `torch.cuda.stream(s)` 15.9, `torch.no_grad()` 2.8 (the grad modes;
+# `inference_mode` 3.2, `enable_grad` 1.5).
 TORCH = {"gemm_flops": 40e12, "conv_flops": 250e12, "conv_half_fill": (1000.0, 128.0, 192.0),
          "transposed_conv": 3.0, "depthwise_conv": 8.0, "strided_copy": 3.5,
          "host_s": 18e-6, "conv_host_s": 4e-5, "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
          "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0, "pooling": 1.9,
-         "cupy_asarray_host_s": 21e-6, "cupy_dlpack_host_s": 49e-6, "function_host_s": 20e-6}
+         "cupy_asarray_host_s": 21e-6, "cupy_dlpack_host_s": 49e-6, "function_host_s": 20e-6,
+         "cudnn_flags_host_s": 28.6e-6, "autocast_host_s": 20e-6, "stream_host_s": 31.6e-6, "grad_mode_host_s": 5.6e-6}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 9.75, "half": 19.5, "fp64": 1.0},
              "conv": {"fp32": 0.2, "tf32": 1.0, "half": 2.0, "fp64": 0.2}}
 # Operators torch runs as several kernels (profiled on the H200, torch 2.11: benchmarks/torch_ops_h200.py);
@@ -134,13 +139,15 @@ def op_host(op: dict) -> float:
 
 
 # the calls that launch nothing but cost host time, each with its price in TORCH (trace._no_host_calls
-# counts them)
+# counts them; the context managers' entries: trace._host_entries)
 HOST_ONLY = {"views": "view_host_s", "modules": "module_host_s", "functions": "function_host_s",
-              "cupy_asarray": "cupy_asarray_host_s", "cupy_dlpack": "cupy_dlpack_host_s"}
+             "cupy_asarray": "cupy_asarray_host_s", "cupy_dlpack": "cupy_dlpack_host_s",
+             "cudnn_flags": "cudnn_flags_host_s", "autocasts": "autocast_host_s", "streams": "stream_host_s",
+             "grad_modes": "grad_mode_host_s"}
 
 
 def host_only(calls: dict | None) -> float:
     """The host time of the calls that launch nothing (`views`, `modules`, `autograd.Function` wrappings,
-    tensors handed to CuPy: trace's `_no_host_calls`)."""
+    tensors handed to CuPy, context managers entered: trace's `_no_host_calls`)."""
     calls = calls or {}
     return sum(calls.get(kind, 0) * TORCH[price] for kind, price in HOST_ONLY.items())

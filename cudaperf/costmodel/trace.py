@@ -15,9 +15,10 @@ own operators), "reference_host": {"views", "modules"}, "candidates": [{"error",
 "extensions": [{cuda, functions, build_error}], "calls": [{"extension", "function", "args"}],
 "ops": [{"op", "flops", "bytes", "strided", "precision"}], "views", "modules"}]}
 (`precision` of GEMMs and convolutions: half, tf32, fp32; a convolution's implicit GEMM `gemm`; `graph`
-on what a CUDA graph's replay ran; `views`, `modules`, `functions` and the tensors handed to CuPy: the
-calls that launch nothing but cost host time, `_no_host_calls`).  A kernel launched with CuPy (`cupyshim`) is an
-extension of its own (`cupy: true`), each launch a call of it with the launch recorded.
+on what a CUDA graph's replay ran; `views`, `modules`, `functions`, the tensors handed to CuPy and the
+context managers entered: the calls that launch nothing but cost host time, `_no_host_calls`).  A
+kernel launched with CuPy (`cupyshim`) is an extension of its own (`cupy: true`), each launch a call of
+it with the launch recorded.
 
 An extension the translator finds could not build anywhere (`NO_BUILD`) makes `load_inline` raise, as the
 build would on a GPU machine: what the candidate then does (its fallback, usually torch) is what is traced."""
@@ -173,23 +174,69 @@ def _fused_rnn(record):
     return FusedRNN()
 
 
+class _Counted(contextlib.ContextDecorator):
+    """A context manager that tells `entered` each time it is entered, then enters the one it wraps."""
+
+    def __init__(self, inner, entered):
+        self.inner, self.entered = inner, entered
+
+    def __enter__(self):
+        self.entered()
+        return self.inner.__enter__()
+
+    def __exit__(self, *exc):
+        return self.inner.__exit__(*exc)
+
+
+def _counting_class(cls, entered):
+    """A subclass of a torch grad-mode class (`no_grad`, also as a decorator) that tells `entered` of each
+    entry: a decorated forward enters a fresh instance (`clone`) on every call."""
+    def __enter__(self):
+        entered()
+        return cls.__enter__(self)
+
+    return type(cls.__name__, (cls,), {"__enter__": __enter__})
+
+
+# where a solution enters a context manager that costs the host time on every call (measured on the H200:
+# tests/data/h200/host_calls), by the `torch_ops.HOST_ONLY` kind it counts as
+_CONTEXTS = (("backends.cudnn", "flags", "cudnn_flags"), ("", "autocast", "autocasts"),
+             ("amp", "autocast", "autocasts"), ("cuda.amp", "autocast", "autocasts"), ("cuda", "stream", "streams"))
+_GRAD_MODES = ("no_grad", "enable_grad", "inference_mode")
+
+
 @contextlib.contextmanager
-def _autograd_functions(applied):
-    """`torch.autograd.Function.apply` telling `applied` of each call: a solution wrapping its extension
-    in an autograd Function pays the host for it (about one more extension call, measured)."""
+def _host_entries(count):
+    """What costs the host on each call and launches nothing, told to `count(kind)` as it happens: an
+    `autograd.Function` call (`functions`: a solution wrapping its extension in one pays about one more
+    extension call, measured) and the context managers of `_CONTEXTS` and `_GRAD_MODES` entered."""
+    import operator
+
     import torch
 
-    original = torch.autograd.Function.__dict__["apply"]
+    original_apply = torch.autograd.Function.__dict__["apply"]
 
     def apply(cls, *args, **kwargs):
-        applied()
-        return original.__func__(cls, *args, **kwargs)
+        count("functions")
+        return original_apply.__func__(cls, *args, **kwargs)
 
+    def counted(make, kind):
+        return lambda *args, **kwargs: _Counted(make(*args, **kwargs), lambda: count(kind))
+
+    saved = [(operator.attrgetter(where)(torch) if where else torch, name) for where, name, _ in _CONTEXTS]
+    saved = [(owner, name, getattr(owner, name)) for owner, name in saved]
+    saved += [(torch, name, getattr(torch, name)) for name in _GRAD_MODES]
     torch.autograd.Function.apply = classmethod(apply)
+    for (owner, name, make), (_, _, kind) in zip(saved, _CONTEXTS):
+        setattr(owner, name, counted(make, kind))
+    for name in _GRAD_MODES:
+        setattr(torch, name, _counting_class(getattr(torch, name), lambda: count("grad_modes")))
     try:
         yield
     finally:
-        torch.autograd.Function.apply = original
+        torch.autograd.Function.apply = original_apply
+        for owner, name, original in saved:
+            setattr(owner, name, original)
 
 
 def _precision_flags(restore: tuple | None = None) -> tuple:
@@ -467,7 +514,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
     hook = torch.nn.modules.module.register_module_forward_pre_hook(module_called)
     model = None
     try:
-        with on_meta_mode(), Recorder(), _fused_rnn(fused), _autograd_functions(lambda: host_call("functions")):
+        with on_meta_mode(), Recorder(), _fused_rnn(fused), _host_entries(host_call):
             ns: dict = {"__name__": "candidate"}
             exec(compile(source, "candidate.py", "exec"), ns)
             if "ModelNew" not in ns:
@@ -477,7 +524,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
                 model = ns["ModelNew"](*init)
                 inputs = [x.to("meta") if isinstance(x, torch.Tensor) else x for x in reference_inputs]
                 state["phase"] = "run"
-                with torch.no_grad():
+                with torch.autograd.grad_mode.no_grad():        # as a timing runs; not the solution's own
                     model(*inputs)
                     record.update(_warm_call(model, inputs, record))
     except SyntaxError as exc:
@@ -591,7 +638,8 @@ def _warm_call(model, inputs: list, record: dict) -> dict:
 def _no_host_calls() -> dict[str, int]:
     """Calls that launch nothing but cost the host time all the same: torch views and metadata operators
     run from Python (`views`), `nn.Module` calls (`modules`), `autograd.Function` calls (`functions`: their
-    wrapping, not what they run) and tensors handed to CuPy (`cupy_asarray`, `cupy_dlpack`): the kinds
+    wrapping, not what they run), tensors handed to CuPy (`cupy_asarray`, `cupy_dlpack`) and context
+    managers entered (`cudnn_flags`, `autocasts`, `streams`, `grad_modes`: `_host_entries`): the kinds
     `torch_ops.HOST_ONLY` prices.  At a small task's shapes the GPU waits on the host, and these are what
     separates a rewrite calling the reference's own kernels."""
     return dict.fromkeys(HOST_ONLY, 0)

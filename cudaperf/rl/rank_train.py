@@ -550,8 +550,8 @@ def baseline_scores_markdown() -> str:
     """`cuda_l1.baseline_scores` as markdown."""
     from .dataset import cuda_l1
 
-    lines = ["| GPU | cuDNN baselines estimated within 10% of their reference | CUDA-L1's score of those: median | "
-             "scored >= 1.25x |", "| --- | ---: | ---: | ---: |"]
+    lines = ["| GPU | cuDNN baselines whose GPU work is estimated within 10% of their reference's | CUDA-L1's score of "
+             "those: median | scored >= 1.25x |", "| --- | ---: | ---: | ---: |"]
     lines += [f"| {gpu} | {n} | {median:.2f} | {share:.0%} |" for gpu, (n, median, share)
               in cuda_l1.baseline_scores().items()]
     return "\n".join(lines) + "\n"
