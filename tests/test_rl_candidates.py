@@ -576,6 +576,44 @@ def _op_costs(run) -> list[dict]:
 
 
 @pytest.mark.torch
+def test_convolutions_with_cudnn_off_are_priced_as_torchs_loop_over_the_batch():
+    """`cudnn.flags(benchmark=True)` leaves cuDNN off (its `enabled` defaults to False): torch then loops
+    over the batch, an im2col and a GEMM per element.  48 shapes timed both ways on the H200
+    (tests/data/h200/native_conv, chosen without looking at any task's), traced on meta tensors and
+    priced: the loop within a median 1.13x of its time, at most 2.1x, its kernels counted as the profiler
+    counted them (the median within 5%; where cuBLAS split a GEMM in two, 0.66x), and every one priced
+    slower than the same convolution through cuDNN."""
+    pytest.importorskip("torch")
+    import math
+    import statistics
+    from functools import partial
+
+    import torch
+
+    from cudaperf.costmodel.torch_ops import op_terms
+
+    layers = {"conv2d": torch.nn.Conv2d, "conv3d": torch.nn.Conv3d, "conv_transpose2d": torch.nn.ConvTranspose2d,
+              "conv_transpose3d": torch.nn.ConvTranspose3d}
+    rows = [json.loads(line) for line in
+            (ROOT / "tests/data/h200/native_conv/native_conv.jsonl").read_text().splitlines()]
+    errors, kernels = [], []
+    for r in rows:
+        with torch.device("meta"):
+            layer = layers[r["kind"]](r["in_channels"], r["out_channels"], r["kernel"], stride=r["stride"])
+            x = torch.empty(r["batch"], r["in_channels"], *r["spatial"])
+        call = partial(layer, x)
+        with torch.no_grad(), torch.backends.cudnn.flags(benchmark=True):
+            (native,) = [o for o in _op_costs(call) if o["flops"]]
+        with torch.no_grad():
+            (cudnn,) = [o for o in _op_costs(call) if o["flops"]]
+        assert op_terms(cudnn)["total"] < op_terms(native)["total"], r
+        errors.append(abs(math.log(op_terms(native)["total"] * 1e3 / r["native_ms"])))
+        kernels.append(native["native_kernels"] / r["native_kernels"])
+    assert len(errors) == 48 and math.exp(statistics.median(errors)) < 1.15 and math.exp(max(errors)) < 2.2
+    assert abs(statistics.median(kernels) - 1.0) < 0.05 and min(kernels) > 0.6
+
+
+@pytest.mark.torch
 def test_row_kernels_are_priced_by_their_waves_of_row_blocks():
     """torch gives a layer norm's rows and a long softmax row a block each: 16 rows of 4M elements leave
     the H200 nearly idle (8.3 ms measured, 0.14 ms at DRAM rate) and 16.7M rows of 64 queue in waves

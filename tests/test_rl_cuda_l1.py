@@ -109,13 +109,14 @@ def test_on_other_gpus_the_ranker_beats_line_counting_and_the_docs_say_so():
 
 def test_cuda_l1_scores_codes_that_run_the_reference_as_faster_than_it():
     """The release's cuDNN baselines run the reference's own operators (the CPU estimates the GPU work of
-    most, 201 of 250, within 10% of the reference's) and add the host time of `cudnn.flags`, yet CUDA-L1
-    scores them about twice as fast: its scores carry how it timed the reference, which is why
-    docs/ranking.md leaves the baselines out of its pairs."""
+    161 of 250 within 10% of the reference's; most others leave cuDNN off, which runs their convolutions
+    slower) and add the host time of `cudnn.flags`, yet CUDA-L1 scores them 1.5 to 1.7x as fast: its
+    scores carry how it timed the reference, which is why docs/ranking.md leaves the baselines out of its
+    pairs."""
     found = cuda_l1.baseline_scores()
     assert set(found) == {"3090", "a100", "h100", "h20", "l40"}
     for gpu, (alike, median, share) in found.items():
-        assert alike >= 160 and median > 1.5 and share > 0.75, gpu
+        assert alike >= 130 and median > 1.5 and share > 0.75, gpu
 
 
 def test_release_rows_that_carry_no_code_are_not_solutions():

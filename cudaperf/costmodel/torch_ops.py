@@ -45,12 +45,20 @@ from .terms import ARCH
 # managers solutions enter on every call, around nothing: `torch.backends.cudnn.flags(...)` 14.4 us,
 # `torch.cuda.amp.autocast()` 10.1, `torch.cuda.stream(s)` 15.9, `torch.no_grad()` 2.8 (the grad modes;
 # `inference_mode` 3.2, `enable_grad` 1.5).
+# A convolution with cuDNN turned off (`torch.backends.cudnn.flags(...)` leaves it off unless given
+# enabled=True) runs torch's own CUDA fallback: per batch element an im2col (vol2col) and a cuBLAS GEMM,
+# and for a 3-D one a kernel per output channel more; a transposed one a GEMM, a col2im and its bias
+# (`native_conv_kernels`, the counts torch.profiler gave on the H200).  Its time is the GEMMs' FLOPs at
+# cuBLAS's rate for their precision plus `native_conv_kernel_s` per kernel, the loop's cost each (the
+# median over tests/data/h200/native_conv, a grid of 48 shapes chosen without looking at any task's:
+# 10.5 us; the model's median error there 1.13x, at most 2.1x, against 5 to 270x what cuDNN takes).
 TORCH = {"gemm_flops": 40e12, "conv_flops": 250e12, "conv_half_fill": (1000.0, 128.0, 192.0),
          "transposed_conv": 3.0, "depthwise_conv": 8.0, "strided_copy": 3.5,
          "host_s": 18e-6, "conv_host_s": 4e-5, "autotuned_conv": 1.5, "view_host_s": 1.5e-6, "module_host_s": 2e-6,
          "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0, "pooling": 1.9,
          "cupy_asarray_host_s": 21e-6, "cupy_dlpack_host_s": 49e-6, "function_host_s": 20e-6,
-         "cudnn_flags_host_s": 28.6e-6, "autocast_host_s": 20e-6, "stream_host_s": 31.6e-6, "grad_mode_host_s": 5.6e-6}
+         "cudnn_flags_host_s": 28.6e-6, "autocast_host_s": 20e-6, "stream_host_s": 31.6e-6, "grad_mode_host_s": 5.6e-6,
+         "native_conv_kernel_s": 10.45e-6}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 9.75, "half": 19.5, "fp64": 1.0},
              "conv": {"fp32": 0.2, "tf32": 1.0, "half": 2.0, "fp64": 0.2}}
 # Operators torch runs as several kernels (profiled on the H200, torch 2.11: benchmarks/torch_ops_h200.py);
@@ -85,15 +93,25 @@ def op_terms(op: dict) -> dict[str, float]:
         dram *= TORCH["spatial_softmax"]
     if op["op"] in _POOLS:
         dram *= TORCH["pooling"]
-    if op.get("gemm"):                   # a convolution with FLOPs: its implicit GEMM's shape
+    native = 0.0 if op.get("gemm") and _depthwise(op) else op.get("native_kernels", 0) * TORCH["native_conv_kernel_s"]
+    if native:                           # cuDNN off: torch's loop of GEMMs over the batch, one after another
+        flops = op["flops"] / (TORCH["gemm_flops"] * PRECISION["gemm"][op.get("precision", "fp32")])
+        native += flops
+    elif op.get("gemm"):                 # a convolution with FLOPs: its implicit GEMM's shape
         flops = conv_seconds(op)
         if _depthwise(op):
             dram, flops = dram + TORCH["depthwise_conv"] * _output_bytes(op) / ARCH["dram_bps"], 0.0
     else:
         flops = op["flops"] / (TORCH["gemm_flops"] * PRECISION["gemm"][op.get("precision", "fp32")])
-    latency = max(op.get("steps", 0) * TORCH["rnn_step_s"], row_seconds(op))
+    latency = max(op.get("steps", 0) * TORCH["rnn_step_s"], row_seconds(op), native)
     return {"dram": dram, "flops": flops, "latency": latency,
             "total": max(dram, flops, latency) + TORCH_LAUNCHES.get(op["op"], 1) * ARCH["launch_s"]}
+
+
+def native_conv_kernels(batch: int, dims: int, transposed: bool, out_channels: int) -> int:
+    """Kernels torch's own CUDA convolution launches (cuDNN off), as the H200's profiler counted them."""
+    per_sample = 3 if transposed else (2 if dims < 3 else out_channels + 2)
+    return batch * per_sample
 
 
 def conv_seconds(op: dict) -> float:

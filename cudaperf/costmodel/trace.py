@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 from ..analysis.process import run_bounded
-from .torch_ops import HOST_ONLY
+from .torch_ops import HOST_ONLY, native_conv_kernels
 
 # operators that launch no kernel (views, metadata, allocation)
 _FREE = {"view", "_unsafe_view", "t", "transpose", "permute", "expand", "as_strided", "detach", "alias",
@@ -103,6 +103,11 @@ def _op_cost(name: str, args, out) -> dict:
         cost["transposed"] = True      # cuDNN runs it as a backward-data convolution: its own rate
     if name in _CONV and torch.backends.cudnn.benchmark:
         cost["autotuned"] = True       # torch.backends.cudnn.benchmark: cuDNN times its algorithms, keeps the best
+    if flops and name in _CONV and not torch.backends.cudnn.enabled:
+        # cuDNN off (`cudnn.flags(...)` without enabled=True): torch's own loop over the batch
+        cost["native_kernels"] = native_conv_kernels(tensors[0].shape[0], weight.dim() - 2, transposed,
+                                                     cost["gemm"][1] * groups)
+        cost["precision"] = _precision("mm", tensors)      # its GEMMs are cuBLAS's, under the matmul flags
     return cost
 
 
@@ -240,8 +245,8 @@ def _host_entries(count):
 
 
 def _precision_flags(restore: tuple | None = None) -> tuple:
-    """torch's TF32 and cuDNN autotuning settings (and CUDA autocast's stand-in stack), set back to
-    `restore` when given."""
+    """torch's TF32, cuDNN autotuning and cuDNN-enabled settings (and CUDA autocast's stand-in stack), set
+    back to `restore` when given."""
     import torch
 
     from . import cudashim
@@ -249,10 +254,10 @@ def _precision_flags(restore: tuple | None = None) -> tuple:
     if restore is not None:
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = restore[0], restore[1]
         torch.set_float32_matmul_precision(restore[2])
-        torch.backends.cudnn.benchmark = restore[3]
+        torch.backends.cudnn.benchmark, torch.backends.cudnn.enabled = restore[3], restore[4]
         cudashim._autocast.clear()
     return (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32,
-            torch.get_float32_matmul_precision(), torch.backends.cudnn.benchmark)
+            torch.get_float32_matmul_precision(), torch.backends.cudnn.benchmark, torch.backends.cudnn.enabled)
 
 
 def _precision(name: str, tensors: list) -> str:
