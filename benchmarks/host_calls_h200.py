@@ -2,7 +2,8 @@
 a `load_inline` extension call, the same call wrapped in a `torch.autograd.Function`, a CuPy launch
 (`cp.RawKernel`) and the tensors handed to CuPy, beside a torch operator; and the context managers
 solutions enter on every call (`torch.backends.cudnn.flags`, autocast, `no_grad`, a stream), entered and
-left around nothing.  The time model prices these
+left around nothing; a CUDA graph's replay (of one and of ten captured kernels, beside ten eager ones)
+and the `copy_` into a static input that precedes it.  The time model prices these
 host calls from it (`costmodel.torch_ops.TORCH`).
 
 Each figure is wall time per call over `CALLS` calls of an empty kernel (the GPU never holds the host
@@ -46,6 +47,19 @@ def _entered(make):
     return call
 
 
+def _captured(torch, body):
+    """A CUDA graph of what `body()` launches, captured after a warm-up on a side stream."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        body()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        body()
+    return graph
+
+
 def main(out: str) -> int:
     import cupy as cp
     import numpy as np
@@ -80,6 +94,7 @@ torch::Tensor same(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Ten
 
     params = [torch.nn.Parameter(t.clone()) for t in x]
     side = torch.cuda.Stream()
+    graphs = {n: _captured(torch, lambda n=n: [x[1].add_(0.0) for _ in range(n)]) for n in (1, 10)}
     cases = {
         "cupy launch, 4 pointers as ints": lambda: kernel((1,), (32,), (*ptrs, n)),
         "cupy launch, 4 tensors by cp.asarray": lambda: kernel((1,), (32,), (*[cp.asarray(t) for t in x], n)),
@@ -102,6 +117,10 @@ torch::Tensor same(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Ten
         "with torch.inference_mode()": _entered(torch.inference_mode),
         "with torch.cuda.stream(side stream)": _entered(lambda: torch.cuda.stream(side)),
         "with torch.cuda.device(0)": _entered(lambda: torch.cuda.device(0)),
+        "CUDA graph replay, 1 captured kernel": graphs[1].replay,
+        "CUDA graph replay, 10 captured kernels": graphs[10].replay,
+        "10 torch operators (add_ of a scalar)": lambda: [x[1].add_(0.0) for _ in range(10)],
+        "copy_ of a 4 MB tensor into a static one": lambda: x[2].copy_(x[3]),
     }
     with open(out, "w") as f, torch.no_grad():
         for case, fn in cases.items():

@@ -44,7 +44,9 @@ from .terms import ARCH
 # second run (host_calls_run2.jsonl, scaled by its own extension call's 9.07 us) timed the context
 # managers solutions enter on every call, around nothing: `torch.backends.cudnn.flags(...)` 14.4 us,
 # `torch.cuda.amp.autocast()` 10.1, `torch.cuda.stream(s)` 15.9, `torch.no_grad()` 2.8 (the grad modes;
-# `inference_mode` 3.2, `enable_grad` 1.5).
+# `inference_mode` 3.2, `enable_grad` 1.5).  A third (host_calls_run3.jsonl, its extension call 8.44 us)
+# timed a CUDA graph's replay of one captured kernel: 4.73 us, against 10.3 for an eager operator
+# (`graph_replay_host_s`; the graph's own kernels cost the host nothing more, `candidates.estimate`).
 # A convolution with cuDNN turned off (`torch.backends.cudnn.flags(...)` leaves it off unless given
 # enabled=True) runs torch's own CUDA fallback: per batch element an im2col (vol2col) and a cuBLAS GEMM,
 # and for a 3-D one a kernel per output channel more; a transposed one a GEMM, a col2im and its bias
@@ -58,7 +60,7 @@ TORCH = {"gemm_flops": 40e12, "conv_flops": 250e12, "conv_half_fill": (1000.0, 1
          "rnn_step_s": 2.7e-6, "rnn_step_host_s": 15e-6, "spatial_softmax": 4.0, "pooling": 1.9,
          "cupy_asarray_host_s": 21e-6, "cupy_dlpack_host_s": 49e-6, "function_host_s": 20e-6,
          "cudnn_flags_host_s": 28.6e-6, "autocast_host_s": 20e-6, "stream_host_s": 31.6e-6, "grad_mode_host_s": 5.6e-6,
-         "native_conv_kernel_s": 10.45e-6}
+         "native_conv_kernel_s": 10.45e-6, "graph_replay_host_s": 10.1e-6}
 PRECISION = {"gemm": {"fp32": 1.0, "tf32": 9.75, "half": 19.5, "fp64": 1.0},
              "conv": {"fp32": 0.2, "tf32": 1.0, "half": 2.0, "fp64": 0.2}}
 # Operators torch runs as several kernels (profiled on the H200, torch 2.11: benchmarks/torch_ops_h200.py);
@@ -150,10 +152,15 @@ def row_seconds(op: dict) -> float:
     return waves * max(ROW_BLOCK_TRIPS * ARCH["latency_s"], row_bytes * ARCH["latency_s"] / (threads * load))
 
 
+# operators whose host time is not `host_s` per kernel: their price in TORCH
+HOST_PRICE = {**dict.fromkeys(_CONVS, "conv_host_s"), "graph_replay": "graph_replay_host_s"}
+
+
 def op_host(op: dict) -> float:
     """The host time of calling one torch operator (a recurrent layer's: each of its steps)."""
-    return (TORCH["conv_host_s"] if op["op"] in _CONVS else TORCH["host_s"] * TORCH_LAUNCHES.get(op["op"], 1)) + \
-        op.get("steps", 0) * TORCH["rnn_step_host_s"]
+    name = op["op"]
+    call = TORCH[HOST_PRICE[name]] if name in HOST_PRICE else TORCH["host_s"] * TORCH_LAUNCHES.get(name, 1)
+    return call + op.get("steps", 0) * TORCH["rnn_step_host_s"]
 
 
 # the calls that launch nothing but cost host time, each with its price in TORCH (trace._no_host_calls
