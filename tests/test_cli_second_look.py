@@ -130,7 +130,8 @@ def test_ctrl_c_stops_the_workers_and_their_compilers(tmp_path, jobs):
     env = {**os.environ, "CUDAPERF_CACHE_DIR": str(tmp_path / "cache")}  # nothing cached: ptxas must run
     proc = subprocess.Popen([sys.executable, "-m", "cudaperf", "lint", str(ROOT / "tests" / "planted"),
                              "--resources", "ptxas", "-j", jobs], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, env=env, start_new_session=True, text=True)
+                            stderr=subprocess.PIPE, env=env, start_new_session=True, text=True,
+                            preexec_fn=_takes_interrupts)
     deadline, seen = time.monotonic() + 60, set()
     while time.monotonic() < deadline and not any(_compiler(p) for p in seen):
         seen |= set(descendants(proc.pid))
@@ -158,7 +159,7 @@ def test_ctrl_c_stops_an_extension_build(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "cudaperf", "eval", "--reference", str(example / "reference.py"),
                              "--candidate", str(example / "candidate_kernelbench.py"), "--build-without-gpu"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True,
-                            text=True)
+                            text=True, preexec_fn=_takes_interrupts)
     deadline, seen = time.monotonic() + 120, set()
     while time.monotonic() < deadline and not any(_compiler(p) for p in seen):
         seen |= set(descendants(proc.pid))
@@ -170,6 +171,13 @@ def test_ctrl_c_stops_an_extension_build(tmp_path):
     assert proc.wait(timeout=30) == 130
     time.sleep(0.5)
     assert not [p for p in seen if _alive(p)]
+
+
+def _takes_interrupts() -> None:
+    """Run in the child before exec: SIGINT back to its default, as for a command typed at a terminal.  A
+    background job of a non-interactive shell (`bash .ci/run &`) inherits SIGINT ignored (POSIX), and a
+    CLI that inherits it ignored rightly ignores the Ctrl-C these tests send."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _compiler(pid: int) -> bool:
