@@ -95,16 +95,17 @@ def op_terms(op: dict) -> dict[str, float]:
         dram *= TORCH["spatial_softmax"]
     if op["op"] in _POOLS:
         dram *= TORCH["pooling"]
+    # cuDNN off (a depthwise convolution runs torch's own kernel either way): its GEMMs at cuBLAS's rate,
+    # one after another in torch's loop over the batch
     native = 0.0 if op.get("gemm") and _depthwise(op) else op.get("native_kernels", 0) * TORCH["native_conv_kernel_s"]
-    if native:                           # cuDNN off: torch's loop of GEMMs over the batch, one after another
-        flops = op["flops"] / (TORCH["gemm_flops"] * PRECISION["gemm"][op.get("precision", "fp32")])
-        native += flops
-    elif op.get("gemm"):                 # a convolution with FLOPs: its implicit GEMM's shape
+    if op.get("gemm") and not native:    # a convolution with FLOPs: its implicit GEMM's shape
         flops = conv_seconds(op)
         if _depthwise(op):
             dram, flops = dram + TORCH["depthwise_conv"] * _output_bytes(op) / ARCH["dram_bps"], 0.0
     else:
         flops = op["flops"] / (TORCH["gemm_flops"] * PRECISION["gemm"][op.get("precision", "fp32")])
+    if native:
+        native += flops
     latency = max(op.get("steps", 0) * TORCH["rnn_step_s"], row_seconds(op), native)
     return {"dram": dram, "flops": flops, "latency": latency,
             "total": max(dram, flops, latency) + TORCH_LAUNCHES.get(op["op"], 1) * ARCH["launch_s"]}

@@ -228,14 +228,14 @@ def _host_entries(count):
     def counted(make, kind):
         return lambda *args, **kwargs: _Counted(make(*args, **kwargs), lambda: count(kind))
 
-    saved = [(operator.attrgetter(where)(torch) if where else torch, name) for where, name, _ in _CONTEXTS]
-    saved = [(owner, name, getattr(owner, name)) for owner, name in saved]
-    saved += [(torch, name, getattr(torch, name)) for name in _GRAD_MODES]
+    contexts = [(operator.attrgetter(where)(torch) if where else torch, name, kind) for where, name, kind in _CONTEXTS]
+    grad_modes = [(torch, name, "grad_modes") for name in _GRAD_MODES]
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in contexts + grad_modes]
     torch.autograd.Function.apply = classmethod(apply)
-    for (owner, name, make), (_, _, kind) in zip(saved, _CONTEXTS):
-        setattr(owner, name, counted(make, kind))
-    for name in _GRAD_MODES:
-        setattr(torch, name, _counting_class(getattr(torch, name), lambda: count("grad_modes")))
+    for owner, name, kind in contexts:
+        setattr(owner, name, counted(getattr(owner, name), kind))
+    for owner, name, kind in grad_modes:
+        setattr(owner, name, _counting_class(getattr(owner, name), lambda kind=kind: count(kind)))
     try:
         yield
     finally:
