@@ -20,6 +20,8 @@ import json
 import statistics
 import sys
 
+from torch_shapes_h200 import operator  # the layers built as the shapes sweep builds them
+
 CALLS, WARMUP, ROUNDS = 10, 3, 5
 
 
@@ -32,6 +34,14 @@ def _cases():
         yield "conv_transpose2d", n, 32, cout, (hw, hw), 3, 2
     for n, cin, dhw in itertools.product((4, 16), (16, 32), (8, 16)):
         yield "conv_transpose3d", n, cin, 16, (dhw, dhw, dhw), 3, 2
+
+
+def shape(row: dict) -> dict:
+    """A row's convolution as benchmarks/torch_shapes_h200.py describes one (fp32, no padding, one group),
+    so that its `operator` builds the layer and its input, here on the GPU and in the tests on meta."""
+    return {"kind": "conv", "batch": row["batch"], "in": row["in_channels"], "size": row["spatial"],
+            "out": row["out_channels"], "filter": row["kernel"], "stride": row["stride"], "padding": 0, "groups": 1,
+            "transposed": row["kind"].startswith("conv_transpose"), "dtype": "float32"}
 
 
 def _median_ms(fn, torch) -> float:
@@ -64,12 +74,10 @@ def _kernels(fn, torch) -> int | None:
 
 
 def _time_case(torch, kind: str, n: int, cin: int, cout: int, spatial: tuple, k: int, stride: int) -> dict:
-    layers = {"conv2d": torch.nn.Conv2d, "conv3d": torch.nn.Conv3d, "conv_transpose2d": torch.nn.ConvTranspose2d,
-              "conv_transpose3d": torch.nn.ConvTranspose3d}
     row = {"kind": kind, "batch": n, "in_channels": cin, "out_channels": cout, "spatial": list(spatial),
            "kernel": k, "stride": stride}
-    layer = layers[kind](cin, cout, k, stride=stride).cuda()
-    x = torch.randn(n, cin, *spatial, device="cuda")
+    layer, (x,) = operator(shape(row), "cuda")
+    x.normal_()
     transposed = kind.startswith("conv_transpose")
     row["flops"] = 2.0 * (x if transposed else layer(x)).numel() * k ** len(spatial) * (cout if transposed else cin)
     row["cudnn_ms"] = round(_median_ms(lambda: layer(x), torch), 4)

@@ -412,14 +412,19 @@ def test_an_autograd_function_costs_the_host_its_wrapping():
     assert wrapped.terms["host"] - plain.terms["host"] == pytest.approx(TORCH["function_host_s"])
 
 
+def _host_call_us(run: str) -> dict[str, float]:
+    """Microseconds per call of each case one run of benchmarks/host_calls_h200.py timed on the H200."""
+    rows = map(json.loads, (ROOT / "tests/data/h200/host_calls" / run).read_text().splitlines())
+    return {r["case"]: r["us"] for r in rows}
+
+
 def test_host_call_prices_follow_the_h200_measurements():
     """A CuPy launch costs what an extension call does; a tensor handed to CuPy and an `autograd.Function`
     wrapping cost what the H200 measured (tests/data/h200/host_calls), scaled as `host_s` is to the bare
     extension call."""
     from cudaperf.costmodel.torch_ops import TORCH
 
-    us = {r["case"]: r["us"] for r in map(json.loads, (ROOT / "tests/data/h200/host_calls/host_calls.jsonl")
-                                          .read_text().splitlines())}
+    us = _host_call_us("host_calls.jsonl")
     call = us["load_inline extension call, 4 tensors"]
     assert us["cupy launch, 4 pointers as ints"] == pytest.approx(call, rel=0.1)
     scale = TORCH["host_s"] / call
@@ -434,8 +439,7 @@ def test_context_manager_prices_follow_the_second_h200_run():
     (host_calls_run2.jsonl), scaled as `host_s` is to that run's own bare extension call."""
     from cudaperf.costmodel.torch_ops import TORCH
 
-    us = {r["case"]: r["us"] for r in map(json.loads, (ROOT / "tests/data/h200/host_calls/host_calls_run2.jsonl")
-                                          .read_text().splitlines())}
+    us = _host_call_us("host_calls_run2.jsonl")
     scale = TORCH["host_s"] / us["load_inline extension call, 4 tensors"]
     for price, case in (("cudnn_flags_host_s", "with torch.backends.cudnn.flags(enabled, benchmark, deterministic)"),
                         ("autocast_host_s", "with torch.cuda.amp.autocast()"),
@@ -450,8 +454,7 @@ def test_a_graph_replay_costs_the_host_what_the_third_h200_run_measured():
     bare extension call."""
     from cudaperf.costmodel.torch_ops import TORCH, op_host
 
-    us = {r["case"]: r["us"] for r in map(json.loads, (ROOT / "tests/data/h200/host_calls/host_calls_run3.jsonl")
-                                          .read_text().splitlines())}
+    us = _host_call_us("host_calls_run3.jsonl")
     replay = us["CUDA graph replay, 1 captured kernel"]
     assert replay < 0.6 * us["torch operator (add_ of a scalar)"]
     assert TORCH["graph_replay_host_s"] == pytest.approx(
@@ -602,22 +605,22 @@ def test_convolutions_with_cudnn_off_are_priced_as_torchs_loop_over_the_batch():
     pytest.importorskip("torch")
     import math
     import statistics
+    import sys
     from functools import partial
 
     import torch
 
     from cudaperf.costmodel.torch_ops import op_terms
 
-    layers = {"conv2d": torch.nn.Conv2d, "conv3d": torch.nn.Conv3d, "conv_transpose2d": torch.nn.ConvTranspose2d,
-              "conv_transpose3d": torch.nn.ConvTranspose3d}
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from native_conv_h200 import operator, shape
+
     rows = [json.loads(line) for line in
             (ROOT / "tests/data/h200/native_conv/native_conv.jsonl").read_text().splitlines()]
     errors, kernels = [], []
     for r in rows:
-        with torch.device("meta"):
-            layer = layers[r["kind"]](r["in_channels"], r["out_channels"], r["kernel"], stride=r["stride"])
-            x = torch.empty(r["batch"], r["in_channels"], *r["spatial"])
-        call = partial(layer, x)
+        layer, inputs = operator(shape(r), "meta")
+        call = partial(layer, *inputs)
         with torch.no_grad(), torch.backends.cudnn.flags(benchmark=True):
             (native,) = [o for o in _op_costs(call) if o["flops"]]
         with torch.no_grad():
