@@ -3,8 +3,10 @@ tests/kb_heldout: one Evaluator, every task's candidates compiling together (a b
 tasks), two slots on the GPU so that checks and timing overlap worker start-up.  The second run uses
 a copy of the corpus under another path, so its builds come from the cache and its results are told
 apart; each result is written as soon as it is known, so a run cut short keeps what it finished.
+Given a corpus (tests/kb_fresh), that corpus instead, twice, compared at KernelBench's tolerance
+(atol = rtol = 1e-2).
 
-    python3 benchmarks/kb_llm_h200.py OUT_DIR        (from the repository root)
+    python3 benchmarks/kb_llm_h200.py OUT_DIR [CORPUS]        (from the repository root)
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ def _cases(root: Path) -> list[tuple[Path, Path]]:
     return [(ref, p) for ref in refs for p in sorted(ref.parent.glob("*.py")) if p.name != "reference.py"]
 
 
-def main(out: Path) -> int:
+def main(out: Path, corpus: Path | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    second = Path(tempfile.mkdtemp()) / "kb_llm"
-    shutil.copytree("tests/kb_llm", second)
-    corpora = [*CORPORA, ("run2", second)]
+    first = [("run1", corpus)] if corpus else CORPORA
+    second = Path(tempfile.mkdtemp()) / first[0][1].name
+    shutil.copytree(first[0][1], second)
+    corpora = [*first, ("run2", second)]
+    tolerance = {"atol": 1e-2, "rtol": 1e-2} if corpus else {}
     jobs = [(name, ref, cand) for name, root in corpora for ref, cand in _cases(root)]
     tasks = {ref: load_task(ref) for _, ref, _ in jobs}
     files = {name: (out / f"{name}.jsonl").open("w") for name, _ in corpora}
@@ -46,7 +50,7 @@ def main(out: Path) -> int:
               f"{Path(result.candidate).parent.name}/{Path(result.candidate).name:42} {result.status:13} "
               f"{result.rule or '':16} share={result.own_kernel_share} {result.reason[:90]}", flush=True)
 
-    with Evaluator(Options(gpus=[0, 0], spare_workers=6)) as evaluator:
+    with Evaluator(Options(gpus=[0, 0], spare_workers=6, **tolerance)) as evaluator:
         evaluator.evaluate_many([tasks[ref] for _, ref, _ in jobs], [load_candidate(c) for _, _, c in jobs],
                                 progress=progress)
     for stream in files.values():
@@ -56,4 +60,4 @@ def main(out: Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1])))
+    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None))

@@ -253,6 +253,24 @@ std::vector<torch::Tensor> f(torch::Tensor x) {
     assert (grid, block) == ((1, 1, 1), (3, 1, 1))
 
 
+def test_a_default_constructed_vector_starts_empty_and_grows():
+    # tests/kb_fresh/argmax_dim: the output's sizes gathered with push_back into a declared-only vector
+    cuda = """
+__global__ void k(const float* x, int64_t* y, int n) {}
+torch::Tensor f(torch::Tensor x, int64_t dim) {
+    std::vector<int64_t> out_shape;
+    for (int64_t d = 0; d < x.dim(); ++d)
+        if (d != dim) out_shape.push_back(x.size(d));
+    auto y = torch::empty(out_shape, x.options().dtype(torch::kLong));
+    k<<<1, 32>>>(x.data_ptr<float>(), y.data_ptr<int64_t>(), (int)y.numel());
+    return y;
+}
+"""
+    x = torch.randn(4, 5, 6)
+    out, rec = run(cuda, "f", x, 1, names={"x": x})
+    assert tuple(out.shape) == (4, 6) and out.dtype == torch.int64 and len(rec.calls) == 1
+
+
 def test_torch_check_and_dtype_mismatch_raise_like_the_cpp():
     cuda = """
 __global__ void k(float* y, int n) {}

@@ -48,7 +48,7 @@ def test_committed_estimates_are_the_current_ones():
     from cudaperf.rl.candidates import estimate
 
     task = "tests/kb_heldout/softmax"
-    committed = {r["impl_id"]: r for r in kb_measured.read_jsonl(kb_measured.FEATURES) if r["task_id"] == task}
+    committed = {r["impl_id"]: r for r in kb_measured.read_jsonl(kb_measured.KB.features) if r["task_id"] == task}
     paths = sorted(committed)
     codes = [(ROOT / p).read_text() for p in paths]
     for path, est in zip(paths, estimate((ROOT / task / "reference.py").read_text(), codes, labels=paths)):

@@ -8,7 +8,7 @@ while the order of their times relative to the reference timed with them (1 / sp
 So a candidate's measured time here is its time over its reference's, the median over the runs that
 measured it.
 
-    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz   # the CPU estimates (committed)
+    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz [kb|fresh]   # the CPU estimates (committed)
 
 The features file holds, per correct candidate, the estimate's summed terms and the baselines' counts,
 as `styles_data` does for the model-style candidates."""
@@ -19,49 +19,63 @@ import re
 import statistics
 import sys
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from .load import DEFAULT, Sample, read_jsonl
 
 ROOT = DEFAULT.parents[3]
 H200 = ROOT / "tests" / "data" / "h200"
-TASK_DIRS = ("tests/kb_llm", "tests/kb_heldout")
-# one entry per run of the whole engine on the H200: the files it wrote
-RUNS = {
-    "kb_llm run 1": ["kb_llm/run1.jsonl"],
-    "kb_llm run 2": ["kb_llm/run2.jsonl", "kb_llm/heldout_layernorm.jsonl"],
-    "heldout": ["heldout/heldout_gelu_scale.jsonl", "heldout/heldout_layernorm.jsonl",
-                "heldout/heldout_matmul.jsonl", "heldout/heldout_softmax.jsonl"],
-}
-FEATURES = H200 / "kb_llm" / "rank_features.jsonl.gz"
 
 
-def _relative(path: str) -> str:
-    """A record's candidate path as tests/... (run 2 evaluated a copy under a temporary directory)."""
-    for d in TASK_DIRS:
+@dataclass(frozen=True)
+class Corpus:
+    """A corpus of task directories, the engine's runs of it on the H200 (one entry per run: the files it
+    wrote) and the CPU estimates committed for it."""
+    task_dirs: tuple[str, ...]
+    runs: dict[str, list[str]]
+    features: Path
+
+
+KB = Corpus(("tests/kb_llm", "tests/kb_heldout"),
+            {"kb_llm run 1": ["kb_llm/run1.jsonl"],
+             "kb_llm run 2": ["kb_llm/run2.jsonl", "kb_llm/heldout_layernorm.jsonl"],
+             "heldout": ["heldout/heldout_gelu_scale.jsonl", "heldout/heldout_layernorm.jsonl",
+                         "heldout/heldout_matmul.jsonl", "heldout/heldout_softmax.jsonl"]},
+            H200 / "kb_llm" / "rank_features.jsonl.gz")
+# tests/kb_fresh: written in the thirteenth session by helpers that never saw the ranker, timed at
+# KernelBench's sizes and tolerance, scored once before anything was changed for it
+FRESH = Corpus(("tests/kb_fresh",), {f"kb_fresh run {i}": [f"kb_fresh/run{i}.jsonl"] for i in range(1, 5)},
+               H200 / "kb_fresh" / "rank_features.jsonl.gz")
+CORPORA = {"kb": KB, "fresh": FRESH}
+
+
+def _relative(path: str, corpus: Corpus) -> str:
+    """A record's candidate path as tests/... (a second run evaluated a copy under a temporary directory)."""
+    for d in corpus.task_dirs:
         name = d.rsplit("/", 1)[1]
         if f"/{name}/" in path or path.startswith(f"{name}/"):
             return f"{d}/{path.split(f'{name}/', 1)[1]}"
     return path
 
 
-def runs() -> dict[str, dict[str, tuple[float, float]]]:
+def runs(corpus: Corpus = KB) -> dict[str, dict[str, tuple[float, float]]]:
     """Per run, candidate path -> (candidate ms, reference ms) of every `correct` candidate."""
     out: dict[str, dict[str, tuple[float, float]]] = {}
-    for run, files in RUNS.items():
+    for run, files in corpus.runs.items():
         found = out.setdefault(run, {})
         for f in files:
             for r in read_jsonl(H200 / f):
                 t = r.get("time_ms") or {}
                 if r.get("status") == "correct" and t.get("candidate") and t.get("reference"):
-                    found[_relative(r["candidate"])] = (t["candidate"], t["reference"])
+                    found[_relative(r["candidate"], corpus)] = (t["candidate"], t["reference"])
     return out
 
 
-def relative_times() -> dict[str, dict[str, float]]:
+def relative_times(corpus: Corpus = KB) -> dict[str, dict[str, float]]:
     """Task directory -> candidate path -> median over runs of its time over its reference's."""
     ratios: dict[str, list[float]] = defaultdict(list)
-    for found in runs().values():
+    for found in runs(corpus).values():
         for path, (cand, ref) in found.items():
             ratios[path].append(cand / ref)
     tasks: dict[str, dict[str, float]] = defaultdict(dict)
@@ -70,13 +84,13 @@ def relative_times() -> dict[str, dict[str, float]]:
     return dict(tasks)
 
 
-def rows() -> list[dict]:
+def rows(corpus: Corpus = KB) -> list[dict]:
     """Every measured candidate estimated at its task's shapes (one trace per task)."""
     from ...costmodel.candidates import estimate
     from .styles_data import estimate_row
 
     out = []
-    for task, cands in relative_times().items():
+    for task, cands in relative_times(corpus).items():
         paths = sorted(cands)
         codes = [(ROOT / p).read_text() for p in paths]
         for path, code, est in zip(paths, codes, estimate((ROOT / task / "reference.py").read_text(), codes,
@@ -89,7 +103,7 @@ def rows() -> list[dict]:
 KERNEL_TIMES = H200 / "kb_kernel_times" / "kb_kernel_times.jsonl"
 
 
-def kernel_times(features: str | Path = FEATURES) -> list[tuple[str, str, float, float]]:
+def kernel_times(features: str | Path = KB.features) -> list[tuple[str, str, float, float]]:
     """(candidate, kernel, H200 device us per forward, estimated us) for each kernel of each candidate the
     H200 profiled (`benchmarks/kb_kernel_times_h200.py`), launches of one kernel summed (a template's
     instances too); the estimate is its launches' largest time term, without the launch's own 3 us."""
@@ -107,16 +121,16 @@ def kernel_times(features: str | Path = FEATURES) -> list[tuple[str, str, float,
     return out
 
 
-def samples(features: str | Path = FEATURES) -> list[Sample]:
+def samples(corpus: Corpus = KB) -> list[Sample]:
     """Measured candidates joined with their committed estimates; `time_ms` is the relative time
     (candidate over reference), `inputs` as `styles_data.samples` gives them."""
     from ...rewards.config import RewardConfig
     from ...rewards.structural import score_at_shapes
 
     config = RewardConfig()
-    feats = {r["impl_id"]: r for r in read_jsonl(features)}
+    feats = {r["impl_id"]: r for r in read_jsonl(corpus.features)}
     found = []
-    for task, cands in relative_times().items():
+    for task, cands in relative_times(corpus).items():
         for path, ratio in cands.items():
             f = feats.get(path)
             if f is None:
@@ -151,11 +165,11 @@ def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
     return out
 
 
-def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True) -> tuple[int, int]:
+def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True, corpus: Corpus = KB) -> tuple[int, int]:
     """The hardware's own noise floor: pairs of one task's candidates >= `ratio` apart in run `a` (their
     times relative to the reference's, or with `relative=False` their own), and how many of them run `b`
     orders the same way."""
-    measured = runs()
+    measured = runs(corpus)
 
     def time(run: str, path: str) -> float:
         cand, ref = measured[run][path]
@@ -177,9 +191,12 @@ def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True) -> tup
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`features OUT.jsonl.gz [kb|fresh]`: the CPU estimates of one corpus (kb unless named)."""
     from .styles_data import write_features
 
-    return write_features(sys.argv[1:] if argv is None else argv, "cudaperf.rl.dataset.kb_measured", rows)
+    argv = sys.argv[1:] if argv is None else argv
+    corpus = CORPORA[argv.pop()] if len(argv) == 3 and argv[-1] in CORPORA else KB
+    return write_features(argv, "cudaperf.rl.dataset.kb_measured", lambda: rows(corpus))
 
 
 if __name__ == "__main__":

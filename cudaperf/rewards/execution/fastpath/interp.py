@@ -366,15 +366,17 @@ class Interpreter:
             if len(args) == 1:
                 return self._assign_type(args[0], s.ctype) if s.ctype != "auto" else args[0]
             raise PlanError(f"constructor of {s.ctype} with {len(args)} arguments")
-        if s.init is None:
-            defaults = {"dim3": V("dim3", (1, 1, 1)), "tensor": V("tensor", None)}
+        if s.init is None:  # what C++ default-constructs; a scalar has no value until assigned
+            defaults = {"dim3": V("dim3", (1, 1, 1)), "tensor": V("tensor", None), "sizes": V("sizes", []),
+                        "list": V("list", [])}
             return defaults.get(s.ctype)
         value = self._eval(s.init, env)
         if s.ctype == "dim3":
             return self._dim3(value.value if value.ctype == "list_init" else [value])
-        if s.ctype == "auto":
-            return V("list", [x.value for x in value.value]) if value.ctype == "list_init" else value
-        return self._assign_type(value, s.ctype)
+        if s.ctype == "auto" and value.ctype == "list_init":
+            return V("list", [x.value for x in value.value])
+        value = value if s.ctype == "auto" else self._assign_type(value, s.ctype)
+        return V(value.ctype, list(value.value)) if value.ctype in ("sizes", "list") else value  # C++ copies
 
     def _dim3(self, args: list[V]) -> V:
         if len(args) == 1 and args[0].ctype == "dim3":
@@ -709,6 +711,9 @@ class Interpreter:
                 return V("unsigned long", len(obj.value))
             if name == "vec":
                 return obj
+            if name == "push_back":
+                obj.value.append(int(convert(args[0], "long").value))
+                return V("void", None)
             raise PlanError(f"line {e.line}: .{name}() of sizes")
         if obj.ctype == "options":
             if name in ("dtype", "device", "layout", "requires_grad"):

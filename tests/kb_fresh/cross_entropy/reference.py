@@ -1,0 +1,24 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """Mean cross-entropy loss of logits against integer class targets."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, predictions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.cross_entropy(predictions, targets)
+
+
+batch_size = 16384
+num_classes = 4096
+
+
+def get_inputs():
+    return [torch.rand(batch_size, num_classes), torch.randint(0, num_classes, (batch_size,))]
+
+
+def get_init_inputs():
+    return []
