@@ -65,6 +65,13 @@ class Ptr:
         return 0 if self.tensor is None else int(self.tensor.data_ptr()) + self.offset
 
 
+# plan.DEVICE_ATTRIBUTES' cudaDeviceProp fields as torch.cuda.get_device_properties names them
+_TORCH_PROPERTIES = {"multiProcessorCount": lambda p: p.multi_processor_count,
+                     "maxThreadsPerBlock": lambda p: p.max_threads_per_block,
+                     "maxThreadsPerMultiProcessor": lambda p: p.max_threads_per_multi_processor,
+                     "sharedMemPerBlock": lambda p: p.shared_memory_per_block, "warpSize": lambda p: p.warp_size}
+
+
 class _Return(Exception):
     def __init__(self, value: V | None):
         self.value = value
@@ -98,6 +105,8 @@ def convert(v: V, ctype: str) -> V:
             return V(ctype, _wrap(int(v.value), ctype))
         if v.ctype.startswith("pointer") and ctype == "bool":
             return V("bool", int(v.value.tensor is not None))
+        if v.ctype.startswith("pointer"):       # (uintptr_t)p: an alignment test reads the address
+            return V(ctype, _wrap(v.value.address(), ctype))
     if ctype in ("float", "double") and (v.ctype in _WIDTH or v.ctype in ("float", "double")):
         value = float(v.value)
         return V(ctype, _f32(value) if ctype == "float" else value)
@@ -180,6 +189,16 @@ class Interpreter:
         if self.tape is not None:
             self.tape.op(fn, args, kw, catch, out)
         return V("tensor", out)
+
+    def _device_property(self, field: str) -> int:
+        """A cudaDeviceProp field (plan.DEVICE_ATTRIBUTES) of the GPU the call runs on, as torch reports it
+        (while a candidate is traced on meta tensors, costmodel.cudashim's stated device)."""
+        try:
+            props = self.torch.cuda.get_device_properties(self.torch.cuda.current_device())
+            return int(_TORCH_PROPERTIES[field](props))
+        except (AssertionError, RuntimeError, AttributeError) as exc:     # no GPU, or a torch without the field
+            raise PlanError(f"{field} of the device: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \
+                from None
 
     def _memory_format(self, args: list[V]) -> dict:
         """`memory_format=` of a `.contiguous(fmt)` or `.is_contiguous(fmt)` (c10::MemoryFormat); none given: {}."""
@@ -302,6 +321,17 @@ class Interpreter:
             if s.op != "=":
                 value = self._binary(s.op[:-1], current, value, s.line)
             self._set(env, s.name, self._assign_type(value, current.ctype))
+        elif isinstance(s, P.SetItem):
+            sizes = self._get(env, s.name)
+            if sizes.ctype != "sizes":
+                raise PlanError(f"line {s.line}: indexing a {sizes.ctype}")
+            i = int(convert(self._eval(s.index, env), "long").value)
+            if not 0 <= i < len(sizes.value):
+                raise PlanError(f"line {s.line}: index {i} out of range for {len(sizes.value)} sizes")
+            value = self._eval(s.value, env)
+            if s.op != "=":
+                value = self._binary(s.op[:-1], V("long", sizes.value[i]), value, s.line)
+            sizes.value[i] = int(convert(value, "long").value)
         elif isinstance(s, P.Eval):
             self._eval(s.expr, env)
         elif isinstance(s, P.If):
@@ -680,6 +710,8 @@ class Interpreter:
                                  e.line)
         if fn == "current_stream":
             return V("stream", "current")
+        if fn == "device_property":
+            return V("int", self._device_property(args[0].value))
         if fn in ("cudaGetLastError", "cudaPeekAtLastError"):
             code = self.last_error
             if fn == "cudaGetLastError":
@@ -791,6 +823,8 @@ class Interpreter:
             return V("bool", int(t.device.type == "cpu" and self.cuda_device != "cpu"))
         if name == "clone":
             return self._torch(torch.Tensor.clone, t)
+        if name == "to":
+            return self._torch(torch.Tensor.to, t, self.dtypes[args[0].value])
         if name == "zero_":
             return self._torch(torch.Tensor.zero_, t)
         if name == "data_ptr":

@@ -121,6 +121,16 @@ class Assign:
 
 
 @dataclass(frozen=True)
+class SetItem:
+    """`sizes[i] = value` (or `op=`) on a local std::vector<int64_t>."""
+    name: str
+    index: object
+    op: str
+    value: object
+    line: int
+
+
+@dataclass(frozen=True)
 class Eval:
     expr: object
 
@@ -223,7 +233,7 @@ INT_TYPES = {"int": "int", "int32_t": "int", "signed": "int", "signed int": "int
              "long": "long", "long int": "long", "long long": "long", "long long int": "long", "int64_t": "long",
              "ssize_t": "long", "ptrdiff_t": "long", "size_t": "unsigned long", "uint64_t": "unsigned long",
              "unsigned long": "unsigned long", "unsigned long long": "unsigned long",
-             "unsigned long int": "unsigned long",
+             "unsigned long int": "unsigned long", "uintptr_t": "unsigned long", "intptr_t": "long",
              "bool": "bool", "float": "float", "double": "double", "char": "int"}
 # element types a data_ptr<T> exists for in torch, by dtype
 DATA_TYPES = {"float": "float32", "double": "float64", "at::Half": "float16", "c10::Half": "float16",
@@ -233,9 +243,9 @@ DATA_TYPES = {"float": "float32", "double": "float64", "at::Half": "float16", "c
               "signed char": "int8", "unsigned char": "uint8"}
 # pointee sizes for pointer arithmetic and casts
 ELEMENT_SIZES = {"float": 4, "double": 8, "half": 2, "__half": 2, "at::Half": 2, "c10::Half": 2, "__nv_bfloat16": 2,
-                 "at::BFloat16": 2, "c10::BFloat16": 2, "int": 4, "int32_t": 4, "unsigned": 4, "uint32_t": 4,
-                 "int64_t": 8, "long": 8, "uint64_t": 8, "long long": 8, "size_t": 8, "int8_t": 1, "uint8_t": 1,
-                 "char": 1, "unsigned char": 1, "signed char": 1, "bool": 1, "int16_t": 2, "short": 2,
+                 "at::BFloat16": 2, "c10::BFloat16": 2, "int": 4, "int32_t": 4, "unsigned": 4, "unsigned int": 4,
+                 "uint32_t": 4, "int64_t": 8, "long": 8, "uint64_t": 8, "long long": 8, "size_t": 8, "int8_t": 1,
+                 "uint8_t": 1, "char": 1, "unsigned char": 1, "signed char": 1, "bool": 1, "int16_t": 2, "short": 2,
                  "float2": 8, "float4": 16, "double2": 16, "double4": 32, "int2": 8, "int4": 16, "half2": 4,
                  "__half2": 4, "__nv_bfloat162": 4, "uint4": 16, "uint2": 8, "void": 1}
 SCALAR_DTYPES = {"kFloat": "float32", "kFloat32": "float32", "kDouble": "float64", "kFloat64": "float64",
@@ -255,17 +265,27 @@ KERNEL_CODES = {"int": "i", "unsigned": "I", "long": "q", "unsigned long": "Q", 
 CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
                   "cudaFuncAttributeMaxDynamicSharedMemorySize": Lit("max_dynamic_smem", "attribute"),
                   "nullptr": Lit(None, "pointer"), "NULL": Lit(None, "pointer"),
-                  "stderr": Lit("stderr", "file"), "stdout": Lit("stdout", "file")}
+                  "stderr": Lit("stderr", "file"), "stdout": Lit("stdout", "file"),
+                  # <climits>, as split.PRELUDE gives them to the device code
+                  "INT_MAX": Lit(2**31 - 1, "int"), "INT_MIN": Lit(-2**31, "int"),
+                  "UINT_MAX": Lit(2**32 - 1, "unsigned"), "LLONG_MAX": Lit(2**63 - 1, "long")}
+# cudaDeviceGetAttribute's attributes and the cudaDeviceProp fields they read (the interpreter's
+# `device_property`: torch's properties of the GPU, or the traced architecture's on meta tensors)
+DEVICE_ATTRIBUTES = {"cudaDevAttrMultiProcessorCount": "multiProcessorCount",
+                     "cudaDevAttrMaxThreadsPerBlock": "maxThreadsPerBlock",
+                     "cudaDevAttrMaxThreadsPerMultiProcessor": "maxThreadsPerMultiProcessor",
+                     "cudaDevAttrMaxSharedMemoryPerBlock": "sharedMemPerBlock",
+                     "cudaDevAttrWarpSize": "warpSize"}
 BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
             "TensorOptions",
             "dtype", "device", "Device", "min", "max", "ceil", "floor", "sqrt", "abs", "current_stream",
             "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaDeviceSynchronize",
-            "launch_check", "printf", "fprintf", "make_tuple", "ceil_div"}
+            "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property"}
 METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "contiguous", "data_ptr", "options",
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
            "zero_", "vec", "stream",
            "transpose", "t", "permute", "is_cpu", "index", "unsqueeze", "squeeze", "is_floating_point",
-           "get_device", "layout", "requires_grad", "push_back", "clone"}
+           "get_device", "layout", "requires_grad", "push_back", "clone", "to"}
 _TORCH_FUNCS = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "TensorOptions", "dtype", "device", "Device"}
 RESERVED = {"TORCH_CHECK", "AT_ASSERTM", "AT_ASSERT", "TORCH_INTERNAL_ASSERT", "C10_CUDA_KERNEL_LAUNCH_CHECK",
@@ -535,6 +555,9 @@ class _FunctionTranslator:
             finally:
                 self.scopes.pop()
             return [For(init, cond, update, body, _line(node, self.base))]
+        if kind == "while_statement":
+            cond = self.condition(node.child_by_field_name("condition"))
+            return [For((), cond, (), self.block(node.child_by_field_name("body")), _line(node, self.base))]
         if kind == "return_statement":
             value = node.named_children[0] if node.named_children else None
             return [Return(self.expr(value) if value is not None else None)]
@@ -616,9 +639,14 @@ class _FunctionTranslator:
             return [s for c in node.named_children for s in self.expression_statement(c)]
         if node.type == "assignment_expression":
             left = node.child_by_field_name("left")
+            op = text(node.child_by_field_name("operator")) or node.children[1].type
+            target = left.child_by_field_name("argument") if left.type == "subscript_expression" else None
+            if target is not None and target.type == "identifier" and self.lookup(text(target)) in ("sizes", "auto"):
+                index = self.expr(left).index
+                return [SetItem(text(target), index, op, self.expr(node.child_by_field_name("right")),
+                                _line(node, self.base))]
             if left.type != "identifier" or self.lookup(text(left)) is None:
                 raise self.fail(f"assignment to {text(left)!r}", node)
-            op = text(node.child_by_field_name("operator")) or node.children[1].type
             return [Assign(text(left), op, self.expr(node.child_by_field_name("right")), _line(node, self.base))]
         if node.type == "update_expression":
             arg = node.child_by_field_name("argument")
@@ -648,6 +676,19 @@ class _FunctionTranslator:
         if name in ("C10_CUDA_KERNEL_LAUNCH_CHECK", "C10_CUDA_CHECK", "AT_CUDA_CHECK"):
             inner = tuple(self.expr(a) for a in args.named_children)
             return [Eval(Call("launch_check", inner, line))]
+        if name in ("cudaDeviceGetAttribute", "cudaGetDevice"):
+            items = args.named_children
+            out = items[0] if items else None
+            if out is None or out.type != "pointer_expression" or text(out.child_by_field_name("operator")) != "&" \
+                    or self.lookup(text(out.child_by_field_name("argument"))) is None:
+                raise self.fail(f"{name} into something other than a local", node)
+            local = text(out.child_by_field_name("argument"))
+            if name == "cudaGetDevice":
+                return [Assign(local, "=", Lit(0, "int"), line)]     # one GPU per worker: device 0
+            attr = " ".join(text(items[1]).split()) if len(items) == 3 else ""
+            if attr not in DEVICE_ATTRIBUTES:
+                raise self.fail(f"cudaDeviceGetAttribute({attr})", node)
+            return [Assign(local, "=", Call("device_property", (Lit(DEVICE_ATTRIBUTES[attr], "str"),), line), line)]
         if name == "cudaFuncSetAttribute":
             items = args.named_children
             if len(items) != 3:
@@ -851,6 +892,13 @@ class _FunctionTranslator:
             return Index(self.expr(node.child_by_field_name("argument")), self.expr(inner[0]), line)
         if kind == "call_expression":
             return self.call(node)
+        if kind == "field_expression" and text(node.child_by_field_name("operator")) == "->" and \
+                re.fullmatch(r"(?:at::cuda::|c10::cuda::)?getCurrentDeviceProperties\(\s*\)",
+                             " ".join(text(node.child_by_field_name("argument")).split())):
+            field = text(node.child_by_field_name("field"))
+            if field not in DEVICE_ATTRIBUTES.values():
+                raise self.fail(f"device property {field}", node)
+            return Call("device_property", (Lit(field, "str"),), line)
         if kind == "field_expression" and text(node.child_by_field_name("field")) in ("x", "y", "z") and \
                 text(node.child_by_field_name("operator")) != "->":
             return Field(self.expr(node.child_by_field_name("argument")), text(node.child_by_field_name("field")))
@@ -980,8 +1028,9 @@ class _FunctionTranslator:
                 name, ctype = "data_ptr", "void"
             elif name == "ndimension":
                 name = "dim"
-        if name not in METHODS:
-            raise self.fail(f"method .{name}()", node)
+        if name not in METHODS or (name == "to" and not (len(args) == 1 and isinstance(args[0], Lit)
+                                                         and args[0].ctype == "dtype")):
+            raise self.fail(f"method .{name}()", node)     # .to(): a dtype conversion only
         return Method(self.expr(obj_node), name, args, ctype, line)
 
 
