@@ -285,6 +285,7 @@ torch::Tensor f(torch::Tensor x, torch::Tensor targets, int64_t dim) {
     sizes[dim] = 1;
     sizes[0] += 0;
     TORCH_CHECK(outer * inner < INT_MAX, "too large");
+    TORCH_CHECK(x.sizes() == x.contiguous().sizes() && !(x.sizes() != x.sizes()), "shapes");
     auto t = targets.to(torch::kLong);
     bool vec = (inner % 4 == 0) && (reinterpret_cast<uintptr_t>(x.data_ptr<float>()) % 16 == 0);
     int sms = 0;

@@ -556,8 +556,9 @@ class Interpreter:
     def _binary(self, op: str, a: V, b: V, line: int) -> V:
         if a.ctype.startswith("pointer") or b.ctype.startswith("pointer"):
             return self._pointer_arith(op, a, b)
-        if op in ("==", "!=") and a.ctype in ("dtype", "device", "error") and b.ctype == a.ctype:
-            return V("bool", int((a.value == b.value) == (op == "==")))
+        if op in ("==", "!=") and a.ctype in ("dtype", "device", "error", "sizes") and b.ctype == a.ctype:
+            return V("bool", int((list(a.value) == list(b.value) if a.ctype == "sizes" else a.value == b.value)
+                                 == (op == "==")))
         for v in (a, b):
             if v.ctype not in _WIDTH and v.ctype not in ("float", "double", "error"):
                 raise PlanError(f"operator {op} on a {v.ctype}")
