@@ -408,26 +408,31 @@ def candidate_markdown(per_family: dict[str, dict], methods: dict[str, dict]) ->
 def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dict[str, list[dict]]:
     """The calibrated P(faster) of the packaged model (or `ranker`) on the data the slope was fitted on
     (the model-style candidates' held-out-family scores, the tuning half of CUDA-L1's tasks) and on data
-    held out from it: the KernelBench-style corpora measured on the H200 (`kb_measured`) and the held-out
-    half of CUDA-L1's tasks."""
+    held out from it: the KernelBench-style corpora measured on the H200 (`kb_measured`; kb_fresh was read
+    while the wrapper interpreter was extended) and the held-out half of CUDA-L1's tasks."""
     from .dataset import kb_measured
 
     ranker = ranker or Ranker.default()
     held, scores, _ = held_out_candidate_scores(items)
-    kb = kb_measured.samples()
-    kb_scores = np.array(kb_measured.scores(kb, ranker)["ranker"])
+
+    def measured(corpus: str) -> dict:
+        found = kb_measured.samples(kb_measured.CORPORA[corpus])
+        return reliability(*pair_margins(np.array(kb_measured.scores(found, ranker)["ranker"]), found), ranker)
+
     return {"model-style candidates (fitted on)": reliability(*pair_margins(scores[held], [items[i] for i in held]),
                                                               ranker),
             "CUDA-L1 tuning half (fitted on)": reliability(*cuda_l1_margins("tuning", ranker), ranker),
-            "kb corpora (held out)": reliability(*pair_margins(kb_scores, kb), ranker),
+            "kb corpora (held out)": measured("kb"),
+            "kb_fresh (tuned on)": measured("fresh"),
+            "kb_fresh2 (held out)": measured("fresh2"),
             "CUDA-L1 held-out half": reliability(*cuda_l1_margins("held_out", ranker), ranker)}
 
 
-def kb_markdown(ranker: Ranker | None = None) -> str:
-    """The orderings of the KernelBench-style corpora measured on the H200 (held out)."""
+def kb_markdown(ranker: Ranker | None = None, corpus: str = "kb") -> str:
+    """The orderings of a KernelBench-style corpus measured on the H200 (`kb_measured.CORPORA`)."""
     from .dataset import kb_measured
 
-    kb = kb_measured.samples()
+    kb = kb_measured.samples(kb_measured.CORPORA[corpus])
     table = {name: group_metrics(np.array(values, dtype=float), kb)
              for name, values in kb_measured.scores(kb, ranker).items()}
     return candidate_markdown({}, table).split("\n\n", 1)[1]
@@ -568,7 +573,8 @@ def main(argv: list[str] | None = None) -> int:
     if ns.report:
         sys.stdout.write(markdown(held_out(samples(ns.data))) + "\n")
         sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
-        sys.stdout.write(kb_markdown() + "\n")
+        for corpus in ("kb", "fresh", "fresh2"):
+            sys.stdout.write(kb_markdown(corpus=corpus) + "\n")
         sys.stdout.write(cuda_l1_markdown("tuning") + "\n" + cuda_l1_markdown("held_out") + "\n")
         for table in (release_markdown(), baseline_scores_markdown(), h200_baseline_markdown()):
             sys.stdout.write(table + "\n")
