@@ -342,6 +342,19 @@ torch::Tensor f(torch::Tensor a, torch::Tensor b) {
         assert module.f(x, x) is x
     assert module._calls.recorded == 0
 
+    aligned = """
+__global__ void k(const float* x, int vec) {}
+torch::Tensor f(torch::Tensor a) {
+    int vec = (reinterpret_cast<uintptr_t>(a.data_ptr<float>()) % 16 == 0) ? 1 : 0;
+    k<<<1, 1>>>(a.data_ptr<float>(), vec);
+    return a;
+}
+"""
+    module, _ = module_of(aligned, ["f"])
+    for _ in range(3):
+        module.f(torch.randn(4))
+    assert module._calls.recorded == 0                   # an address read as an integer: interpreted each time
+
     class Traced(torch.Tensor):
         pass
 

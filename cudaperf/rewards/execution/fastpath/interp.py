@@ -521,6 +521,8 @@ class Interpreter:
             v = self._eval(e.operand, env)
             if e.ctype.startswith("pointer:") and v.ctype.startswith("pointer"):
                 return V(e.ctype, v.value)
+            if v.ctype.startswith("pointer") and e.ctype != "bool" and self.tape is not None:
+                self.tape.refuse("a pointer read as an integer (the answer depends on where the tensor lies)")
             return convert(v, e.ctype)
         if isinstance(e, P.InitList):
             items = [self._eval(x, env) for x in e.items]
