@@ -270,7 +270,7 @@ CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
                   "INT_MAX": Lit(2**31 - 1, "int"), "INT_MIN": Lit(-2**31, "int"),
                   "UINT_MAX": Lit(2**32 - 1, "unsigned"), "LLONG_MAX": Lit(2**63 - 1, "long")}
 # cudaDeviceGetAttribute's attributes and the cudaDeviceProp fields they read (the interpreter's
-# `device_property`: torch's properties of the GPU, or the traced architecture's on meta tensors)
+# `device_property`: what torch reports of the GPU; while traced, costmodel.cudashim's stated H200)
 DEVICE_ATTRIBUTES = {"cudaDevAttrMultiProcessorCount": "multiProcessorCount",
                      "cudaDevAttrMaxThreadsPerBlock": "maxThreadsPerBlock",
                      "cudaDevAttrMaxThreadsPerMultiProcessor": "maxThreadsPerMultiProcessor",
