@@ -96,3 +96,21 @@ __global__ void copy_float2(const float2* in, float2* out, int n)
 """
     report = analyze_source(source, "fuzz.cu", Options(block=(32, 1, 1), grid=(7, 3, 2), resources="estimate"))
     assert not [d.message for d in report.diagnostics if INTERNAL_ERROR in d.message]
+
+
+def test_an_array_assigned_into_its_own_index_found_by_the_fuzz_run():
+    """`s[tid * s = in[g]` (a dropped `stride]`) makes a shared access of no bytes; the race join divided
+    by its size (ZeroDivisionError, found by CI's fuzz run)."""
+    source = b"""__global__ void smem_strided(const float* in, float* out, int stride)
+{
+    extern __shared__ float s[];
+    int tid = threadIdx.x;
+    int g = blockIdx.x * blockDim.x + tid;
+    s[tid * s = in[g];
+    __syncthreads();
+    out[g] = s[(blockDim.x - 1 - tid) * stride];
+}
+"""
+    report = analyze_source(source, "fuzz.cu", Options(block=(32, 1, 1), grid=(7, 3, 2), resources="estimate"))
+    assert len(report.kernels) == 1
+    assert not [d.message for d in report.diagnostics if INTERNAL_ERROR in d.message]

@@ -665,6 +665,8 @@ def _found(kind: _Kind, groups: list[list[Member]], table: LaneTable, graph: nx.
                 a, b = (_in_last_iteration(lanes, column) if parts.get(loop.id) == "last" else lanes
                         for lanes, parts in ((a, parts_w), (b, parts_o)))
         granule = min(w.size, other.size)
+        if granule <= 0:
+            continue  # an access of no bytes (`s[i * s = v]`: an array assigned into its own index) covers no unit
         if other is not w and _apart(a, b, granule):
             continue  # no unit in common: nothing to join (most pairs of machine-generated code)
         shift_a, shift_b = (np.array([shifts.get(loop.id, (0, 0))[side] for loop in loops]) for side in (0, 1))
