@@ -573,7 +573,9 @@ def main(argv: list[str] | None = None) -> int:
     if ns.report:
         sys.stdout.write(markdown(held_out(samples(ns.data))) + "\n")
         sys.stdout.write(candidate_markdown(*candidate_tables(items, ns.boost)) + "\n")
-        for corpus in ("kb", "fresh", "fresh2"):
+        from .dataset.kb_measured import CORPORA
+
+        for corpus in CORPORA:
             sys.stdout.write(kb_markdown(corpus=corpus) + "\n")
         sys.stdout.write(cuda_l1_markdown("tuning") + "\n" + cuda_l1_markdown("held_out") + "\n")
         for table in (release_markdown(), baseline_scores_markdown(), h200_baseline_markdown()):

@@ -198,8 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     from .styles_data import write_features
 
     argv = sys.argv[1:] if argv is None else argv
-    corpus = CORPORA[argv.pop()] if len(argv) == 3 and argv[-1] in CORPORA else KB
-    return write_features(argv, "cudaperf.rl.dataset.kb_measured", lambda: rows(corpus))
+    named = len(argv) == 3 and argv[-1] in CORPORA
+    corpus = CORPORA[argv[-1]] if named else KB
+    return write_features(argv[:-1] if named else argv, "cudaperf.rl.dataset.kb_measured", lambda: rows(corpus))
 
 
 if __name__ == "__main__":

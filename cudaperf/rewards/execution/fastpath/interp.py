@@ -323,11 +323,7 @@ class Interpreter:
             self._set(env, s.name, self._assign_type(value, current.ctype))
         elif isinstance(s, P.SetItem):
             sizes = self._get(env, s.name)
-            if sizes.ctype != "sizes":
-                raise PlanError(f"line {s.line}: indexing a {sizes.ctype}")
-            i = int(convert(self._eval(s.index, env), "long").value)
-            if not 0 <= i < len(sizes.value):
-                raise PlanError(f"line {s.line}: index {i} out of range for {len(sizes.value)} sizes")
+            i = self._size_index(sizes, self._eval(s.index, env), s.line)
             value = self._eval(s.value, env)
             if s.op != "=":
                 value = self._binary(s.op[:-1], V("long", sizes.value[i]), value, s.line)
@@ -407,6 +403,15 @@ class Interpreter:
             return V("list", [x.value for x in value.value])
         value = value if s.ctype == "auto" else self._assign_type(value, s.ctype)
         return V(value.ctype, list(value.value)) if value.ctype in ("sizes", "list") else value  # C++ copies
+
+    def _size_index(self, sizes: V, index: V, line: int) -> int:
+        """`sizes[index]`'s position, checked as std::vector::at would be (read or written)."""
+        i = int(convert(index, "long").value)
+        if sizes.ctype != "sizes":
+            raise PlanError(f"line {line}: indexing a {sizes.ctype}")
+        if not 0 <= i < len(sizes.value):
+            raise PlanError(f"line {line}: index {i} out of range for {len(sizes.value)} sizes")
+        return i
 
     def _dim3(self, args: list[V]) -> V:
         if len(args) == 1 and args[0].ctype == "dim3":
@@ -532,13 +537,8 @@ class Interpreter:
                 return V("sizes", [int(convert(x, "long").value) for x in items])
             return V("list_init", items)
         if isinstance(e, P.Index):
-            obj, idx = self._eval(e.obj, env), self._eval(e.index, env)
-            i = int(convert(idx, "long").value)
-            if obj.ctype != "sizes":
-                raise PlanError(f"line {e.line}: indexing a {obj.ctype}")
-            if not 0 <= i < len(obj.value):
-                raise PlanError(f"line {e.line}: index {i} out of range for {len(obj.value)} sizes")
-            return V("long", obj.value[i])
+            obj = self._eval(e.obj, env)
+            return V("long", obj.value[self._size_index(obj, self._eval(e.index, env), e.line)])
         if isinstance(e, P.Field):
             obj = self._eval(e.obj, env)
             if obj.ctype != "dim3":
