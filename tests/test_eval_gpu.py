@@ -83,6 +83,12 @@ def test_kernels_launched_are_the_candidates(run):
     assert any("scale_add_kernel" in k for k in run["candidate_kernelbench.py"].kernels_launched)
 
 
+def test_a_wrapper_beyond_the_fast_path_is_run_on_the_full_build(run):
+    flags = run["kb_beyond_fast_path.py"].flags
+    assert any(f.startswith("fast-path: fell back to the full build at run time: the wrapper ran more than")
+               for f in flags), flags
+
+
 def test_precision_downgrade_is_flagged_and_fails(run):
     half = run["native_half.cu"]
     assert half.status == "incorrect" and any(f.startswith("gate:precision-downgrade") for f in half.flags)

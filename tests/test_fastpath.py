@@ -328,6 +328,31 @@ torch::Tensor f(torch::Tensor x, int64_t n) {
         run(cuda, "f", torch.zeros(3, 3), n=1)     # and keywords (load_inline binds positional arguments)
 
 
+def test_a_limit_of_the_interpreter_is_not_the_candidates_error():
+    """What the interpreter cannot follow at run time raises Unsupported, which the worker reports as
+    beyond the fast path (the engine then runs the full build), even when the candidate wraps it."""
+    from cudaperf.rewards.execution.worker import _beyond_fast_path
+
+    candidate = load_candidate(ROOT / "tests/hacks/runtime/kb_beyond_fast_path.py")
+    (args,) = read_builds(candidate.source)
+    module = FastModule(interp.Interpreter(translate(args), Recorder({}), "cpu"))
+    small = torch.zeros(1000)
+    assert module.scale_add(small, small, 2.0).shape == small.shape     # 63 host iterations: interpreted
+    big = torch.zeros(1 << 24)
+    with pytest.raises(interp.Unsupported, match="more than 1000000 steps") as raised:
+        module.scale_add(big, big, 2.0)
+    assert _beyond_fast_path(raised.value) is raised.value
+    try:
+        raise ValueError("the candidate's own message") from raised.value
+    except ValueError as wrapped:
+        assert _beyond_fast_path(wrapped) is raised.value
+    with pytest.raises(interp.PlanError) as check:                        # TORCH_CHECK: the candidate's error
+        run("__global__ void k(float* y) {}\ntorch::Tensor f(torch::Tensor x) {\n"
+            "  TORCH_CHECK(x.dim() == 2, \"2-D\");\n  k<<<1, 32>>>(x.data_ptr<float>());\n  return x;\n}\n", "f",
+            torch.zeros(3))
+    assert _beyond_fast_path(check.value) is None
+
+
 def test_memory_formats_are_checked_and_applied_as_the_cpp_does():
     """`x.is_contiguous(torch::MemoryFormat::ChannelsLast)` and `x.contiguous(at::MemoryFormat::...)`:
     the check reads the tensor's layout in that format (a CUDA-L1 solution's wrapper checked it in a

@@ -18,7 +18,7 @@ from cudaperf.rewards.execution.fastpath.split import split
 from cudaperf.rewards.execution.formats import load_candidate
 
 torch = pytest.importorskip("torch")
-from cudaperf.rewards.execution.fastpath.interp import Interpreter, PlanError  # noqa: E402
+from cudaperf.rewards.execution.fastpath.interp import Interpreter, PlanError, Unsupported  # noqa: E402
 from cudaperf.rewards.execution.fastpath.module import FastModule  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +80,7 @@ def outcome(module: FastModule, launches: Launches, name: str, args: list) -> tu
     launches.calls.clear()
     try:
         out = getattr(module, name)(*args)
-    except (PlanError, ValueError, IndexError, TypeError, RuntimeError) as exc:
+    except (PlanError, Unsupported, ValueError, IndexError, TypeError, RuntimeError) as exc:
         return ("raised", type(exc).__name__, str(exc), normal(launches.calls, inputs, [])), None
     return ("returned", describe(out, inputs), normal(launches.calls, inputs, _flat(out))), out
 

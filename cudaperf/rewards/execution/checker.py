@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .protocol import send
+from .result import BEYOND_FAST_PATH
 
 CHECKED_SHARE = 0.3    # timed calls whose outputs are fetched and compared: skipping half of 30 passes 0.7^15 = 0.5%
 SAMPLE = 1 << 16       # output elements fetched from a checked timed call
@@ -51,6 +52,11 @@ class Aborted(Exception):
 
 class CandidateFailed(Exception):
     """The candidate raised, or its CUDA context broke: a runtime_error."""
+
+
+class BeyondFastPath(Exception):
+    """The fast path's interpreter could not follow the candidate's wrapper: the engine runs it again on
+    the full build (api.Engine.execute)."""
 
 
 class Channel:
@@ -81,6 +87,8 @@ class Channel:
             raise Mismatch(f"the outputs could not be handed back: {reply.get('message', '')}", "output-structure")
         if error == "build":
             raise BuildError(reply.get("message", ""))
+        if error == "fast-path":
+            raise BeyondFastPath(reply.get("message", ""))
         if error:
             raise CandidateFailed(reply.get("message", "") or error)
         if reply.get("guard"):
@@ -154,6 +162,8 @@ class Checker:
             result = _result("incorrect", str(exc), compiled=True, rule=exc.rule)
         except CandidateFailed as exc:
             result = _result("runtime_error", str(exc), compiled=True)
+        except BeyondFastPath as exc:
+            result = _result(BEYOND_FAST_PATH, str(exc), compiled=True)
         except Aborted as exc:
             result = _result("aborted", str(exc))
         result.setdefault("log", []).extend(log)

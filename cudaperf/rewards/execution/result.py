@@ -8,6 +8,9 @@ from dataclasses import asdict, dataclass, field
 # infra_error: the engine, not the candidate, failed (a worker that did not start, a reference that did not
 # load in time); like no_gpu it earns no execution reward either way
 STATUSES = ("rejected", "compile_error", "runtime_error", "timeout", "incorrect", "correct", "no_gpu", "infra_error")
+# a job's status, never a result's: the fast path's interpreter could not follow the candidate's wrapper, and
+# the engine runs the candidate again on the full build
+BEYOND_FAST_PATH = "beyond_fast_path"
 SCHEMA = "cudaperf.eval/1"
 MAX_REASON = 500     # characters of `reason`, one line: candidate-controlled text is bounded
 MAX_LOG_LINE = 300

@@ -137,6 +137,9 @@ class Worker:
         except CudaError as exc:
             return {"error": "runtime", "message": _short(exc), "recycle": True}
         except Exception as exc:  # the candidate's own exceptions, CUDA errors raised by torch
+            beyond = _beyond_fast_path(exc)
+            if beyond is not None:
+                return {"error": "fast-path", "message": _short(beyond)}
             return {"error": "runtime", "message": _short(f"{type(exc).__name__}: {exc}"), "recycle": True,
                     "log": [ln[:_MAX_TEXT] for ln in traceback.format_exc().splitlines()[-20:]]}
         reply["guard"] = self.guard.violations()
@@ -287,6 +290,18 @@ class Worker:
     def op_release(self, request: dict) -> dict:
         self.keep.clear()
         return {"ok": True}
+
+
+def _beyond_fast_path(exc: BaseException | None) -> BaseException | None:
+    """The fast path's Unsupported that `exc` is, or was raised while handling (a candidate may wrap
+    what its extension raised): the engine then runs the candidate on the full build instead."""
+    from .fastpath.interp import Unsupported
+
+    for _ in range(16):
+        if exc is None or isinstance(exc, Unsupported):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _first_error(text: str) -> str:

@@ -114,14 +114,14 @@ class DriverLauncher:
         """A launch packed once (replay.py calls it again with new pointers at `patched`); the stream is
         looked up at each launch, as the C++'s getCurrentCUDAStream() is."""
 
-        from .interp import LaunchFailure, PlanError
+        from .interp import LaunchFailure, Unsupported
 
         name = self.lowered[kernel]
         if name not in self._checked:
             sizes = self.module.parameter_sizes(name)
             given = [{"p": 8, "i": 4, "I": 4, "f": 4, "q": 8, "Q": 8, "d": 8, "b": 1}[code] for code, _ in args]
             if sizes is not None and sizes != given:
-                raise PlanError(f"kernel {kernel} takes parameters of {sizes} bytes, the plan passes {given}")
+                raise Unsupported(f"kernel {kernel} takes parameters of {sizes} bytes, the plan passes {given}")
             self._checked.add(name)
         bound = self.module.bind(name, grid, block, smem, list(args), patched)
         current = stream == "current"

@@ -35,6 +35,12 @@ class PlanError(RuntimeError):
     """What the C++ would raise (TORCH_CHECK, a dtype mismatch, a bad size): surfaces like its exception."""
 
 
+class Unsupported(Exception):
+    """The wrapper did something at run time that the interpreter does not follow (a construct, a type or
+    a value outside its subset): not the candidate's error, so the engine runs the candidate again on the
+    full build, whose behaviour is the truth."""
+
+
 class LaunchFailure(Exception):
     """Raised by a launcher when the driver refuses a launch configuration (not a sticky fault)."""
 
@@ -99,7 +105,7 @@ def convert(v: V, ctype: str) -> V:
     if ctype in _WIDTH:
         if v.ctype in ("float", "double"):
             if math.isnan(v.value) or math.isinf(v.value):
-                raise PlanError(f"conversion of {v.value} to {ctype}")
+                raise Unsupported(f"conversion of {v.value} to {ctype}")
             return V(ctype, _wrap(int(v.value), ctype) if ctype != "bool" else int(v.value != 0))
         if v.ctype in _WIDTH or v.ctype == "error":
             return V(ctype, _wrap(int(v.value), ctype))
@@ -124,7 +130,7 @@ def convert(v: V, ctype: str) -> V:
         return V("stream", "default")
     if ctype == "pointer" and v.ctype in _WIDTH and v.value == 0:
         return V(ctype, Ptr(None, 0))
-    raise PlanError(f"cannot convert {v.ctype} to {ctype}")
+    raise Unsupported(f"cannot convert {v.ctype} to {ctype}")
 
 
 def _common(a: str, b: str) -> str:
@@ -205,7 +211,7 @@ class Interpreter:
         if not args:
             return {}
         if args[0].ctype != "memory_format":
-            raise PlanError(f"a memory format that is a {args[0].ctype}")
+            raise Unsupported(f"a memory format that is a {args[0].ctype}")
         torch = self.torch
         formats = {"contiguous_format": torch.contiguous_format, "channels_last": torch.channels_last,
                    "channels_last_3d": torch.channels_last_3d, "preserve_format": torch.preserve_format}
@@ -258,7 +264,7 @@ class Interpreter:
         v = convert(v, returns) if returns not in ("tensor",) else v
         if returns == "tensor":
             if v.ctype != "tensor":
-                raise PlanError(f"returns a {v.ctype} for a tensor")
+                raise Unsupported(f"returns a {v.ctype} for a tensor")
             return v.value
         if returns in ("list", "tuple"):
             items = list(v.value)
@@ -267,7 +273,7 @@ class Interpreter:
             return float(v.value) if returns in ("float", "double") else int(v.value)
         if returns == "sizes":
             return list(v.value)
-        raise PlanError(f"cannot return a {returns} to Python")
+        raise Unsupported(f"cannot return a {returns} to Python")
 
     def _invoke(self, fn: P.Function, values: list[V]) -> V | None:
         env = [{pname: convert(v, ctype) if ctype not in ("tensor", "list", "sizes") else v
@@ -284,7 +290,7 @@ class Interpreter:
     def _tick(self) -> None:
         self.steps += 1
         if self.steps > MAX_STEPS:
-            raise PlanError(f"the wrapper ran more than {MAX_STEPS} steps")
+            raise Unsupported(f"the wrapper ran more than {MAX_STEPS} steps")
 
     def _run(self, stmts: tuple, env: list[dict]) -> None:
         for s in stmts:
@@ -296,15 +302,15 @@ class Interpreter:
             if name in scope:
                 scope[name] = v
                 return
-        raise PlanError(f"assignment to undeclared {name}")
+        raise Unsupported(f"assignment to undeclared {name}")
 
     def _get(self, env: list[dict], name: str) -> V:
         for scope in reversed(env):
             if name in scope:
                 if scope[name] is None:
-                    raise PlanError(f"{name} used before it was given a value")
+                    raise Unsupported(f"{name} used before it was given a value")
                 return scope[name]
-        raise PlanError(f"unknown name {name}")
+        raise Unsupported(f"unknown name {name}")
 
     def _declared(self, env: list[dict], name: str) -> str:
         for scope in reversed(env):
@@ -377,7 +383,7 @@ class Interpreter:
                     return
             raise PlanError(f'"{s.name}" not implemented for \'{dtype}\'')
         else:
-            raise PlanError(f"unknown plan statement {type(s).__name__}")
+            raise Unsupported(f"unknown plan statement {type(s).__name__}")
 
     def _assign_type(self, value: V, ctype: str) -> V:
         if ctype in ("tensor", "list", "tuple") or value.ctype == ctype:
@@ -391,7 +397,7 @@ class Interpreter:
                 return self._dim3(args)
             if len(args) == 1:
                 return self._assign_type(args[0], s.ctype) if s.ctype != "auto" else args[0]
-            raise PlanError(f"constructor of {s.ctype} with {len(args)} arguments")
+            raise Unsupported(f"constructor of {s.ctype} with {len(args)} arguments")
         if s.init is None:  # what C++ default-constructs; a scalar has no value until assigned
             defaults = {"dim3": V("dim3", (1, 1, 1)), "tensor": V("tensor", None), "sizes": V("sizes", []),
                         "list": V("list", [])}
@@ -405,19 +411,20 @@ class Interpreter:
         return V(value.ctype, list(value.value)) if value.ctype in ("sizes", "list") else value  # C++ copies
 
     def _size_index(self, sizes: V, index: V, line: int) -> int:
-        """`sizes[index]`'s position, checked as std::vector::at would be (read or written)."""
+        """`sizes[index]`'s position (read or written); one outside the list is left to the full build
+        (operator[] reads past the end in C++, where `.at` would raise)."""
         i = int(convert(index, "long").value)
         if sizes.ctype != "sizes":
-            raise PlanError(f"line {line}: indexing a {sizes.ctype}")
+            raise Unsupported(f"line {line}: indexing a {sizes.ctype}")
         if not 0 <= i < len(sizes.value):
-            raise PlanError(f"line {line}: index {i} out of range for {len(sizes.value)} sizes")
+            raise Unsupported(f"line {line}: index {i} out of range for {len(sizes.value)} sizes")
         return i
 
     def _dim3(self, args: list[V]) -> V:
         if len(args) == 1 and args[0].ctype == "dim3":
             return args[0]
         if not 1 <= len(args) <= 3:
-            raise PlanError("dim3 takes 1 to 3 values")
+            raise Unsupported("dim3 takes 1 to 3 values")
         dims = [int(convert(a, "unsigned").value) for a in args] + [1] * (3 - len(args))
         return V("dim3", tuple(dims))
 
@@ -453,13 +460,13 @@ class Interpreter:
                     if v.ctype in _WIDTH and v.value == 0:
                         args.append(("p", 0))
                         continue
-                    raise PlanError(f"line {s.line}: a {v.ctype} passed for a pointer parameter")
+                    raise Unsupported(f"line {s.line}: a {v.ctype} passed for a pointer parameter")
                 args.append(("p", v.value))
             else:
                 ctype = {"i": "int", "I": "unsigned", "q": "long", "Q": "unsigned long", "f": "float", "d": "double",
                          "b": "bool"}[code]
                 if v.ctype not in _WIDTH and v.ctype not in ("float", "double"):
-                    raise PlanError(f"line {s.line}: a {v.ctype} passed for a {ctype} parameter")
+                    raise Unsupported(f"line {s.line}: a {v.ctype} passed for a {ctype} parameter")
                 args.append((code, convert(v, ctype).value))
         (gx, gy, gz), (bx, by, bz) = grid.value, block.value
         invalid = (min(gx, gy, gz, bx, by, bz) == 0 or bx * by * bz > 1024 or bx > 1024 or by > 1024 or bz > 64
@@ -491,7 +498,7 @@ class Interpreter:
             return v.value.tensor is not None
         if v.ctype in _WIDTH or v.ctype in ("float", "double", "error"):
             return v.value != 0
-        raise PlanError(f"a {v.ctype} used as a condition")
+        raise Unsupported(f"a {v.ctype} used as a condition")
 
     def _eval(self, e: object, env: list[dict]) -> V:
         if isinstance(e, P.Lit):
@@ -510,14 +517,14 @@ class Interpreter:
             if e.op == "!":
                 return V("bool", int(not self._truth(v)))
             if v.ctype not in _WIDTH and v.ctype not in ("float", "double"):
-                raise PlanError(f"unary {e.op} on a {v.ctype}")
+                raise Unsupported(f"unary {e.op} on a {v.ctype}")
             t = _common(v.ctype, "int")
             v = convert(v, t)
             if e.op == "-":
                 return V(t, -v.value if t in ("float", "double") else _wrap(-v.value, t))
             if e.op == "~":
                 if t in ("float", "double"):
-                    raise PlanError("~ on a floating value")
+                    raise Unsupported("~ on a floating value")
                 return V(t, _wrap(~v.value, t))
             return v
         if isinstance(e, P.Ternary):
@@ -542,7 +549,7 @@ class Interpreter:
         if isinstance(e, P.Field):
             obj = self._eval(e.obj, env)
             if obj.ctype != "dim3":
-                raise PlanError(f".{e.name} of a {obj.ctype}")
+                raise Unsupported(f".{e.name} of a {obj.ctype}")
             return V("unsigned", obj.value["xyz".index(e.name)])
         if isinstance(e, P.Helper):
             fn = self.tr.helpers[e.name]
@@ -553,7 +560,7 @@ class Interpreter:
             return self._call(e, [self._eval(a, env) for a in e.args])
         if isinstance(e, P.Method):
             return self._method(e, self._eval(e.obj, env), [self._eval(a, env) for a in e.args])
-        raise PlanError(f"unknown plan expression {type(e).__name__}")
+        raise Unsupported(f"unknown plan expression {type(e).__name__}")
 
     def _binary(self, op: str, a: V, b: V, line: int) -> V:
         if a.ctype.startswith("pointer") or b.ctype.startswith("pointer"):
@@ -563,7 +570,7 @@ class Interpreter:
                                  == (op == "==")))
         for v in (a, b):
             if v.ctype not in _WIDTH and v.ctype not in ("float", "double", "error"):
-                raise PlanError(f"operator {op} on a {v.ctype}")
+                raise Unsupported(f"operator {op} on a {v.ctype}")
         if a.ctype == "error":
             a = V("int", a.value)
         if b.ctype == "error":
@@ -571,10 +578,10 @@ class Interpreter:
         if op in ("<<", ">>"):
             t = _common(a.ctype, "int")
             if t in ("float", "double") or b.ctype in ("float", "double"):
-                raise PlanError("shift of a floating value")
+                raise Unsupported("shift of a floating value")
             x, n = convert(a, t).value, int(b.value)
             if n < 0 or n >= _WIDTH[t][0]:
-                raise PlanError(f"shift by {n}")
+                raise Unsupported(f"shift by {n}")
             return V(t, _wrap(x << n if op == "<<" else x >> n, t))
         t = _common(a.ctype, b.ctype)
         x, y = convert(a, t).value, convert(b, t).value
@@ -583,7 +590,7 @@ class Interpreter:
             return V("bool", int(result))
         if t in ("float", "double"):
             if op == "%" or op in ("&", "|", "^"):
-                raise PlanError(f"operator {op} on floating values")
+                raise Unsupported(f"operator {op} on floating values")
             if op == "/":
                 r = (x / y if y != 0 else (math.copysign(math.inf, x) * math.copysign(1, y) if x != 0 and not
                      math.isnan(x) else math.nan))
@@ -607,10 +614,10 @@ class Interpreter:
             return V("bool", int(same == (op == "==")))
         pointer, other = (a, b) if a.ctype.startswith("pointer") else (b, a)
         if op not in ("+", "-") or other.ctype not in _WIDTH or (op == "-" and pointer is b):
-            raise PlanError(f"pointer arithmetic {op}")
+            raise Unsupported(f"pointer arithmetic {op}")
         size = P.ELEMENT_SIZES.get(pointer.ctype.partition(":")[2], 0)
         if size == 0:
-            raise PlanError(f"arithmetic on a {pointer.ctype}")
+            raise Unsupported(f"arithmetic on a {pointer.ctype}")
         step = int(other.value) * size * (1 if op == "+" else -1)
         return V(pointer.ctype, Ptr(pointer.value.tensor, pointer.value.offset + step))
 
@@ -622,7 +629,7 @@ class Interpreter:
             return [int(convert(x, "long").value) for x in v.value]
         if v.ctype in _WIDTH:
             return [int(v.value)]
-        raise PlanError(f"a {v.ctype} used as sizes")
+        raise Unsupported(f"a {v.ctype} used as sizes")
 
     def _options(self, v: V | None) -> dict:
         if v is None:
@@ -633,7 +640,7 @@ class Interpreter:
             return {"dtype": v.value}
         if v.ctype == "device":
             return {"device": v.value}
-        raise PlanError(f"a {v.ctype} used as tensor options")
+        raise Unsupported(f"a {v.ctype} used as tensor options")
 
     def _factory(self, options: dict, like: Any = None) -> dict:
         dtype = options.get("dtype")
@@ -654,7 +661,7 @@ class Interpreter:
         fn = e.fn
         if fn in ("empty", "zeros", "ones", "full"):
             if not args:
-                raise PlanError(f"torch::{fn} without sizes")
+                raise Unsupported(f"torch::{fn} without sizes")
             sizes = self._sizes(args[0])
             if any(s < 0 for s in sizes):
                 raise PlanError(f"Trying to create tensor with negative dimension {min(sizes)}: {sizes}")
@@ -662,7 +669,7 @@ class Interpreter:
             fill = None
             if fn == "full":
                 if not rest:
-                    raise PlanError("torch::full without a value")
+                    raise Unsupported("torch::full without a value")
                 fill, rest = rest[0], rest[1:]
             kw = self._factory(self._options(rest[0]) if rest else {})
             if fn == "full":
@@ -672,7 +679,7 @@ class Interpreter:
             return self._torch(factory, sizes, **kw)
         if fn in ("empty_like", "zeros_like", "ones_like", "full_like"):
             if not args or args[0].ctype != "tensor":
-                raise PlanError(f"torch::{fn} of a non-tensor")
+                raise Unsupported(f"torch::{fn} of a non-tensor")
             like = args[0].value
             rest = args[1:]
             if fn == "full_like":
@@ -694,7 +701,7 @@ class Interpreter:
             return V("device", args[0].value)
         if fn in ("min", "max"):
             if len(args) != 2:
-                raise PlanError(f"std::{fn} of {len(args)} values")
+                raise Unsupported(f"std::{fn} of {len(args)} values")
             if fn == "min":
                 return args[1] if self._truth(self._binary("<", args[1], args[0], e.line)) else args[0]
             return args[1] if self._truth(self._binary("<", args[0], args[1], e.line)) else args[0]
@@ -737,7 +744,7 @@ class Interpreter:
             return V("void", None)
         if fn in ("printf", "fprintf"):
             return V("int", 0)
-        raise PlanError(f"unknown builtin {fn}")
+        raise Unsupported(f"unknown builtin {fn}")
 
     def _method(self, e: P.Method, obj: V, args: list[V]) -> V:
         name, torch = e.name, self.torch
@@ -749,7 +756,7 @@ class Interpreter:
             if name == "push_back":
                 obj.value.append(int(convert(args[0], "long").value))
                 return V("void", None)
-            raise PlanError(f"line {e.line}: .{name}() of sizes")
+            raise Unsupported(f"line {e.line}: .{name}() of sizes")
         if obj.ctype == "options":
             if name in ("dtype", "device", "layout", "requires_grad"):
                 opts = dict(obj.value)
@@ -758,7 +765,7 @@ class Interpreter:
                     if not args:
                         return V(name, opts.get(name))
                 return V("options", opts)
-            raise PlanError(f"line {e.line}: .{name}() of options")
+            raise Unsupported(f"line {e.line}: .{name}() of options")
         if obj.ctype == "device" and name in ("is_cuda", "is_cpu", "index"):
             device = str(obj.value)
             if name == "index":
@@ -771,7 +778,7 @@ class Interpreter:
             obj.value.append(args[0].value)
             return V("void", None)
         if obj.ctype != "tensor" or obj.value is None:
-            raise PlanError(f"line {e.line}: .{name}() of a {obj.ctype}")
+            raise Unsupported(f"line {e.line}: .{name}() of a {obj.ctype}")
         t = obj.value
 
         def dim_index(v: V) -> int:
@@ -837,4 +844,4 @@ class Interpreter:
                 if want != have:
                     raise PlanError(f"expected scalar type {want} but found {have}")
             return V(f"pointer:{e.ctype}", Ptr(t, 0))   # data_ptr() includes the storage offset
-        raise PlanError(f"line {e.line}: .{name}()")
+        raise Unsupported(f"line {e.line}: .{name}()")
