@@ -42,7 +42,7 @@ class RewardConfig:
     structural_at_shapes: bool = False   # unified, KernelBench: score the kernels launched at the task's shapes
     rank_weight: float = 0.0             # unified: + weight x the static ranker's place in the group (1 fastest,
     #                                      0 slowest) for correct KernelBench candidates (rewards/triage.py)
-    speed_weight: float = 5.0            # at the task's shapes: the estimated speed-up over the reference against 1
+    speed_weight: float = 50.0           # at the task's shapes: the estimated speed-up over the reference against 1
     #                                      for the kernel components together (structural.score_at_shapes)
     weights: MappingProxyType = field(default_factory=lambda: _frozen(
         coalescing=0.4, shared=0.3, occupancy=0.2, roofline=0.1))

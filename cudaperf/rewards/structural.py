@@ -241,12 +241,14 @@ def score_launches(estimate, config: RewardConfig) -> StructuralScore:
 
 
 def speed(seconds: float | None, reference_seconds: float | None) -> float | None:
-    """The estimated speed-up s = reference time / candidate time mapped to [0, 1): s / (1 + s), 0.5 at
-    parity with the reference; None without both estimates."""
+    """The estimated speed-up s = reference time / candidate time mapped to [0, 1): sqrt(s) / (1 +
+    sqrt(s)), 0.5 at parity with the reference and symmetric in log s (4x faster 2/3, 4x slower 1/3), so
+    candidates all far faster (or all far slower) than the reference are still told apart; None without
+    both estimates."""
     if not seconds or not reference_seconds or seconds <= 0 or reference_seconds <= 0:
         return None
-    s = reference_seconds / seconds
-    return s / (1.0 + s)
+    root = math.sqrt(reference_seconds / seconds)
+    return root / (1.0 + root)
 
 
 def score_at_shapes(found: list[tuple[str, Mapping[str, float], float]], seconds: float | None,
