@@ -99,6 +99,15 @@ def test_kernel_names_come_from_all_strings():
     assert names == {"matmul_bias", "relu_inplace"}
 
 
+@pytest.mark.parametrize("head", ["__launch_bounds__(512) ", "__launch_bounds__(256, 2)\n",
+                                  "__launch_bounds__((BM * BN) / TM)\n", "__launch_bounds__(((BM * BN) / TM), (2))\n"])
+def test_kernels_are_found_behind_launch_bounds(head):
+    """A model-written kernel: `__global__ void __launch_bounds__((BM * BN) / TM)` with its name on the
+    next line (tests/kb_fresh3 matmul_transposed_a's first draft was rejected as having no kernel)."""
+    code = f"#define BM 64\n__global__ void {head}sgemm(const float* a, float* c) {{ c[0] = a[0]; }}\n"
+    assert list(gate_cuda.kernels(gate_cuda.blank(code))) == ["sgemm"]
+
+
 @pytest.mark.parametrize("line, rejected", [
     ('#include "/etc/passwd"', True), ("#include <../../home/user/.ssh/id_rsa>", True), ('  # include "~/x.h"', True),
     ("#include <torch/extension.h>", False), ('#include "helpers.cuh"', False), ("#include <cuda/std/cmath>", False),

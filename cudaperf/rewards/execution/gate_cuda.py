@@ -13,7 +13,8 @@ from .spec import SpecError
 
 _TOKEN = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 _KERNEL = re.compile(r"\b__global__\s+(?:[\w:<>,\s\*&]*?\s)?(\w+)\s*\(")
-_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
+# arguments with parentheses nested twice, as in __launch_bounds__(((BM * BN) / TM), 2)
+_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)")
 
 # (rule, pattern, message) checked anywhere in the code.
 PATTERNS: list[tuple[str, re.Pattern, str]] = [(rule, re.compile(p), msg) for rule, p, msg in [

@@ -1,0 +1,23 @@
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    """Depthwise 2D convolution (groups = channels, stride 1, 'same' zero padding, no bias)."""
+    def __init__(self, in_channels: int, kernel_size: int):
+        super().__init__()
+        self.conv = nn.Conv2d(in_channels, in_channels, kernel_size, padding=kernel_size // 2,
+                              groups=in_channels, bias=False)
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv(x)
+
+batch_size = 16
+in_channels = 64
+height = 256
+width = 256
+kernel_size = 3
+
+def get_inputs():
+    return [torch.rand(batch_size, in_channels, height, width)]
+
+def get_init_inputs():
+    return [in_channels, kernel_size]
