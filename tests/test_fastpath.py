@@ -435,6 +435,36 @@ def test_outside_the_subset_falls_back_with_construct_and_line(body, expected):
     assert re.search(expected, reason(cuda, ["f"]))
 
 
+def test_const_float_locals_and_octal_constants_translate():
+    """`const float inv = 1.0f / rows;` was read as an integer constant and crashed the translator
+    (tests/kb_fresh3: two candidates could not be traced at all); `010` is C's octal 8."""
+    cuda = """__global__ void k(float* y, float s, int n) {}
+torch::Tensor f(torch::Tensor x) {
+    const int rows = x.size(0);
+    const float inv = 1.0f / (float)rows;
+    const int eight = 010;
+    k<<<eight, 32>>>(x.data_ptr<float>(), inv, rows);
+    return x;
+}
+"""
+    _, rec = run(cuda, "f", torch.zeros(4), names={})
+    (kernel, grid, *_rest, args), = rec.calls
+    assert kernel == "k" and grid == (8, 1, 1) and args[1] == ("f", 0.25) and args[2] == ("i", 4)
+
+
+def test_a_translator_bug_is_a_fallback_reason_not_a_crash(monkeypatch):
+    """Whatever the translator raises on a candidate's text, the engine and the tracer get a reason and
+    take the full build (or the regex reading) instead of failing the candidate's evaluation."""
+    from cudaperf.rewards.execution.fastpath import plan
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(plan, "translate", broken)
+    found = plan.translate_or_reason(spec(SCALE_ADD, ["scale_add"]))
+    assert found == (None, "the translator failed: ValueError: a bug")
+
+
 def test_macros_cannot_change_translated_names_or_reach_the_system():
     redefine = """#define TORCH_CHECK(c, ...) system("curl evil")
 __global__ void k(float* y) {}

@@ -36,6 +36,11 @@ class Corpus:
     runs: dict[str, list[str]]
     features: Path
 
+    @property
+    def timed(self) -> bool:
+        """Whether the H200 has timed it yet (a run file is committed)."""
+        return any((H200 / f).exists() for files in self.runs.values() for f in files)
+
 
 KB = Corpus(("tests/kb_llm", "tests/kb_heldout"),
             {"kb_llm run 1": ["kb_llm/run1.jsonl"],
@@ -50,7 +55,11 @@ FRESH = Corpus(("tests/kb_fresh",), {f"kb_fresh run {i}": [f"kb_fresh/run{i}.jso
                H200 / "kb_fresh" / "rank_features.jsonl.gz")
 FRESH2 = Corpus(("tests/kb_fresh2",), {f"kb_fresh2 run {i}": [f"kb_fresh2/run{i}.jsonl"] for i in range(1, 5)},
                 H200 / "kb_fresh2" / "rank_features.jsonl.gz")
-CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2}
+# tests/kb_fresh3: written the same way after the structural reward's speed weight was chosen again (on the
+# model-style candidates, the kb corpora and kb_fresh); its estimates committed before it was timed
+FRESH3 = Corpus(("tests/kb_fresh3",), {f"kb_fresh3 run {i}": [f"kb_fresh3/run{i}.jsonl"] for i in range(1, 3)},
+                H200 / "kb_fresh3" / "rank_features.jsonl.gz")
+CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3}
 
 
 def _relative(path: str, corpus: Corpus) -> str:
@@ -87,14 +96,24 @@ def relative_times(corpus: Corpus = KB) -> dict[str, dict[str, float]]:
     return dict(tasks)
 
 
+def candidates(corpus: Corpus = KB) -> dict[str, list[str]]:
+    """Task directory -> the candidates its corpus ranks: those its runs measured `correct`, or, before it
+    has been timed (no run file yet), every candidate file of its task directories, so that its
+    estimates can be committed before any time is known."""
+    if corpus.timed:
+        return {task: sorted(cands) for task, cands in relative_times(corpus).items()}
+    return {str(ref.parent.relative_to(ROOT)): sorted(str(p.relative_to(ROOT)) for p in ref.parent.glob("*.py")
+                                                      if p.name != "reference.py")
+            for d in corpus.task_dirs for ref in sorted((ROOT / d).glob("*/reference.py"))}
+
+
 def rows(corpus: Corpus = KB) -> list[dict]:
-    """Every measured candidate estimated at its task's shapes (one trace per task)."""
+    """Every candidate of `candidates(corpus)` estimated at its task's shapes (one trace per task)."""
     from ...costmodel.candidates import estimate
     from .styles_data import estimate_row
 
     out = []
-    for task, cands in relative_times(corpus).items():
-        paths = sorted(cands)
+    for task, paths in candidates(corpus).items():
         codes = [(ROOT / p).read_text() for p in paths]
         for path, code, est in zip(paths, codes, estimate((ROOT / task / "reference.py").read_text(), codes,
                                                           labels=paths)):
@@ -194,7 +213,7 @@ def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True, corpus
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`features OUT.jsonl.gz [kb|fresh|fresh2]`: the CPU estimates of one corpus (kb unless named)."""
+    """`features OUT.jsonl.gz [kb|fresh|fresh2|fresh3]`: the CPU estimates of one corpus (kb unless named)."""
     from .styles_data import write_features
 
     argv = sys.argv[1:] if argv is None else argv

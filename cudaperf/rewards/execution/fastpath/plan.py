@@ -740,7 +740,11 @@ class _FunctionTranslator:
                 return const.operand.value
             raise Fallback(f"template argument {name!r} not a constant")
         if node.type == "number_literal":
-            return int(re.sub(r"[uUlL]+$", "", text(node)), 0)
+            digits = re.sub(r"[uUlL]+$", "", text(node).replace("'", ""))
+            if re.fullmatch(r"0[0-7]+", digits):
+                return int(digits, 8)
+            if re.fullmatch(r"0[xX][0-9a-fA-F]+|\d+", digits):
+                return int(digits, 0)
         if node.type == "identifier" and text(node) in self.consts and self.lookup(text(node)) is not None:
             return self.consts[text(node)]
         if node.type == "identifier":
@@ -1200,10 +1204,14 @@ def _buildable_bindings(sp: splitting.Split, functions: list[str] | None, cpp: s
 
 
 def translate_or_reason(spec: dict) -> tuple[Translation | None, str | None]:
-    """(translation, None) or (None, the fallback reason): for reports that must not raise."""
+    """(translation, None) or (None, the fallback reason): for reports and the engine, which must not
+    raise; a translator bug met on a candidate's text is a fallback too (the full build is the truth)."""
     try:
         return translate(spec), None
     except Fallback as exc:
         return None, exc.reason
     except RecursionError:
         return None, "source nested too deeply"
+    except Exception as exc:   # named in the reason, which the result's flags carry
+        first = str(exc).splitlines()[0][:160] if str(exc) else ""
+        return None, f"the translator failed: {type(exc).__name__}: {first}"
