@@ -353,6 +353,28 @@ def test_a_limit_of_the_interpreter_is_not_the_candidates_error():
     assert _beyond_fast_path(check.value) is None
 
 
+def test_an_interpreter_bug_is_not_the_candidates_error(monkeypatch):
+    """A KeyError (or any exception the compiled extension could not raise) out of a call is the
+    interpreter's bug: Unsupported, so the engine runs the full build; the extension's own errors pass."""
+    t = translate(spec(SCALE_ADD, ["scale_add"]))
+    module = FastModule(interp.Interpreter(t, Recorder({}), "cpu"), capacity=0)
+
+    def broken(*args, **kwargs):
+        raise KeyError("slot")
+
+    monkeypatch.setattr(interp.Interpreter, "call", broken)
+    with pytest.raises(interp.Unsupported, match="the interpreter failed on scale_add: KeyError") as raised:
+        module.scale_add(torch.zeros(4), torch.zeros(4), 1.0)
+    assert isinstance(raised.value.__cause__, KeyError)
+
+    def refused(*args, **kwargs):
+        raise TypeError("incompatible function arguments")
+
+    monkeypatch.setattr(interp.Interpreter, "call", refused)
+    with pytest.raises(TypeError, match="incompatible function arguments"):   # pybind11's, the candidate's
+        module.scale_add(torch.zeros(4), torch.zeros(4), 1.0)
+
+
 def test_memory_formats_are_checked_and_applied_as_the_cpp_does():
     """`x.is_contiguous(torch::MemoryFormat::ChannelsLast)` and `x.contiguous(at::MemoryFormat::...)`:
     the check reads the tensor's layout in that format (a CUDA-L1 solution's wrapper checked it in a

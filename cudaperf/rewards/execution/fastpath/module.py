@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .interp import Interpreter
+from .interp import Interpreter, Unsupported
 from .replay import MAX_SIGNATURES, Calls
+
+# what a call may raise as the compiled extension would (its C++ exceptions as pybind11 maps them, torch's
+# errors, argument conversion); anything else a call raises (KeyError, AttributeError, ZeroDivisionError...)
+# is a bug of the interpreter's, never the candidate's error: the engine runs the full build instead
+_AS_THE_EXTENSION = (Unsupported, RuntimeError, ValueError, IndexError, TypeError, MemoryError)
 
 
 class FastModule:
@@ -30,6 +35,11 @@ class FastModule:
         call = self._calls.call
 
         def function(*args: Any, **kwargs: Any) -> Any:
-            return call(name, *args, **kwargs)
+            try:
+                return call(name, *args, **kwargs)
+            except _AS_THE_EXTENSION:
+                raise
+            except Exception as exc:
+                raise Unsupported(f"the interpreter failed on {name}: {type(exc).__name__}: {exc}"[:300]) from exc
         function.__name__ = name
         return function
