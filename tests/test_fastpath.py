@@ -328,6 +328,39 @@ torch::Tensor f(torch::Tensor x, int64_t n) {
         run(cuda, "f", torch.zeros(3, 3), n=1)     # and keywords (load_inline binds positional arguments)
 
 
+SWITCH = """template <int B> __global__ void k(float* y, int n) {}
+torch::Tensor f(torch::Tensor x, int64_t threads) {
+    int n = x.numel();
+    switch (threads * 2 / 2) {
+        case 1024: k<1024><<<1, 1024>>>(x.data_ptr<float>(), n); break;
+        case 512:
+        case 256: { k<256><<<2, 256>>>(x.data_ptr<float>(), n); } break;
+        default: TORCH_CHECK(false, "unsupported block size ", threads); break;
+        case 64: return torch::zeros_like(x);
+    }
+    return x;
+}
+"""
+
+
+@pytest.mark.parametrize("threads, launched", [(1024, ["k<1024>"]), (512, ["k<256>"]), (256, ["k<256>"]), (64, [])])
+def test_switch_picks_its_case_as_the_cpp_does(threads, launched):
+    """The way wrappers pick a template instantiation (kb_fresh2's max_pool2d): labels grouped by an
+    empty case, a default before the last case, `return` ending a case."""
+    out, rec = run(SWITCH, "f", torch.ones(4), threads, names={})
+    assert [c[0] for c in rec.calls] == launched
+    assert out.sum().item() == (0 if threads == 64 else 4)
+
+
+def test_switch_outside_the_subset_falls_back():
+    with pytest.raises(interp.PlanError, match="unsupported block size 128"):
+        run(SWITCH, "f", torch.ones(4), 128, names={})
+    falls = SWITCH.replace("(x.data_ptr<float>(), n); break;", "(x.data_ptr<float>(), n);", 1)
+    assert reason(falls, ["f"]) == "switch case that falls through at line 7"   # 5 of SWITCH, after HEAD
+    nested = SWITCH.replace("case 1024: k", "case 1024: if (n > 3) break; k", 1)
+    assert reason(nested, ["f"]) == "break statement at line 7"
+
+
 def test_a_limit_of_the_interpreter_is_not_the_candidates_error():
     """What the interpreter cannot follow at run time raises Unsupported, which the worker reports as
     beyond the fast path (the engine then runs the full build), even when the candidate wraps it."""

@@ -555,6 +555,8 @@ class _FunctionTranslator:
             finally:
                 self.scopes.pop()
             return [For(init, cond, update, body, _line(node, self.base))]
+        if kind == "switch_statement":
+            return self.switch(node)
         if kind == "while_statement":
             cond = self.condition(node.child_by_field_name("condition"))
             return [For((), cond, (), self.block(node.child_by_field_name("body")), _line(node, self.base))]
@@ -571,6 +573,49 @@ class _FunctionTranslator:
                 return [Throw(kind_name, args, _line(node, self.base))]
             raise self.fail("throw of something other than a std exception", node)
         raise self.fail(f"{kind.replace('_', ' ')}", node)
+
+    def switch(self, node: Node) -> list:
+        """`switch (v) { case A: ... break; case B: case C: ... break; default: ... }`, the way wrappers pick a
+        template instantiation: an if-else chain on v, read once into a local of its own.  Every case but
+        the last ends in `break`, `return` or `throw` (an empty case joins the next one's labels); a case
+        that falls through, or a `break` anywhere else, is a fallback."""
+        line = _line(node, self.base)
+        selector = f"switch@{line}"         # no C++ name has an `@`
+        arms: list[tuple[object | None, tuple]] = []     # (condition, body); None: the default
+        labels: list[object] = []
+        default = False
+        cases = [c for c in node.child_by_field_name("body").named_children if c.type != "comment"]
+        for i, case in enumerate(cases):
+            if case.type != "case_statement":
+                raise self.fail(f"{case.type.replace('_', ' ')} in a switch", case)
+            label = case.child_by_field_name("value")
+            if label is None:
+                default = True
+            else:
+                labels.append(Binary("==", Name(selector), self.expr(label)))
+            body = [c for c in case.named_children if c.type != "comment" and
+                    (label is None or c.start_byte != label.start_byte)]
+            if not body and i < len(cases) - 1:
+                continue
+            if body and body[-1].type == "break_statement":
+                body.pop()
+            elif i < len(cases) - 1 and (not body or body[-1].type not in ("return_statement", "throw_statement")):
+                raise self.fail("switch case that falls through", case)
+            self.scopes.append({})
+            try:
+                translated = tuple(s for c in body for s in self.statement(c))
+            finally:
+                self.scopes.pop()
+            test = None if default else labels[0]
+            for more in labels[1:] if not default else ():
+                test = Binary("||", test, more)
+            arms.append((test, translated))
+            labels, default = [], False
+        chain: tuple = next((body for test, body in arms if test is None), ())
+        for test, body in reversed([arm for arm in arms if arm[0] is not None]):
+            chain = (If(test, body, chain),)
+        value = self.condition(node.child_by_field_name("condition"))
+        return [If(Lit(1, "int"), (Decl(selector, "auto", value, None, line), *chain), ())]
 
     def condition(self, node: Node) -> object:
         inner = [c for c in node.named_children if c.type != "comment"]
