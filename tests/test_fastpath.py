@@ -361,6 +361,31 @@ def test_switch_outside_the_subset_falls_back():
     assert reason(nested, ["f"]) == "break statement at line 7"
 
 
+TAIL = """__global__ void partial_sums(const float* x, float* partials, long long n) {}
+torch::Tensor mean_of(torch::Tensor x) {
+    const long long n = x.numel();
+    auto partials = torch::ones({4}, x.options());      // the launcher below runs no kernel
+    partial_sums<<<4, 256>>>(x.data_ptr<float>(), partials.data_ptr<float>(), n);
+    return partials.sum() / (double)n + 2 * partials.mean() - partials;
+}
+"""
+
+
+def test_a_torch_tail_over_partial_results_computes_as_torch_does():
+    """A wrapper that ends in torch arithmetic over its kernels' partial results (the brief's "final
+    .sum() or / n", kb_fresh3's kl_div): at::sum/mean and tensor-number operators, as torch computes them."""
+    x = torch.arange(8, dtype=torch.float32)
+    out, rec = run(TAIL, "mean_of", x, names={"x": x})
+    assert [c[0] for c in rec.calls] == ["partial_sums"]
+    assert torch.equal(out, torch.full((4,), 4 / 8 + 2 * 1.0 - 1.0))     # sum 4, mean 1, n 8
+    compound = TAIL.replace("return partials.sum() / (double)n + 2 * partials.mean() - partials;",
+                            "partials /= (double)n;\n    return partials;")
+    with pytest.raises(interp.Unsupported, match="/= on a tensor"):     # in place: left to the full build
+        run(compound, "mean_of", x, names={"x": x})
+    with pytest.raises(Fallback, match=r"method \.sum\(\)"):          # over a dimension: not translated
+        translate(spec(TAIL.replace("partials.sum()", "partials.sum(0)"), ["mean_of"]))
+
+
 def test_a_limit_of_the_interpreter_is_not_the_candidates_error():
     """What the interpreter cannot follow at run time raises Unsupported, which the worker reports as
     beyond the fast path (the engine then runs the full build), even when the candidate wraps it."""

@@ -31,6 +31,9 @@ ERROR_NAMES = {0: "no error", 1: "invalid argument", 9: "invalid configuration a
                701: "too many resources requested for launch"}
 
 
+_TENSOR_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
 class PlanError(RuntimeError):
     """What the C++ would raise (TORCH_CHECK, a dtype mismatch, a bad size): surfaces like its exception."""
 
@@ -325,6 +328,8 @@ class Interpreter:
             current = self._get(env, s.name)
             value = self._eval(s.value, env)
             if s.op != "=":
+                if current.ctype == "tensor":   # `out /= n` changes the tensor in place, for every holder
+                    raise Unsupported(f"line {s.line}: {s.op} on a tensor")
                 value = self._binary(s.op[:-1], current, value, s.line)
             self._set(env, s.name, self._assign_type(value, current.ctype))
         elif isinstance(s, P.SetItem):
@@ -568,6 +573,8 @@ class Interpreter:
         if op in ("==", "!=") and a.ctype in ("dtype", "device", "error", "sizes") and b.ctype == a.ctype:
             return V("bool", int((list(a.value) == list(b.value) if a.ctype == "sizes" else a.value == b.value)
                                  == (op == "==")))
+        if (a.ctype == "tensor" or b.ctype == "tensor") and op in _TENSOR_ARITHMETIC:
+            return self._tensor_arithmetic(op, a, b)
         for v in (a, b):
             if v.ctype not in _WIDTH and v.ctype not in ("float", "double", "error"):
                 raise Unsupported(f"operator {op} on a {v.ctype}")
@@ -604,6 +611,19 @@ class Interpreter:
             return V(t, _wrap(q if op == "/" else x - q * y, t))
         r = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y}[op]
         return V(t, _wrap(r, t))
+
+    def _tensor_arithmetic(self, op: str, a: V, b: V) -> V:
+        """`partials.sum() / (double)n`, `x * 2`, `a + b`: at::add/sub/mul/div with a tensor or a C number
+        on either side, as torch's operators compute them (a number does not promote a tensor's dtype)."""
+        values = []
+        for v in (a, b):
+            if v.ctype == "tensor" and v.value is not None:
+                values.append(v.value)
+            elif v.ctype in _WIDTH or v.ctype in ("float", "double"):
+                values.append(float(v.value) if v.ctype in ("float", "double") else int(v.value))
+            else:
+                raise Unsupported(f"operator {op} on a {v.ctype}")
+        return self._torch(_TENSOR_ARITHMETIC[op], *values, catch=(RuntimeError,))
 
     def _pointer_arith(self, op: str, a: V, b: V) -> V:
         if op in ("==", "!="):
@@ -837,6 +857,8 @@ class Interpreter:
             return self._torch(torch.Tensor.to, t, self.dtypes[args[0].value])
         if name == "zero_":
             return self._torch(torch.Tensor.zero_, t)
+        if name in ("sum", "mean"):   # a torch tail over every element (the C++'s at::sum, at::mean)
+            return self._torch(torch.Tensor.sum if name == "sum" else torch.Tensor.mean, t, catch=(RuntimeError,))
         if name == "data_ptr":
             if e.ctype != "void":
                 want = P.DATA_TYPES[e.ctype]

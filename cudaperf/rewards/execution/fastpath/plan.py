@@ -285,7 +285,7 @@ METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
            "zero_", "vec", "stream",
            "transpose", "t", "permute", "is_cpu", "index", "unsqueeze", "squeeze", "is_floating_point",
-           "get_device", "layout", "requires_grad", "push_back", "clone", "to"}
+           "get_device", "layout", "requires_grad", "push_back", "clone", "to", "sum", "mean"}
 _TORCH_FUNCS = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "TensorOptions", "dtype", "device", "Device"}
 RESERVED = {"TORCH_CHECK", "AT_ASSERTM", "AT_ASSERT", "TORCH_INTERNAL_ASSERT", "C10_CUDA_KERNEL_LAUNCH_CHECK",
@@ -1078,8 +1078,9 @@ class _FunctionTranslator:
             elif name == "ndimension":
                 name = "dim"
         if name not in METHODS or (name == "to" and not (len(args) == 1 and isinstance(args[0], Lit)
-                                                         and args[0].ctype == "dtype")):
-            raise self.fail(f"method .{name}()", node)     # .to(): a dtype conversion only
+                                                         and args[0].ctype == "dtype")) \
+                or (name in ("sum", "mean") and args):
+            raise self.fail(f"method .{name}()", node)     # .to(): a dtype conversion; .sum(): of everything
         return Method(self.expr(obj_node), name, args, ctype, line)
 
 
