@@ -426,10 +426,17 @@ def test_an_interpreter_bug_is_not_the_candidates_error(monkeypatch):
     assert isinstance(raised.value.__cause__, KeyError)
 
     def refused(*args, **kwargs):
-        raise TypeError("incompatible function arguments")
+        raise interp.ArgumentError("incompatible function arguments")
 
     monkeypatch.setattr(interp.Interpreter, "call", refused)
-    with pytest.raises(TypeError, match="incompatible function arguments"):   # pybind11's, the candidate's
+    with pytest.raises(interp.ArgumentError, match="incompatible function arguments"):   # pybind11's: the candidate's
+        module.scale_add(torch.zeros(4), torch.zeros(4), 1.0)
+
+    def mistyped(*args, **kwargs):
+        return None + 1      # a TypeError of the interpreter's own
+
+    monkeypatch.setattr(interp.Interpreter, "call", mistyped)
+    with pytest.raises(interp.Unsupported, match="the interpreter failed on scale_add: TypeError"):
         module.scale_add(torch.zeros(4), torch.zeros(4), 1.0)
 
 

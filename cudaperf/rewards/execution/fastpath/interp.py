@@ -44,6 +44,12 @@ class Unsupported(Exception):
     full build, whose behaviour is the truth."""
 
 
+class ArgumentError(TypeError):
+    """pybind11's refusal of a call's arguments (a keyword, a count, a type it does not convert): the
+    candidate's error, raised as the compiled extension raises it.  Any other TypeError out of a call is
+    the interpreter's (module.FastModule)."""
+
+
 class LaunchFailure(Exception):
     """Raised by a launcher when the driver refuses a launch configuration (not a sticky fault)."""
 
@@ -177,10 +183,10 @@ class Interpreter:
     def arguments(self, name: str, args: tuple, kwargs: dict) -> tuple[P.Function, list[V]]:
         """The exported function and its arguments converted as pybind11 would (TypeError otherwise)."""
         if kwargs:
-            raise TypeError(f"{name}(): incompatible function arguments (keywords are not accepted)")
+            raise ArgumentError(f"{name}(): incompatible function arguments (keywords are not accepted)")
         fn = self.tr.functions[name]
         if len(args) != len(fn.params):
-            raise TypeError(f"{name}(): incompatible function arguments: {len(args)} given, "
+            raise ArgumentError(f"{name}(): incompatible function arguments: {len(args)} given, "
                             f"{len(fn.params)} expected")
         return fn, [self._from_python(a, ctype, name) for a, (_, ctype) in zip(args, fn.params)]
 
@@ -222,7 +228,7 @@ class Interpreter:
 
     def _from_python(self, value: Any, ctype: str, name: str) -> V:
         torch = self.torch
-        bad = TypeError(f"{name}(): incompatible function arguments: {type(value).__name__} for {ctype}")
+        bad = ArgumentError(f"{name}(): incompatible function arguments: {type(value).__name__} for {ctype}")
         if ctype == "tensor":
             if not isinstance(value, torch.Tensor):
                 raise bad

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .interp import Interpreter, Unsupported
+from .interp import ArgumentError, Interpreter, Unsupported
 from .replay import MAX_SIGNATURES, Calls
 
 # what a call may raise as the compiled extension would (its C++ exceptions as pybind11 maps them, torch's
-# errors, argument conversion); anything else a call raises (KeyError, AttributeError, ZeroDivisionError...)
-# is a bug of the interpreter's, never the candidate's error: the engine runs the full build instead
-_AS_THE_EXTENSION = (Unsupported, RuntimeError, ValueError, IndexError, TypeError, MemoryError)
+# errors, pybind11's refusal of the arguments); anything else a call raises (KeyError, AttributeError, a
+# TypeError of ours...) is a bug of the interpreter's, never the candidate's error: the engine runs the
+# full build instead
+_AS_THE_EXTENSION = (Unsupported, RuntimeError, ValueError, IndexError, ArgumentError, MemoryError)
 
 
 class FastModule:
