@@ -8,10 +8,10 @@ while the order of their times relative to the reference timed with them (1 / sp
 So a candidate's measured time here is its time over its reference's, the median over the runs that
 measured it.
 
-    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz [kb|fresh|fresh2]   # the CPU estimates (committed)
+    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz [kb|fresh|fresh2|fresh3]   # CPU estimates
 
-The features file holds, per correct candidate, the estimate's summed terms and the baselines' counts,
-as `styles_data` does for the model-style candidates."""
+The features file holds, per candidate of `candidates(corpus)`, the estimate's summed terms and the
+baselines' counts, as `styles_data` does for the model-style candidates."""
 
 from __future__ import annotations
 

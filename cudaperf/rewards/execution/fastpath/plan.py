@@ -784,12 +784,12 @@ class _FunctionTranslator:
             if isinstance(const, Cast) and isinstance(const.operand, Lit) and isinstance(const.operand.value, int):
                 return const.operand.value
             raise Fallback(f"template argument {name!r} not a constant")
-        if node.type == "number_literal":
-            digits = re.sub(r"[uUlL]+$", "", text(node).replace("'", ""))
-            if re.fullmatch(r"0[0-7]+", digits):
-                return int(digits, 8)
-            if re.fullmatch(r"0[xX][0-9a-fA-F]+|\d+", digits):
-                return int(digits, 0)
+        if node.type == "number_literal":   # read as any literal is (`_number`): a float one is not a constant
+            value = _number(text(node), node, self)
+            sign = -1 if isinstance(value, Unary) and value.op == "-" else 1
+            value = value.operand if isinstance(value, Unary) else value
+            if isinstance(value, Lit) and isinstance(value.value, int):
+                return sign * value.value
         if node.type == "identifier" and text(node) in self.consts and self.lookup(text(node)) is not None:
             return self.consts[text(node)]
         if node.type == "identifier":
