@@ -118,6 +118,7 @@ class FileAnalysis:
         self.host_launches: HostLaunches | None = None
         self.program_launches: list[HostLaunch] | None = None  # of the kernels this file does not launch
         self._islands: list = []  # keeps re-parsed trees alive while their nodes are in use
+        self._read_islands: list[tuple[int, int]] = []  # regions of islands whose kernels parsed without error
         self.lost_bodies: list[Diagnostic] = []
         self.lowering_warnings: list[Diagnostic] = []
         self._ptxas: dict[tuple[str, ...], dict | str] = {}
@@ -149,17 +150,21 @@ class FileAnalysis:
 
     def report(self) -> FileReport:
         diagnostics = list(self.source.diagnostics)
+        definitions = self._kernel_nodes()
         for node in parse.error_nodes(self.tree.root_node, limit=20):
+            if any(start <= node.start_byte < end for start, end in self._read_islands):
+                continue  # a kernel a macro hid (`GLOBAL void k`, `LAUNCH_BOUNDS(256)`), read whole from its island
             if node.is_missing and _followed_by_pragma(node):
                 continue  # `for (...)` + `#pragma unroll` + `for`: valid CUDA the grammar splits (see lower)
             if node.is_missing and _heads_a_block(node, self.source.macros):
                 continue  # `KERNEL_LOOP(i, B * N) { ... }`: a loop macro the lowering expands
+            if node.is_missing and _ends_a_statement_macro(node, self.source.macros):
+                continue  # `CHECK(cudaMalloc(&p, n))` with no `;`: the macro's own body ends the statement
             line, column = parse.position(node)
             what = f"missing {node.type}" if node.is_missing else "syntax error"
             diagnostics.append(Diagnostic(line, column, "warning",
                                           f"{what}; analysis of the enclosing code is partial", "syntax"))
         kernels = []
-        definitions = self._kernel_nodes()
         if definitions:  # what the included headers and the including units define (a file of host code skips it)
             add_included(self.scope, self.source.path, self.options.defines)
             add_unit_types(self.scope, self.source.path, self.options.defines)
@@ -210,7 +215,10 @@ class FileAnalysis:
     def _island_kernels(self, island: islands.Island) -> list[Node]:
         tree = island.parse(self.source.data)
         self._islands.append(tree)
-        return [m["kernel"][0] for m in parse.matches("functions", tree.root_node) if "kernel" in m]
+        found = [m["kernel"][0] for m in parse.matches("functions", tree.root_node) if "kernel" in m]
+        if found and not tree.root_node.has_error:
+            self._read_islands.append((island.start, island.end))
+        return found
 
     def kernel(self, definition: Node) -> KernelReport:
         name = kernel_name(definition, self.source.macros)
@@ -375,6 +383,19 @@ def _heads_a_block(node: Node, macros) -> bool:
     call = parse.call_heading_block(statement, statement.next_named_sibling if statement is not None else None)
     macro = macros.get(text(call.child_by_field_name("function"))) if call is not None else None
     return macro is not None and macro.params is not None
+
+
+def _ends_a_statement_macro(node: Node, macros) -> bool:
+    """The `;` missing after a call to a function-like macro whose body is a statement of its own
+    (it ends in `;` or `}`): the file rightly leaves the `;` out, and the tree is the one it would give."""
+    statement = node.parent
+    if node.type != ";" or statement is None or statement.type != "expression_statement" or \
+            statement.named_child_count != 1:
+        return False
+    call = statement.named_children[0]
+    callee = call.child_by_field_name("function") if call.type == "call_expression" else None
+    macro = macros.get(text(callee)) if callee is not None and callee.type == "identifier" else None
+    return macro is not None and macro.params is not None and macro.body.rstrip().endswith((";", "}"))
 
 
 def _spell(value) -> str:

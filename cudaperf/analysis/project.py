@@ -20,7 +20,16 @@ from .host import HostResolver
 from .launch import HostLaunch, HostLaunches
 from .lower import Lowerer
 from .scope import FileScope, collect
-from .source import Macro, SourceError, SourceFile, local_includes, macros_above, read, resolved
+from .source import (
+    Macro,
+    SourceError,
+    SourceFile,
+    local_includes,
+    macros_above,
+    mend_macro_uses,
+    read,
+    resolved,
+)
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".inl")
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
@@ -31,6 +40,7 @@ MAX_HOST_FILE_BYTES = 1024 * 1024
 def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
     """Parse a file and gather its namespace scope (array sizes, of struct members too, evaluated by
     a lowerer of the scope gathered so far: `float pos[3]`, `int keys[ORDER + 1]`)."""
+    mend_macro_uses(source)
     tree = parse.parse(source.data)
     scope = FileScope(source, tree.root_node)
     lowerer = Lowerer(scope)

@@ -159,9 +159,29 @@ def collect(source: SourceFile, root: Node, evaluate_size, scope: FileScope | No
         elif _device_qualifier(source.macros.get(text(m["qualifier"][0]))):
             node = m["qualified_function"][0]
             scope.device_functions.setdefault(function_name(node), []).append(node)
+    for node in _macro_qualified_functions(source, root):
+        found = scope.device_functions.setdefault(function_name(node), [])
+        if node not in found:
+            found.append(node)
     for m in parse.matches("globals", root):
         _global_declaration(scope, m["declaration"][0], evaluate_size)
     return scope
+
+
+_SPACE = re.compile(rb"\s*")
+_HEAD_ENDS = frozenset({"function_definition", "compound_statement", "translation_unit"})
+
+
+def _macro_qualified_functions(source: SourceFile, root: Node):
+    """Functions whose `__device__` came from a macro that source.mend_macro_uses blanked."""
+    for at in source.device_qualifiers:
+        head = _SPACE.match(source.data, at).end()  # the token after the blank: the function's type or storage
+        node = root.descendant_for_byte_range(head, head)
+        while node is not None and node.type not in _HEAD_ENDS:
+            node = node.parent
+        declarator = function_declarator(node) if node is not None and node.type == "function_definition" else None
+        if declarator is not None and declarator.start_byte >= head:
+            yield node
 
 
 def _device_qualifier(macro) -> bool:

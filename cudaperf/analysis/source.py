@@ -9,6 +9,7 @@ line and column the parser reports still points at the user's file.  Values they
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import itertools
 import re
@@ -55,6 +56,8 @@ class SourceFile:
     # macros the file defines more than once in sequence, every definition in order (see macro())
     redefined: dict[str, list[Macro]] = field(default_factory=dict)
     facts: object | None = None  # what the clang frontend resolved (clangfront.ClangFacts), else None
+    # offsets of blanked uses of macros that declare device code (`#define DEV __device__`: hide_qualifier_macros)
+    device_qualifiers: list[int] = field(default_factory=list)
 
     def line_of(self, offset: int) -> int:
         return self.data.count(b"\n", 0, offset) + 1
@@ -96,6 +99,7 @@ def decode(raw: bytes, path: str) -> tuple[bytes, list[Diagnostic]]:
 _BALANCED = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
 _ATTRIBUTE = re.compile(rb"\b(__align__|__maxnreg__|__cluster_dims__|__launch_bounds__)\s*(" +
                         _BALANCED.encode() + rb")")
+_GNU_RESTRICT = re.compile(rb"\b__restrict\b")  # GCC's spelling, which the grammar does not know
 _LAMBDA_QUALIFIERS = re.compile(rb"\]\s*((?:(?:__host__|__device__)\s*)+)(?=[(\{]|mutable)")
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?[ \t]*((?:[^\n]*\\\r?\n)*[^\n]*)",
                      re.MULTILINE)
@@ -139,7 +143,108 @@ def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
             _blank(buf, m.start(), m.end())
     for m in _LAMBDA_QUALIFIERS.finditer(data):
         _blank(buf, m.start(1), m.end(1))
+    for m in _GNU_RESTRICT.finditer(data):
+        buf[m.start():m.end()] = b"restrict  "
     return bytes(buf), attributes
+
+
+# what a qualifier macro may stand for and the analysis can do without: function qualifiers, restrict,
+# GNU attributes (not `extern`, `volatile`, `constexpr`, memory spaces or `__global__`, which carry meaning)
+_QUALIFIER_WORDS = frozenset({"__device__", "__host__", "__forceinline__", "__noinline__", "inline", "__inline__",
+                              "__inline", "static", "__restrict__", "__restrict", "restrict"})
+_GNU_ATTRIBUTE = re.compile(r"__attribute__\s*" + _BALANCED)
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
+
+
+def _qualifier_macros(source: SourceFile) -> dict[str, bool]:
+    """Object-like macros that stand for qualifiers only, or for nothing (`#define DEV __device__`,
+    `#define RESTRICT __restrict__`, `#define HD`): name -> whether they declare device code."""
+    found = {}
+    for name, macro in source.macros.items():
+        if macro.params is None and name not in source.redefined and not name.startswith("__"):
+            words = _GNU_ATTRIBUTE.sub(" ", macro.body).split()
+            if all(w in _QUALIFIER_WORDS for w in words):
+                found[name] = "__device__" in words
+    return found
+
+
+def _in_directive_or_comment(data: bytes, at: int, comments: list[tuple[int, int]]) -> bool:
+    """Is `at` on a preprocessor line (a continued one too) or in a comment?"""
+    start = data.rfind(b"\n", 0, at) + 1
+    while start > 0:  # a directive continued onto this line: go back to its first line
+        end = start - 1 - (start >= 2 and data[start - 2] == 13)  # the previous line's last byte, before any \r
+        if end <= 0 or data[end - 1] != 92:  # no backslash before the line break
+            break
+        start = data.rfind(b"\n", 0, end) + 1
+    line = data[start:at]
+    if line.lstrip().startswith(b"#") or b"//" in line:
+        return True
+    i = bisect.bisect_right(comments, (at, len(data))) - 1
+    return i >= 0 and comments[i][0] <= at < comments[i][1]
+
+
+def _statement_macros(source: SourceFile) -> set[str]:
+    """Function-like macros whose body is a statement of its own (it ends in `;` or `}`)."""
+    return {name for name, macro in source.macros.items()
+            if macro.params is not None and macro.body.rstrip().endswith((";", "}"))}
+
+
+def _call_end(data: bytes, opening: int) -> int | None:
+    """The offset after the `)` closing the parenthesis at `opening` (strings and characters skipped)."""
+    depth, i, n = 0, opening, len(data)
+    while i < n:
+        ch = data[i]
+        if ch in (34, 39):  # a string or character literal: to its closing quote
+            i += 1
+            while i < n and data[i] != ch and data[i] != 10:
+                i += 2 if data[i] == 92 else 1
+        elif ch == 40:
+            depth += 1
+        elif ch == 41:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+_GAP = re.compile(rb"[ \t\r\n]*")
+# what may follow a statement macro's call (not `{`, `;` or an operator)
+_NEXT_STATEMENT = re.compile(rb"[A-Za-z_}#]|//|/\*")
+
+
+def mend_macro_uses(source: SourceFile) -> None:
+    """Rewrite, at the same length, what macros make the grammar misread in code the preprocessor
+    would hand over intact.  Qualifier macros are blanked as the preprocessor removes them: the
+    grammar reads `DEV static int f(...)` and `const real* RESTRICT T` as syntax errors (the
+    parameter then named `RESTRICT`, its accesses lost); where one declared device code its offset
+    is kept in `source.device_qualifiers` (scope.py makes the function a device function).  A
+    statement macro called with no `;` (`CHECK(cudaMalloc(&p, n))` at the end of a line: its body
+    ends the statement) gets one in the blank after the call, so that the next statement is not
+    read as part of it."""
+    qualifiers, statements = _qualifier_macros(source), _statement_macros(source)
+    if not qualifiers and not statements:
+        return
+    data, buf, comments = source.data, bytearray(source.data), [c.span() for c in _BLOCK_COMMENT.finditer(source.data)]
+    if qualifiers:
+        names = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in qualifiers) + rb")\b")
+        for m in names.finditer(data):
+            if not _in_directive_or_comment(data, m.start(), comments):
+                _blank(buf, m.start(), m.end())
+                if qualifiers[m.group().decode()]:
+                    source.device_qualifiers.append(m.start())
+    if statements:
+        calls = re.compile(rb"^[ \t]*(" + b"|".join(re.escape(n.encode()) for n in statements) + rb")[ \t]*\(",
+                           re.MULTILINE)
+        for m in calls.finditer(data):
+            end = _call_end(data, m.end() - 1)
+            if end is None or _in_directive_or_comment(data, m.start(1), comments):
+                continue
+            gap = _GAP.match(data, end).end()
+            blank = next((i for i in range(end, gap) if data[i] in (32, 9)), None)
+            if blank is not None and (gap == len(data) or _NEXT_STATEMENT.match(data, gap)):
+                buf[blank] = ord(";")
+    source.data = bytes(buf)
 
 
 def _macros(data: bytes, defines: dict[str, str]) -> dict[str, Macro]:
