@@ -140,3 +140,72 @@ def test_kernels_read_from_their_islands_report_no_syntax_error():
     assert not [d for d in report.diagnostics if d.kind == "syntax"]
     broken = ISLANDS.replace("x[threadIdx.x] = 0.0f;", "x[threadIdx.x = ;")
     assert _syntax(broken)  # an island that does not parse either: the error is the code's
+
+
+def _mended(code: str):
+    source = load(code.encode(), "t.cu")
+    mend_macro_uses(source)
+    return source
+
+
+def test_a_macro_another_arm_defines_otherwise_is_blanked_only_if_every_arm_is_a_qualifier():
+    """`SHARED` is `__shared__` in the `#else` arm: blanking the first arm's nothing would make the
+    tile a local array; `HD` is a qualifier in both arms, and device code in one."""
+    code = """#ifdef NO_SHARED
+#define SHARED
+#else
+#define SHARED __shared__
+#endif
+#ifndef __CUDACC__
+#define HD
+#else
+#define HD __host__ __device__
+#endif
+HD int up(int i) { return i + 1; }
+__global__ void k(float* out) { SHARED float tile[256]; tile[threadIdx.x] = 0; out[up(threadIdx.x)] = tile[0]; }
+"""
+    source = _mended(code)
+    assert b"SHARED float tile" in source.data and b"HD int up" not in source.data
+    r = kernel_report(code, grid=(1, 1, 1), block=(256, 1, 1))
+    assert "up" not in accesses(r, "out", "store")[0]["index"]  # inlined: up is device code in nvcc's arm
+
+
+def test_a_device_variable_declared_through_a_macro_stays_in_global_memory():
+    code = """#define DEV __device__
+DEV float table[256];
+__global__ void k(float* out) { out[threadIdx.x] = table[threadIdx.x]; }
+"""
+    r = kernel_report(code, grid=(1, 1, 1), block=(256, 1, 1))
+    load_ = accesses(r, "table", "load")
+    assert load_ and load_[0]["space"] == "global" and load_[0]["pattern"] == "coalesced"
+
+
+def test_comments_and_literals_neither_hide_nor_take_a_use():
+    code = """#define DEV __device__
+#define RESTRICT __restrict__
+// inputs: data/*.bin
+void g(const char* s = "//", float* RESTRICT q);
+DEV /* helper */ int f(int x) { return x; }
+/* end */ const char* name = "RESTRICT";
+"""
+    source = _mended(code)
+    text = source.data.decode()
+    assert "RESTRICT q" not in text and "DEV /*" not in text and '"RESTRICT"' in text
+    assert "data/*.bin" in text and len(text) == len(code)
+    from cudaperf.analysis.project import scoped
+    _, scope = scoped(load(code.encode(), "t.cu"))
+    assert "f" in scope.device_functions  # a comment between the macro and the function
+
+
+def test_a_statement_macro_whose_parenthesis_closes_in_a_comment_gets_no_semicolon_there():
+    code = "#define CHECK(x) { x; }\nvoid h() {\n  CHECK(  // 1) allocate\n    run())\n  go();\n}\n"
+    mended = _mended(code).data.decode()
+    assert "// 1) allocate" in mended and "run())\n; go();" in mended
+
+
+def test_syntax_errors_the_islands_do_not_explain_are_still_reported():
+    hidden = "".join(f"GLOBAL static void k{i}(float* x) {{ x[threadIdx.x] = {i}.0f; }}\n" for i in range(25))
+    code = "#define GLOBAL __global__\n" + hidden + "__global__ void bad(float* x) { x[threadIdx.x = ; }\n"
+    assert _syntax(code)  # past the first twenty errors, which the islands explain
+    unclosed = "#define GLOBAL __global__\nGLOBAL void hidden(float* x) {\n  if (x) {\n    x[0] = 1;\n}\n"
+    assert any("missing }" in m for m in _syntax(unclosed))  # an island whose braces the file never closes

@@ -151,15 +151,9 @@ class FileAnalysis:
     def report(self) -> FileReport:
         diagnostics = list(self.source.diagnostics)
         definitions = self._kernel_nodes()
-        for node in parse.error_nodes(self.tree.root_node, limit=20):
-            if any(start <= node.start_byte < end for start, end in self._read_islands):
-                continue  # a kernel a macro hid (`GLOBAL void k`, `LAUNCH_BOUNDS(256)`), read whole from its island
-            if node.is_missing and _followed_by_pragma(node):
-                continue  # `for (...)` + `#pragma unroll` + `for`: valid CUDA the grammar splits (see lower)
-            if node.is_missing and _heads_a_block(node, self.source.macros):
-                continue  # `KERNEL_LOOP(i, B * N) { ... }`: a loop macro the lowering expands
-            if node.is_missing and _ends_a_statement_macro(node, self.source.macros):
-                continue  # `CHECK(cudaMalloc(&p, n))` with no `;`: the macro's own body ends the statement
+        errors = [node for node in parse.error_nodes(self.tree.root_node, limit=_ERRORS_WALKED)
+                  if not self._valid_cuda(node)]
+        for node in errors[:_ERRORS_REPORTED]:
             line, column = parse.position(node)
             what = f"missing {node.type}" if node.is_missing else "syntax error"
             diagnostics.append(Diagnostic(line, column, "warning",
@@ -194,6 +188,16 @@ class FileAnalysis:
         diagnostics += list(dict.fromkeys(self.lowering_warnings))
         return FileReport(self.source.path, diagnostics, kernels, list(dict.fromkeys(defined)))
 
+    def _valid_cuda(self, error: Node) -> bool:
+        """Is this error the grammar's, on code nvcc compiles as written?"""
+        if any(start <= error.start_byte < end for start, end in self._read_islands):
+            return True  # a kernel a macro hid (`GLOBAL void k`, `LAUNCH_BOUNDS(256)`), read whole from its island
+        macros = self.source.macros
+        return error.is_missing and (
+            _followed_by_pragma(error)  # `for (...)` + `#pragma unroll` + `for`: split by the grammar (see lower)
+            or _heads_a_block(error, macros)  # `KERNEL_LOOP(i, B * N) { ... }`: a loop macro the lowering expands
+            or _ends_a_statement_macro(error, macros))  # `CHECK(cudaMalloc(&p, n))` with no `;`: the body ends it
+
     def _kernel_nodes(self) -> list[Node]:
         """Kernels the query found, plus any a syntax error or a macro hid from it."""
         kernels = list(self.scope.kernels)
@@ -216,7 +220,7 @@ class FileAnalysis:
         tree = island.parse(self.source.data)
         self._islands.append(tree)
         found = [m["kernel"][0] for m in parse.matches("functions", tree.root_node) if "kernel" in m]
-        if found and not tree.root_node.has_error:
+        if found and island.closed and not tree.root_node.has_error:
             self._read_islands.append((island.start, island.end))
         return found
 
@@ -383,6 +387,9 @@ def _heads_a_block(node: Node, macros) -> bool:
     call = parse.call_heading_block(statement, statement.next_named_sibling if statement is not None else None)
     macro = macros.get(text(call.child_by_field_name("function"))) if call is not None else None
     return macro is not None and macro.params is not None
+
+
+_ERRORS_WALKED, _ERRORS_REPORTED = 200, 20  # a bounded walk, so that a huge broken file stays fast
 
 
 def _ends_a_statement_macro(node: Node, macros) -> bool:

@@ -35,6 +35,7 @@ class Island:
     start: int  # region of the file the island stands for
     end: int
     text: str  # what is parsed in its place
+    closed: bool = True  # False where the file never closes the definition's braces (the text closes them)
 
     def parse(self, data: bytes) -> Tree:
         head = bytes(b if b == 10 else 32 for b in data[:self.start])
@@ -45,7 +46,7 @@ class Island:
         at all still leaves the kernel reported."""
         brace = _body_start(self.text)
         body = self.text[brace:]
-        return Island(self.start, self.end, self.text[:brace] + "{" + "\n" * body.count("\n") + "}")
+        return Island(self.start, self.end, self.text[:brace] + "{" + "\n" * body.count("\n") + "}", self.closed)
 
 
 def _kernel_macros(source: SourceFile) -> set[str]:
@@ -184,7 +185,7 @@ def _island(source: SourceFile, text: str, start: int, name: str, defined: set[s
     signature = _drop_unknown_attributes(expand(first_branches(region[:brace], defined), source.macros))
     signature = signature.replace("\n", " ") if "\n" not in region[:brace] else \
         _keep_lines(region[:brace], signature)
-    return Island(line_start, end, signature + region[brace:] + "}" * unclosed)
+    return Island(line_start, end, signature + region[brace:] + "}" * unclosed, closed=not unclosed)
 
 
 def _drop_unknown_attributes(signature: str) -> str:

@@ -159,29 +159,39 @@ def collect(source: SourceFile, root: Node, evaluate_size, scope: FileScope | No
         elif _device_qualifier(source.macros.get(text(m["qualifier"][0]))):
             node = m["qualified_function"][0]
             scope.device_functions.setdefault(function_name(node), []).append(node)
-    for node in _macro_qualified_functions(source, root):
-        found = scope.device_functions.setdefault(function_name(node), [])
-        if node not in found:
-            found.append(node)
+    device = _macro_qualified(source, root)
+    for node in device:
+        if node.type == "function_definition":
+            found = scope.device_functions.setdefault(function_name(node), [])
+            if node not in found:
+                found.append(node)
+    declared = {node.start_byte for node in device if node.type == "declaration"}
     for m in parse.matches("globals", root):
-        _global_declaration(scope, m["declaration"][0], evaluate_size)
+        decl = m["declaration"][0]
+        _global_declaration(scope, decl, evaluate_size, {"__device__"} if decl.start_byte in declared else set())
     return scope
 
 
-_SPACE = re.compile(rb"\s*")
-_HEAD_ENDS = frozenset({"function_definition", "compound_statement", "translation_unit"})
+_BLANK_OR_COMMENT = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
+_HEAD_ENDS = frozenset({"function_definition", "declaration", "compound_statement", "translation_unit"})
 
 
-def _macro_qualified_functions(source: SourceFile, root: Node):
-    """Functions whose `__device__` came from a macro that source.mend_macro_uses blanked."""
+def _macro_qualified(source: SourceFile, root: Node) -> list[Node]:
+    """Functions and namespace-scope variables whose `__device__` came from a macro that
+    source.mend_macro_uses blanked (`DEV static int f(...)`, `DEV float table[256];`)."""
+    found = []
     for at in source.device_qualifiers:
-        head = _SPACE.match(source.data, at).end()  # the token after the blank: the function's type or storage
+        head = _BLANK_OR_COMMENT.match(source.data, at).end()  # the token after the blank: a type or storage
         node = root.descendant_for_byte_range(head, head)
         while node is not None and node.type not in _HEAD_ENDS:
             node = node.parent
-        declarator = function_declarator(node) if node is not None and node.type == "function_definition" else None
+        if node is None or node.type not in ("function_definition", "declaration"):
+            continue
+        declarator = function_declarator(node) if node.type == "function_definition" else \
+            node.child_by_field_name("declarator")
         if declarator is not None and declarator.start_byte >= head:
-            yield node
+            found.append(node)
+    return found
 
 
 def _device_qualifier(macro) -> bool:
@@ -190,8 +200,8 @@ def _device_qualifier(macro) -> bool:
         "__global__" not in macro.body
 
 
-def _global_declaration(scope: FileScope, decl: Node, evaluate_size) -> None:
-    quals = _qualifiers(decl)
+def _global_declaration(scope: FileScope, decl: Node, evaluate_size, hidden: set[str]) -> None:
+    quals = _qualifiers(decl) | hidden  # `hidden`: qualifiers of a blanked macro (_macro_qualified)
     base = declared_type(scope.types, decl.child_by_field_name("type"))
     for declarator in decl.children_by_field_name("declarator"):
         if declarator.type == "init_declarator":

@@ -42,6 +42,7 @@ class Macro:
     params: tuple[str, ...] | None  # None for object-like macros
     body: str
     line: int
+    alternatives: tuple[str, ...] = ()  # bodies of its definitions in the other arms of an #if chain
 
 
 @dataclass
@@ -153,34 +154,35 @@ def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
 _QUALIFIER_WORDS = frozenset({"__device__", "__host__", "__forceinline__", "__noinline__", "inline", "__inline__",
                               "__inline", "static", "__restrict__", "__restrict", "restrict"})
 _GNU_ATTRIBUTE = re.compile(r"__attribute__\s*" + _BALANCED)
-_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
+# what the mending leaves as it is: comments, string and character literals, preprocessor lines (continued too)
+_UNTOUCHED = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
+                        rb'|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*', re.DOTALL | re.MULTILINE)
 
 
 def _qualifier_macros(source: SourceFile) -> dict[str, bool]:
     """Object-like macros that stand for qualifiers only, or for nothing (`#define DEV __device__`,
-    `#define RESTRICT __restrict__`, `#define HD`): name -> whether they declare device code."""
+    `#define RESTRICT __restrict__`, `#define HD`), in every arm of the #if chain that defines them
+    (`#ifdef __CUDACC__` / `#define DEV __device__` / `#else` / `#define DEV`): name -> whether one
+    of them declares device code."""
     found = {}
     for name, macro in source.macros.items():
         if macro.params is None and name not in source.redefined and not name.startswith("__"):
-            words = _GNU_ATTRIBUTE.sub(" ", macro.body).split()
+            words = [w for body in (macro.body, *macro.alternatives) for w in _GNU_ATTRIBUTE.sub(" ", body).split()]
             if all(w in _QUALIFIER_WORDS for w in words):
                 found[name] = "__device__" in words
     return found
 
 
-def _in_directive_or_comment(data: bytes, at: int, comments: list[tuple[int, int]]) -> bool:
-    """Is `at` on a preprocessor line (a continued one too) or in a comment?"""
-    start = data.rfind(b"\n", 0, at) + 1
-    while start > 0:  # a directive continued onto this line: go back to its first line
-        end = start - 1 - (start >= 2 and data[start - 2] == 13)  # the previous line's last byte, before any \r
-        if end <= 0 or data[end - 1] != 92:  # no backslash before the line break
-            break
-        start = data.rfind(b"\n", 0, end) + 1
-    line = data[start:at]
-    if line.lstrip().startswith(b"#") or b"//" in line:
-        return True
-    i = bisect.bisect_right(comments, (at, len(data))) - 1
-    return i >= 0 and comments[i][0] <= at < comments[i][1]
+class _Untouched:
+    """The spans of comments, literals and directives, asked whether an offset lies in one."""
+
+    def __init__(self, data: bytes):
+        self.spans = [m.span() for m in _UNTOUCHED.finditer(data)]
+        self.starts = [start for start, _ in self.spans]
+
+    def __contains__(self, at: int) -> bool:
+        i = bisect.bisect_right(self.starts, at) - 1
+        return i >= 0 and at < self.spans[i][1]
 
 
 def _statement_macros(source: SourceFile) -> set[str]:
@@ -189,15 +191,22 @@ def _statement_macros(source: SourceFile) -> set[str]:
             if macro.params is not None and macro.body.rstrip().endswith((";", "}"))}
 
 
-def _call_end(data: bytes, opening: int) -> int | None:
-    """The offset after the `)` closing the parenthesis at `opening` (strings and characters skipped)."""
-    depth, i, n = 0, opening, len(data)
+_CALL_SCAN = 4096  # bytes a statement macro's arguments may span
+
+
+def _call_end(data: bytes, opening: int, limit: int) -> int | None:
+    """The offset after the `)` closing the parenthesis at `opening` (literals and comments
+    skipped), None before `limit` or past _CALL_SCAN bytes."""
+    depth, i, n = 0, opening, min(limit, opening + _CALL_SCAN)
     while i < n:
         ch = data[i]
         if ch in (34, 39):  # a string or character literal: to its closing quote
             i += 1
             while i < n and data[i] != ch and data[i] != 10:
                 i += 2 if data[i] == 92 else 1
+        elif ch == 47 and data[i + 1:i + 2] in (b"/", b"*"):  # a comment: to its end
+            close = data.find(b"\n" if data[i + 1] == 47 else b"*/", i + 2)
+            i = n if close < 0 else close + (data[i + 1] == 42)
         elif ch == 40:
             depth += 1
         elif ch == 41:
@@ -218,27 +227,30 @@ def mend_macro_uses(source: SourceFile) -> None:
     would hand over intact.  Qualifier macros are blanked as the preprocessor removes them: the
     grammar reads `DEV static int f(...)` and `const real* RESTRICT T` as syntax errors (the
     parameter then named `RESTRICT`, its accesses lost); where one declared device code its offset
-    is kept in `source.device_qualifiers` (scope.py makes the function a device function).  A
-    statement macro called with no `;` (`CHECK(cudaMalloc(&p, n))` at the end of a line: its body
-    ends the statement) gets one in the blank after the call, so that the next statement is not
-    read as part of it."""
+    is kept in `source.device_qualifiers` (scope.py makes the function a device function, the
+    variable a device array).  A statement macro called with no `;` (`CHECK(cudaMalloc(&p, n))` at
+    the end of a line: its body ends the statement) gets one in the blank after the call, so that
+    the next statement is not read as part of it.  Comments, literals and directives stay as written."""
     qualifiers, statements = _qualifier_macros(source), _statement_macros(source)
     if not qualifiers and not statements:
         return
-    data, buf, comments = source.data, bytearray(source.data), [c.span() for c in _BLOCK_COMMENT.finditer(source.data)]
+    data, buf = source.data, bytearray(source.data)
+    untouched = _Untouched(data)
     if qualifiers:
         names = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in qualifiers) + rb")\b")
         for m in names.finditer(data):
-            if not _in_directive_or_comment(data, m.start(), comments):
+            if m.start() not in untouched:
                 _blank(buf, m.start(), m.end())
                 if qualifiers[m.group().decode()]:
                     source.device_qualifiers.append(m.start())
     if statements:
         calls = re.compile(rb"^[ \t]*(" + b"|".join(re.escape(n.encode()) for n in statements) + rb")[ \t]*\(",
                            re.MULTILINE)
-        for m in calls.finditer(data):
-            end = _call_end(data, m.end() - 1)
-            if end is None or _in_directive_or_comment(data, m.start(1), comments):
+        found = list(calls.finditer(data))
+        for m, following in zip(found, [*found[1:], None]):  # a call ends before the next one starts
+            limit = following.start() if following is not None else len(data)
+            end = _call_end(data, m.end() - 1, limit) if m.start(1) not in untouched else None
+            if end is None:
                 continue
             gap = _GAP.match(data, end).end()
             blank = next((i for i in range(end, gap) if data[i] in (32, 9)), None)
@@ -279,6 +291,9 @@ def _definitions(data: bytes, defines: dict[str, str]) -> dict[str, list[Macro]]
         if name not in table or not _alternatives(arms[name], where):
             table.setdefault(name, []).append(Macro(name, params, body, line))
             arms[name] = where
+        else:  # another arm's: the first arm's stays the definition, and knows of this one
+            first = table[name][-1]
+            table[name][-1] = replace(first, alternatives=(*first.alternatives, body))
     for name, value in defines.items():
         table[name] = [Macro(name, None, value, 0)]
     return table
