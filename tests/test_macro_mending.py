@@ -209,3 +209,21 @@ def test_syntax_errors_the_islands_do_not_explain_are_still_reported():
     assert _syntax(code)  # past the first twenty errors, which the islands explain
     unclosed = "#define GLOBAL __global__\nGLOBAL void hidden(float* x) {\n  if (x) {\n    x[0] = 1;\n}\n"
     assert any("missing }" in m for m in _syntax(unclosed))  # an island whose braces the file never closes
+
+
+def test_a_macro_made_of_statement_macros_is_one_too():
+    """bitcracker's `ALL_ROUND_B1_1()`: a row of `ROUND(...)` calls, each ending in `;`."""
+    code = """#define ROUND(a, b) a += b;
+#define ALL() \\
+  ROUND(x, 1) \\
+  ROUND(y, 2)
+#define SQ(v) ((v) * (v))
+__global__ void k(float* out, float x, float y) {
+  ALL()
+  ALL()
+  out[threadIdx.x] = SQ(x)
+    + y;
+}
+"""
+    assert not _syntax(code)
+    assert "SQ(x)\n    + y;" in _mended(code).data.decode()  # an expression macro continued: no `;`

@@ -185,10 +185,21 @@ class _Untouched:
         return i >= 0 and at < self.spans[i][1]
 
 
+_LAST_CALL = re.compile(r"([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\Z")  # `... NAME(args)` ending a body
+
+
 def _statement_macros(source: SourceFile) -> set[str]:
-    """Function-like macros whose body is a statement of its own (it ends in `;` or `}`)."""
-    return {name for name, macro in source.macros.items()
-            if macro.params is not None and macro.body.rstrip().endswith((";", "}"))}
+    """Function-like macros whose body is a statement of its own: it ends in `;` or `}`, or in a call
+    of such a macro (bitcracker's `ALL_ROUND_B1_1()`, a row of `ROUND(...)` calls)."""
+    functions = {name: macro.body.rstrip() for name, macro in source.macros.items() if macro.params is not None}
+    found = {name for name, body in functions.items() if body.endswith((";", "}"))}
+    ending = {name: m.group(1) for name, body in functions.items() if name not in found
+              for m in [_LAST_CALL.search(body)] if m is not None}
+    while True:
+        more = {name for name, last in ending.items() if name not in found and last in found}
+        if not more:
+            return found
+        found |= more
 
 
 _CALL_SCAN = 4096  # bytes a statement macro's arguments may span
