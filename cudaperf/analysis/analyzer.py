@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -42,7 +43,7 @@ from .report import FileReport, KernelReport
 from .resources import CompileFlags, Resources, compile_resources, estimate, normalise_template_args
 from .sampling import Sampler
 from .scope import explicit_instances, kernel_name, template_params
-from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load
+from .source import MAX_FILE_BYTES, Diagnostic, SourceError, SourceFile, load, statement_macros
 
 CUDA_SUFFIXES = (".cu", ".cuh")
 _DEVICE_LAUNCH = re.compile(rb"<<<|\bcudaMalloc\w*\s*\(|\bcudaLaunch\w*\s*\(|\bmalloc\s*\(")
@@ -192,11 +193,14 @@ class FileAnalysis:
         """Is this error the grammar's, on code nvcc compiles as written?"""
         if any(start <= error.start_byte < end for start, end in self._read_islands):
             return True  # a kernel a macro hid (`GLOBAL void k`, `LAUNCH_BOUNDS(256)`), read whole from its island
-        macros = self.source.macros
         return error.is_missing and (
             _followed_by_pragma(error)  # `for (...)` + `#pragma unroll` + `for`: split by the grammar (see lower)
-            or _heads_a_block(error, macros)  # `KERNEL_LOOP(i, B * N) { ... }`: a loop macro the lowering expands
-            or _ends_a_statement_macro(error, macros))  # `CHECK(cudaMalloc(&p, n))` with no `;`: the body ends it
+            or _heads_a_block(error, self.source.macros)  # `KERNEL_LOOP(i, B * N) { ... }`: a loop macro, expanded
+            or _ends_a_statement_macro(error, self._statement_macros))  # `CHECK(cudaMalloc(&p, n))`, no `;`
+
+    @functools.cached_property
+    def _statement_macros(self) -> set[str]:
+        return statement_macros(self.source.macros)
 
     def _kernel_nodes(self) -> list[Node]:
         """Kernels the query found, plus any a syntax error or a macro hid from it."""
@@ -392,17 +396,16 @@ def _heads_a_block(node: Node, macros) -> bool:
 _ERRORS_WALKED, _ERRORS_REPORTED = 200, 20  # a bounded walk, so that a huge broken file stays fast
 
 
-def _ends_a_statement_macro(node: Node, macros) -> bool:
-    """The `;` missing after a call to a function-like macro whose body is a statement of its own
-    (it ends in `;` or `}`): the file rightly leaves the `;` out, and the tree is the one it would give."""
+def _ends_a_statement_macro(node: Node, statements: set[str]) -> bool:
+    """The `;` missing after a call to a statement macro (`source.statement_macros`): the file rightly
+    leaves the `;` out, and the tree is the one it would give."""
     statement = node.parent
     if node.type != ";" or statement is None or statement.type != "expression_statement" or \
             statement.named_child_count != 1:
         return False
     call = statement.named_children[0]
     callee = call.child_by_field_name("function") if call.type == "call_expression" else None
-    macro = macros.get(text(callee)) if callee is not None and callee.type == "identifier" else None
-    return macro is not None and macro.params is not None and macro.body.rstrip().endswith((";", "}"))
+    return callee is not None and callee.type == "identifier" and text(callee) in statements
 
 
 def _spell(value) -> str:

@@ -57,7 +57,7 @@ class SourceFile:
     # macros the file defines more than once in sequence, every definition in order (see macro())
     redefined: dict[str, list[Macro]] = field(default_factory=dict)
     facts: object | None = None  # what the clang frontend resolved (clangfront.ClangFacts), else None
-    # offsets of blanked uses of macros that declare device code (`#define DEV __device__`: hide_qualifier_macros)
+    # offsets of blanked uses of macros that declare device code (`#define DEV __device__`: mend_macro_uses)
     device_qualifiers: list[int] = field(default_factory=list)
 
     def line_of(self, offset: int) -> int:
@@ -188,10 +188,10 @@ class _Untouched:
 _LAST_CALL = re.compile(r"([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\Z")  # `... NAME(args)` ending a body
 
 
-def _statement_macros(source: SourceFile) -> set[str]:
+def statement_macros(macros: dict[str, Macro]) -> set[str]:
     """Function-like macros whose body is a statement of its own: it ends in `;` or `}`, or in a call
     of such a macro (bitcracker's `ALL_ROUND_B1_1()`, a row of `ROUND(...)` calls)."""
-    functions = {name: macro.body.rstrip() for name, macro in source.macros.items() if macro.params is not None}
+    functions = {name: macro.body.rstrip() for name, macro in macros.items() if macro.params is not None}
     found = {name for name, body in functions.items() if body.endswith((";", "}"))}
     ending = {name: m.group(1) for name, body in functions.items() if name not in found
               for m in [_LAST_CALL.search(body)] if m is not None}
@@ -242,7 +242,7 @@ def mend_macro_uses(source: SourceFile) -> None:
     variable a device array).  A statement macro called with no `;` (`CHECK(cudaMalloc(&p, n))` at
     the end of a line: its body ends the statement) gets one in the blank after the call, so that
     the next statement is not read as part of it.  Comments, literals and directives stay as written."""
-    qualifiers, statements = _qualifier_macros(source), _statement_macros(source)
+    qualifiers, statements = _qualifier_macros(source), statement_macros(source.macros)
     if not qualifiers and not statements:
         return
     data, buf = source.data, bytearray(source.data)
