@@ -81,6 +81,25 @@ def test_the_whole_tree_dies_at_the_deadline_setsid_and_double_forks_included(tm
         process.kill_tree(proc.pid)
 
 
+def test_a_frozen_kill_returns_once_the_tree_is_gone() -> None:
+    """The CLI's Ctrl-C path: a compiler below a worker, in a session of its own, must not still be
+    tearing down when the CLI exits (CI once saw one alive 0.2 s after exit 130)."""
+    proc = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                             "for _ in range(3): subprocess.Popen(['sleep', '1000'], start_new_session=True)\n"
+                             "print('ready', flush=True); time.sleep(1000)"],
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        tree = [proc.pid, *process.descendants(proc.pid)]
+        assert len(tree) == 4
+        process.kill_frozen([proc.pid])
+        states = process._parents()
+        assert [p for p in tree if p in states and states[p][1] not in "ZX"] == []
+    finally:
+        process.kill_tree(proc.pid)
+        proc.wait()
+
+
 def test_output_is_read_with_a_cap_and_memory_stays_bounded() -> None:
     """200 MB on stderr (and 1 MB on stdout): the reader keeps head and tail, never the whole."""
     writer = ("import os, sys\nos.write(1, b'o' * (1 << 20))\nos.write(2, b'FIRST')\nchunk = b'e' * (1 << 20)\n"

@@ -123,11 +123,14 @@ def kill_tree(pid: int, include_root: bool = True, rounds: int = 10_000) -> None
         _signal(pid, signal.SIGKILL)
 
 
-def kill_frozen(pids) -> None:
+def kill_frozen(pids, settle: float = 5.0) -> None:
     """SIGKILL each process and every process below it.  Each tree is frozen first (SIGSTOP, root down,
     until a scan finds nothing new), so nothing in it starts a process that would escape the kill: for
     callers that are no subreaper (the CLI on Ctrl-C, analyze/lint workers), where `kill_tree`'s orphans
-    would leave the tree."""
+    would leave the tree.  Returns once every killed process is gone (or `settle` seconds passed): a
+    SIGKILL is delivered asynchronously, and a compiler tearing down its memory on a loaded machine
+    still runs after the caller has exited otherwise."""
+    killed: list[int] = []
     for pid in pids:
         frozen: list[int] = []
         _signal(pid, signal.SIGSTOP)
@@ -140,13 +143,18 @@ def kill_frozen(pids) -> None:
             frozen += found
         for p in [*frozen, pid]:
             _signal(p, signal.SIGKILL)
+        killed += [*frozen, pid]
+    _wait_gone(killed, settle)
 
 
-def _signal(pid: int, sig: int) -> None:
-    try:
-        os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
+def _wait_gone(pids: list[int], timeout: float) -> None:
+    """Until none of `pids` runs any more (exited, or a zombie its parent has yet to reap)."""
+    until = time.monotonic() + timeout
+    while pids and time.monotonic() < until:
+        table = _parents()
+        pids = [p for p in pids if p in table and table[p][1] not in "ZX"]
+        if pids:
+            time.sleep(0.005)
 
 
 def _signal(pid: int, sig: int) -> None:
