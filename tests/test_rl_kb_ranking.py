@@ -68,12 +68,18 @@ def test_published_kb_and_reliability_tables_reproduce():
     # issue 27's bar; the ranker ties its untrained estimate here (docs/ranking.md, "Where each figure stands")
     assert acc["ranker"] >= 85.0 and acc["structural reward at the task's shapes"] >= 85.0
     assert acc["ranker"] >= acc["untrained time estimate"] and acc["ranker"] > acc["more CUDA lines"]
-    for corpus in ("fresh", "fresh2"):
+    for corpus in ("fresh", "fresh2", "fresh3"):
         assert "\n".join(rank_train.kb_markdown(corpus=corpus).splitlines()[2:]) in doc, corpus
     # issue 27's bar on the corpus written and scored once without anything changed for it
     held = {line.split("|")[1].strip(): float(line.split("|")[4].strip().rstrip("%"))
             for line in rank_train.kb_markdown(corpus="fresh2").splitlines()[2:] if "%" in line}
     assert held["ranker"] >= 85.0 and held["ranker"] >= held["untrained time estimate"] > held["more CUDA lines"]
+    # kb_fresh3, timed once and scored once (2026-12-05): above the bar and above line counting, but
+    # below its own untrained estimate, which issue 27 asks it to beat (docs/ranking.md)
+    third = {line.split("|")[1].strip(): float(line.split("|")[4].strip().rstrip("%"))
+             for line in rank_train.kb_markdown(corpus="fresh3").splitlines()[2:] if "%" in line}
+    assert third["ranker"] >= 85.0 and third["ranker"] > third["more CUDA lines"]
+    assert third["structural reward at the task's shapes"] >= 85.0
     items = rank_train.all_samples()
     assert rank_train.reliability_markdown(rank_train.reliability_tables(items)) in doc
     fitted = rank_train.calibration(items, Ranker.default())

@@ -425,6 +425,7 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
             "kb corpora (held out)": measured("kb"),
             "kb_fresh (tuned on)": measured("fresh"),
             "kb_fresh2 (held out)": measured("fresh2"),
+            "kb_fresh3 (held out)": measured("fresh3"),
             "CUDA-L1 held-out half": reliability(*cuda_l1_margins("held_out", ranker), ranker)}
 
 
