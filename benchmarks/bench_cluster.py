@@ -84,7 +84,7 @@ def main() -> int:
             if "ray" in sys.modules and sys.modules["ray"].is_initialized():
                 sys.modules["ray"].shutdown()
     if args.gpus == [1]:
-        with Evaluator(Options(gpus=[0, 0])) as evaluator:
+        with Evaluator(Options(gpus=[0], candidates_per_gpu=2)) as evaluator:
             evaluator.evaluate(task, fresh("native", 1)[0])
             results, wall = _timed(lambda: evaluator.evaluate_many(task, fresh("native", args.native)))
             report("local_2slots_1gpu/native", _summary(results, wall))

@@ -1,6 +1,8 @@
 """tests/kb_llm through the whole engine on a GPU, twice, in one batch with the layernorm task of
 tests/kb_heldout: one Evaluator, every task's candidates compiling together (a batch over several
-tasks), two slots on the GPU so that checks and timing overlap worker start-up.  The second run uses
+tasks), the engine's three slots on the GPU so that checks and timing overlap worker start-up (runs before
+2026-12-05 asked for gpus=[0, 0], which the engine then took as two GPUs: six slots under two locks on
+one device, so timing did not have the GPU alone).  The second run uses
 a copy of the corpus under another path, so its builds come from the cache and its results are told
 apart; each result is written as soon as it is known, so a run cut short keeps what it finished.
 Given a corpus (tests/kb_fresh), that corpus instead, twice, compared at KernelBench's tolerance
@@ -50,7 +52,7 @@ def main(out: Path, corpus: Path | None = None) -> int:
               f"{Path(result.candidate).parent.name}/{Path(result.candidate).name:42} {result.status:13} "
               f"{result.rule or '':16} share={result.own_kernel_share} {result.reason[:90]}", flush=True)
 
-    with Evaluator(Options(gpus=[0, 0], spare_workers=6, **tolerance)) as evaluator:
+    with Evaluator(Options(gpus=[0], spare_workers=6, **tolerance)) as evaluator:
         evaluator.evaluate_many([tasks[ref] for _, ref, _ in jobs], [load_candidate(c) for _, _, c in jobs],
                                 progress=progress)
     for stream in files.values():

@@ -154,3 +154,20 @@ def test_candidates_per_gpu_run_at_once_and_time_alone():
         results = evaluator.evaluate_many(task, cands)
     assert [r.status for r in results] == ["correct", "incorrect"], [r.reason for r in results]
     assert any(line.startswith("waited for the GPU alone") for line in results[0].log)
+
+
+def test_a_gpu_named_twice_is_one_gpu_with_more_slots():
+    """gpus=[0, 0] (what the H200 benchmarks asked for, meaning two slots on one GPU) made two locks for
+    one device: timing on one side ran beside the other side's trials, and six workers each took 0.85/3
+    of the memory, with six checkers beside them, so a batch of 256 MB inputs ran the H200 out of memory."""
+    with Pool([0, 0, 1], device="cuda", spare=6, per_gpu=3) as pool:
+        assert len(pool.slots) == 9
+        first, second = pool.slots[:6], pool.slots[6:]
+        assert len({id(s.gpu) for s in first}) == 1 and len({id(s.gpu) for s in second}) == 1
+        assert first[0].gpu is not second[0].gpu
+        assert {s.env["CUDAPERF_GPU_MEMORY_FRACTION"] for s in first} == {f"{0.85 / 6:.3f}"}
+        assert {s.env["CUDAPERF_GPU_MEMORY_FRACTION"] for s in second} == {f"{0.85 / 3:.3f}"}
+        assert {s.env["CUDA_VISIBLE_DEVICES"] for s in first} == {"0"}
+        assert pool.spare == 1   # six spares per GPU shared by its six slots
+    with Pool([0], device="cuda", per_gpu=1) as pool:
+        assert "CUDAPERF_GPU_MEMORY_FRACTION" not in pool.slots[0].env

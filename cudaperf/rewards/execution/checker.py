@@ -107,9 +107,14 @@ class Checker:
 
         self.device = device
         l2 = 0
+        # input sets kept across candidates: at most 8 GiB, and a quarter of what one of the GPU's
+        # slots may use (every slot's checker keeps its own, beside the workers)
+        self._input_cap = int(os.environ.get("CUDAPERF_INPUT_CACHE_BYTES", 8 << 30))
         if device == "cuda":
             torch.zeros(1, device="cuda")
             l2 = int(getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 50 << 20))
+            share = float(os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION", "0.85"))
+            self._input_cap = min(self._input_cap, int(torch.cuda.mem_get_info()[1] * share / 4))
         self.timer = timing.Timer(device, l2)
         self._inputs: dict[tuple, Any] = {}
         self._input_bytes = 0
@@ -123,7 +128,7 @@ class Checker:
             return self._inputs[key]
         value = make()
         size = _bytes(value)
-        if self._input_bytes + size <= int(os.environ.get("CUDAPERF_INPUT_CACHE_BYTES", 8 << 30)):
+        if self._input_bytes + size <= self._input_cap:
             self._inputs[key] = value
             self._input_bytes += size
         return value
@@ -168,6 +173,10 @@ class Checker:
             result = _result("aborted", str(exc))
         result.setdefault("log", []).extend(log)
         run.cleanup()
+        if self.device == "cuda":   # what this candidate's checks cached goes back to the workers' use
+            import torch
+
+            torch.cuda.empty_cache()
         return result
 
 
@@ -199,6 +208,15 @@ class _Run:
 
         if self.c.device == "cuda":
             torch.cuda.synchronize()
+
+    def _memory(self, when: str) -> None:
+        """Free device memory and this process's share of it: what an out-of-memory verdict is read against."""
+        import torch
+
+        if self.c.device == "cuda":
+            free, total = torch.cuda.mem_get_info()
+            self.log.append(f"{when}: {free / 2**30:.1f} of {total / 2**30:.1f} GiB free, "
+                            f"{torch.cuda.memory_reserved() / 2**30:.1f} GiB held by the checker")
 
     # -- moving values --
     def _ask_on(self, request: dict, key: tuple, values: Any) -> dict:
@@ -254,6 +272,7 @@ class _Run:
         ref = self.job["reference"]
         self.digest = hashlib.sha256(json.dumps(ref, sort_keys=True).encode()).hexdigest()
         self.reference = self.c.reference(self.job, self.digest)
+        self._memory("GPU memory at the start")
         seed = int(self.opts.get("seed", 0))
         if self.fmt == "c":
             self.in_place = {i for i, a in enumerate(self.reference.harness.args) if a.output}
@@ -481,6 +500,7 @@ class _Run:
             spent["candidate calls"] += end - middle
             spent["checks of timed calls"] += clock() - end
         self.ask({"op": "release"})
+        self._memory("GPU memory after timing")
         self.log.extend(f"timing's {what} in {s:.2f} s" for what, s in spent.items())
         self.log.append(f"timing: {trials} calls, each on an input set made for it, {checked} checked "
                         f"(drawn after each call), {warmup} warm-up calls")

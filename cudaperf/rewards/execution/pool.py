@@ -486,8 +486,6 @@ class Pool:
     def __init__(self, gpus: list[int], device: str = "cuda", spare: int = 4, memory_limit: int | None = None,
                  start_timeout: float = 180.0, env: dict[str, str] | None = None, fork_workers: bool = True,
                  per_gpu: int = 1):
-        # spares per slot: `spare` per GPU shared by its slots (a forked worker starts in half a second)
-        self.spare = -(-spare // per_gpu) if spare else 0
         self.memory_limit, self.start_timeout = memory_limit, start_timeout
         self.fork_workers = fork_workers
         self._zygote: Zygote | None = None
@@ -500,18 +498,25 @@ class Pool:
         self.started: weakref.WeakSet[Child] = weakref.WeakSet()
         self.dying: list[Child] = []
         base = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
+        # a GPU named more than once (gpus=[0, 0]) is one GPU with more slots: one lock, so that timing
+        # has it alone, and its memory divided among all of them
         if gpus and device == "cuda":
-            settings = [{"CUDA_VISIBLE_DEVICES": _visible(g), "CUDAPERF_DEVICE": "cuda"} for g in gpus]
+            devices = {g: gpus.count(g) * per_gpu for g in gpus}
+            settings = {g: {"CUDA_VISIBLE_DEVICES": _visible(g), "CUDAPERF_DEVICE": "cuda"} for g in devices}
         else:
-            settings = [{"CUDA_VISIBLE_DEVICES": "", "CUDAPERF_DEVICE": "cpu" if device == "cpu" else "none"}]
-        if per_gpu > 1:   # each worker's share of the GPU's memory, unless the caller set it
-            fraction = os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION") or f"{0.85 / per_gpu:.3f}"
-            settings = [{**s, "CUDAPERF_GPU_MEMORY_FRACTION": fraction} for s in settings]
+            devices = {None: per_gpu}
+            settings = {None: {"CUDA_VISIBLE_DEVICES": "", "CUDAPERF_DEVICE": "cpu" if device == "cpu" else "none"}}
+        # spares per slot: `spare` per GPU shared by its slots (a forked worker starts in half a second)
+        self.spare = -(-spare // max(devices.values())) if spare else 0
         self.slots = []
-        for s in settings:
+        for g, slots in devices.items():
+            s = settings[g]
+            if slots > 1:   # each worker's share of the GPU's memory, unless the caller set it
+                s = {**s, "CUDAPERF_GPU_MEMORY_FRACTION": os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION")
+                     or f"{0.85 / slots:.3f}"}
             lock = GpuLock()
             self.slots += [Slot(self, {**base, **s}, _worker_env(self.scratch, {**(env or {}), **s}), lock)
-                           for _ in range(per_gpu)]
+                           for _ in range(slots)]
         self._free: Queue[Slot] = Queue()
         for slot in self.slots:
             self._free.put(slot)
