@@ -149,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--compile-timeout", type=float, default=300.0, metavar="S")
     ev.add_argument("--timeout", type=float, default=120.0, metavar="S", help="run limit per candidate")
     ev.add_argument("--arch", metavar="sm_XX", help="compile for this architecture (default: the GPU's)")
-    ev.add_argument("--gpus", metavar="I[,J...]", help="GPU indices to use (default: all visible)")
+    ev.add_argument("--gpus", metavar="I[,J...]",
+                    help="GPU indices to use (default: all visible; an index given twice gets twice the slots)")
     ev.add_argument("--per-gpu", type=int, metavar="N",
                     help="candidates run at once on each GPU (default 3); each takes the GPU alone for its timing")
     ev.add_argument("--ray", metavar="ADDRESS",

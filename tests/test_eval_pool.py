@@ -156,10 +156,12 @@ def test_candidates_per_gpu_run_at_once_and_time_alone():
     assert any(line.startswith("waited for the GPU alone") for line in results[0].log)
 
 
-def test_a_gpu_named_twice_is_one_gpu_with_more_slots():
+def test_a_gpu_named_twice_is_one_gpu_with_more_slots(monkeypatch):
     """gpus=[0, 0] (what the H200 benchmarks asked for, meaning two slots on one GPU) made two locks for
     one device: timing on one side ran beside the other side's trials, and six workers each took 0.85/3
     of the memory, with six checkers beside them, so a batch of 256 MB inputs ran the H200 out of memory."""
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    monkeypatch.delenv("CUDAPERF_GPU_MEMORY_FRACTION", raising=False)
     with Pool([0, 0, 1], device="cuda", spare=6, per_gpu=3) as pool:
         assert len(pool.slots) == 9
         first, second = pool.slots[:6], pool.slots[6:]
@@ -168,6 +170,10 @@ def test_a_gpu_named_twice_is_one_gpu_with_more_slots():
         assert {s.env["CUDAPERF_GPU_MEMORY_FRACTION"] for s in first} == {f"{0.85 / 6:.3f}"}
         assert {s.env["CUDAPERF_GPU_MEMORY_FRACTION"] for s in second} == {f"{0.85 / 3:.3f}"}
         assert {s.env["CUDA_VISIBLE_DEVICES"] for s in first} == {"0"}
-        assert pool.spare == 1   # six spares per GPU shared by its six slots
+        assert {s.spare for s in first} == {1} and {s.spare for s in second} == {2}   # six per GPU, shared
     with Pool([0], device="cuda", per_gpu=1) as pool:
         assert "CUDAPERF_GPU_MEMORY_FRACTION" not in pool.slots[0].env
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")   # index 0 is device 1, and so is 1 (past the list)
+    with Pool([0, 1], device="cuda", per_gpu=1) as pool:
+        assert len({id(s.gpu) for s in pool.slots}) == 1
+        assert {s.env["CUDAPERF_GPU_MEMORY_FRACTION"] for s in pool.slots} == {f"{0.85 / 2:.3f}"}

@@ -141,9 +141,7 @@ def kill_frozen(pids, settle: float = 5.0) -> None:
             for p in found:
                 _signal(p, signal.SIGSTOP)
             frozen += found
-        for p in [*frozen, pid]:
-            _signal(p, signal.SIGKILL)
-        killed += [*frozen, pid]
+        killed += [p for p in [*frozen, pid] if _signal(p, signal.SIGKILL)]
     _wait_gone(killed, settle)
 
 
@@ -157,11 +155,13 @@ def _wait_gone(pids: list[int], timeout: float) -> None:
             time.sleep(0.005)
 
 
-def _signal(pid: int, sig: int) -> None:
+def _signal(pid: int, sig: int) -> bool:
+    """Whether the signal was sent (the process existed and was ours to signal)."""
     try:
         os.kill(pid, sig)
     except (ProcessLookupError, PermissionError):
-        pass
+        return False
+    return True
 
 
 # -- output that cannot flood memory ----------------------------------------------------------------

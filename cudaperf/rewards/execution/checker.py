@@ -107,14 +107,14 @@ class Checker:
 
         self.device = device
         l2 = 0
-        # input sets kept across candidates: at most 8 GiB, and a quarter of what one of the GPU's
-        # slots may use (every slot's checker keeps its own, beside the workers)
-        self._input_cap = int(os.environ.get("CUDAPERF_INPUT_CACHE_BYTES", 8 << 30))
+        # input sets kept across candidates: at most 8 GiB, and the checkers of one GPU's slots together
+        # a tenth of it (each slot's worker may use 0.85 / slots of it: CUDAPERF_GPU_MEMORY_FRACTION)
+        self._input_cap = int(os.environ.get("CUDAPERF_INPUT_CACHE_BYTES") or 8 << 30)
         if device == "cuda":
             torch.zeros(1, device="cuda")
             l2 = int(getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 50 << 20))
-            share = float(os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION", "0.85"))
-            self._input_cap = min(self._input_cap, int(torch.cuda.mem_get_info()[1] * share / 4))
+            share = float(os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION") or 0.85) / 0.85
+            self._input_cap = min(self._input_cap, int(torch.cuda.mem_get_info()[1] * share / 10))
         self.timer = timing.Timer(device, l2)
         self._inputs: dict[tuple, Any] = {}
         self._input_bytes = 0
@@ -272,7 +272,7 @@ class _Run:
         ref = self.job["reference"]
         self.digest = hashlib.sha256(json.dumps(ref, sort_keys=True).encode()).hexdigest()
         self.reference = self.c.reference(self.job, self.digest)
-        self._memory("GPU memory at the start")
+        self._memory("GPU memory before the candidate loads")
         seed = int(self.opts.get("seed", 0))
         if self.fmt == "c":
             self.in_place = {i for i, a in enumerate(self.reference.harness.args) if a.output}

@@ -23,7 +23,7 @@ class Options:
     compile_timeout: float = 300.0    # load_inline builds inside the worker, and prebuilds
     run_timeout: float = 120.0        # from the end of compilation to the result
     arch: str | None = None           # sm_XX for NVRTC/nvcc; default: the GPU's, else sm_90
-    gpus: list[int] | None = None     # indices of visible GPUs; default all
+    gpus: list[int] | None = None     # indices of visible GPUs; default all (one named twice: twice the slots)
     device: str = "cuda"              # "cpu": exercise the harness on CPU tensors (tests only)
     memory_limit_gb: float = 32.0     # worker resident memory
     spare_workers: int = 4            # per GPU, warming while candidates run (0: start each on demand)

@@ -36,7 +36,7 @@ import tempfile
 import threading
 import time
 import weakref
-from collections import deque
+from collections import Counter, deque
 from pathlib import Path
 from queue import Queue
 
@@ -274,14 +274,14 @@ def _failure(status: str, reason: str, **fields) -> dict:
 class Slot:
     """One device (a GPU, or none): its checker, the worker in use, and spares warming up.  One spare at
     first; once workers get recycled (every KernelBench candidate recycles its worker), up to
-    `pool.spare` warm in parallel."""
+    `spare` (its share of the GPU's spares) warm in parallel."""
 
-    def __init__(self, pool: Pool, env: dict[str, str], worker_env: dict[str, str], gpu: GpuLock):
-        self.pool, self.env, self.worker_env, self.gpu = pool, env, worker_env, gpu
+    def __init__(self, pool: Pool, env: dict[str, str], worker_env: dict[str, str], gpu: GpuLock, spare: int):
+        self.pool, self.env, self.worker_env, self.gpu, self.spare = pool, env, worker_env, gpu, spare
         self.checker: Child | None = None
         self.current: Child | None = None
         self.spares: list[Child] = []
-        self.wanted = min(1, pool.spare)
+        self.wanted = min(1, spare)
 
     def _spawn(self) -> Child:
         private = self.pool.scratch / f"worker-{next(self.pool.serial)}"
@@ -306,7 +306,7 @@ class Slot:
 
     def expect(self, recycling: int) -> None:
         """`recycling` candidates that each use up a worker are coming: warm spares for them now."""
-        self.wanted = max(self.wanted, min(self.pool.spare, recycling))
+        self.wanted = max(self.wanted, min(self.spare, recycling))
         self._top_up()
 
     def _top_up(self) -> None:
@@ -349,7 +349,7 @@ class Slot:
             self.current.close(wait=False)
             self.pool.reap(self.current)
         self.current = None
-        self.wanted = self.pool.spare
+        self.wanted = self.spare
 
     def run(self, job: dict, compile_timeout: float, run_timeout: float) -> dict:
         checker = self._checker()
@@ -498,24 +498,25 @@ class Pool:
         self.started: weakref.WeakSet[Child] = weakref.WeakSet()
         self.dying: list[Child] = []
         base = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
-        # a GPU named more than once (gpus=[0, 0]) is one GPU with more slots: one lock, so that timing
-        # has it alone, and its memory divided among all of them
+        # a GPU named more than once (gpus=[0, 0], or two indices the parent's CUDA_VISIBLE_DEVICES maps
+        # to one device) is one GPU with more slots: one lock, so that timing has it alone, and its
+        # memory divided among all of them
         if gpus and device == "cuda":
-            devices = {g: gpus.count(g) * per_gpu for g in gpus}
-            settings = {g: {"CUDA_VISIBLE_DEVICES": _visible(g), "CUDAPERF_DEVICE": "cuda"} for g in devices}
+            devices = Counter(_visible(g) for g in gpus)
+            settings = {d: {"CUDA_VISIBLE_DEVICES": d, "CUDAPERF_DEVICE": "cuda"} for d in devices}
         else:
-            devices = {None: per_gpu}
-            settings = {None: {"CUDA_VISIBLE_DEVICES": "", "CUDAPERF_DEVICE": "cpu" if device == "cpu" else "none"}}
-        # spares per slot: `spare` per GPU shared by its slots (a forked worker starts in half a second)
-        self.spare = -(-spare // max(devices.values())) if spare else 0
+            devices = Counter([""])
+            settings = {"": {"CUDA_VISIBLE_DEVICES": "", "CUDAPERF_DEVICE": "cpu" if device == "cpu" else "none"}}
         self.slots = []
-        for g, slots in devices.items():
-            s = settings[g]
+        for d, mentions in devices.items():
+            slots = mentions * per_gpu
+            s = settings[d]
             if slots > 1:   # each worker's share of the GPU's memory, unless the caller set it
                 s = {**s, "CUDAPERF_GPU_MEMORY_FRACTION": os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION")
                      or f"{0.85 / slots:.3f}"}
             lock = GpuLock()
-            self.slots += [Slot(self, {**base, **s}, _worker_env(self.scratch, {**(env or {}), **s}), lock)
+            spares = -(-spare // slots) if spare else 0   # `spare` per GPU shared by its slots
+            self.slots += [Slot(self, {**base, **s}, _worker_env(self.scratch, {**(env or {}), **s}), lock, spares)
                            for _ in range(slots)]
         self._free: Queue[Slot] = Queue()
         for slot in self.slots:
