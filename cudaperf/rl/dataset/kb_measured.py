@@ -56,8 +56,9 @@ FRESH = Corpus(("tests/kb_fresh",), {f"kb_fresh run {i}": [f"kb_fresh/run{i}.jso
 FRESH2 = Corpus(("tests/kb_fresh2",), {f"kb_fresh2 run {i}": [f"kb_fresh2/run{i}.jsonl"] for i in range(1, 5)},
                 H200 / "kb_fresh2" / "rank_features.jsonl.gz")
 # tests/kb_fresh3: written the same way after the structural reward's speed weight was chosen again (on the
-# model-style candidates, the kb corpora and kb_fresh); its estimates committed before it was timed
-FRESH3 = Corpus(("tests/kb_fresh3",), {f"kb_fresh3 run {i}": [f"kb_fresh3/run{i}.jsonl"] for i in range(1, 3)},
+# model-style candidates, the kb corpora and kb_fresh); its estimates committed before it was timed.  Its
+# runs 3 and 4, timed with the GPU alone; runs 1 and 2 had six slots under two locks on one H200
+FRESH3 = Corpus(("tests/kb_fresh3",), {f"kb_fresh3 run {i}": [f"kb_fresh3/run{i}.jsonl"] for i in (3, 4)},
                 H200 / "kb_fresh3" / "rank_features.jsonl.gz")
 CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3}
 
