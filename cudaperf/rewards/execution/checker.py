@@ -34,6 +34,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from .options import WORKERS_GPU_MEMORY
 from .protocol import send
 from .result import BEYOND_FAST_PATH
 
@@ -108,12 +109,12 @@ class Checker:
         self.device = device
         l2 = 0
         # input sets kept across candidates: at most 8 GiB, and the checkers of one GPU's slots together
-        # a tenth of it (each slot's worker may use 0.85 / slots of it: CUDAPERF_GPU_MEMORY_FRACTION)
+        # a tenth of it (this slot's share of the workers' memory: CUDAPERF_GPU_MEMORY_FRACTION)
         self._input_cap = int(os.environ.get("CUDAPERF_INPUT_CACHE_BYTES") or 8 << 30)
         if device == "cuda":
             torch.zeros(1, device="cuda")
             l2 = int(getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 50 << 20))
-            share = float(os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION") or 0.85) / 0.85
+            share = float(os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION") or WORKERS_GPU_MEMORY) / WORKERS_GPU_MEMORY
             self._input_cap = min(self._input_cap, int(torch.cuda.mem_get_info()[1] * share / 10))
         self.timer = timing.Timer(device, l2)
         self._inputs: dict[tuple, Any] = {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 DEFAULT_PER_GPU = 3          # candidates at once on a GPU: one times while the others load and run trials
+WORKERS_GPU_MEMORY = 0.85    # of a GPU's memory, for its slots' workers together (CUDAPERF_GPU_MEMORY_FRACTION each)
 
 
 @dataclass

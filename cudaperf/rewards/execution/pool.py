@@ -41,6 +41,7 @@ from pathlib import Path
 from queue import Queue
 
 from ...analysis.process import kill_group
+from .options import WORKERS_GPU_MEMORY
 from .zygote import CUDA_INITIALISED, Forked, Zygote, ZygoteGone
 
 _SHM_MIN_FREE = 8 << 30   # transfers go through /dev/shm when it has this much room, else the temp dir
@@ -501,19 +502,16 @@ class Pool:
         # a GPU named more than once (gpus=[0, 0], or two indices the parent's CUDA_VISIBLE_DEVICES maps
         # to one device) is one GPU with more slots: one lock, so that timing has it alone, and its
         # memory divided among all of them
-        if gpus and device == "cuda":
-            devices = Counter(_visible(g) for g in gpus)
-            settings = {d: {"CUDA_VISIBLE_DEVICES": d, "CUDAPERF_DEVICE": "cuda"} for d in devices}
-        else:
-            devices = Counter([""])
-            settings = {"": {"CUDA_VISIBLE_DEVICES": "", "CUDAPERF_DEVICE": "cpu" if device == "cpu" else "none"}}
+        on_gpu = bool(gpus) and device == "cuda"
+        devices = Counter(_visible(g) for g in gpus) if on_gpu else Counter([""])
+        kind = "cuda" if on_gpu else "cpu" if device == "cpu" else "none"
         self.slots = []
         for d, mentions in devices.items():
             slots = mentions * per_gpu
-            s = settings[d]
+            s = {"CUDA_VISIBLE_DEVICES": d, "CUDAPERF_DEVICE": kind}
             if slots > 1:   # each worker's share of the GPU's memory, unless the caller set it
-                s = {**s, "CUDAPERF_GPU_MEMORY_FRACTION": os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION")
-                     or f"{0.85 / slots:.3f}"}
+                s["CUDAPERF_GPU_MEMORY_FRACTION"] = (os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION")
+                                                     or f"{WORKERS_GPU_MEMORY / slots:.3f}")
             lock = GpuLock()
             spares = -(-spare // slots) if spare else 0   # `spare` per GPU shared by its slots
             self.slots += [Slot(self, {**base, **s}, _worker_env(self.scratch, {**(env or {}), **s}), lock, spares)

@@ -23,6 +23,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from .options import WORKERS_GPU_MEMORY
 from .protocol import send
 
 _MAX_TEXT = 400   # candidate-controlled text (exception messages) is cut to this many characters
@@ -51,7 +52,8 @@ class Worker:
             torch.zeros(1, device="cuda")
             props = torch.cuda.get_device_properties(0)
             l2 = int(getattr(props, "L2_cache_size", 50 << 20))
-            torch.cuda.set_per_process_memory_fraction(float(os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION", "0.85")))
+            torch.cuda.set_per_process_memory_fraction(float(os.environ.get("CUDAPERF_GPU_MEMORY_FRACTION")
+                                                             or WORKERS_GPU_MEMORY))
             self.info.update(device=props.name, gpu=True, capability=[props.major, props.minor], l2_bytes=l2,
                              memory_bytes=int(props.total_memory))
             laps["context"] = round(time.perf_counter() - started - sum(laps.values()), 2)
