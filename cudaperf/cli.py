@@ -14,6 +14,7 @@ import argparse
 import gc
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -559,14 +560,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunFailed as exc:
         print(f"cudaperf: error: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
-    except KeyboardInterrupt:  # workers, compilers and builds started for this command go with it
-        from .workers import kill_descendants
-
-        kill_descendants()
-        print("cudaperf: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt:
+        return _interrupted()
     except BrokenPipeError:
         return EXIT_OK
+
+
+def _interrupted() -> int:
+    """After Ctrl-C the workers, compilers and builds started for this command go with it.  A second
+    Ctrl-C meanwhile (the kill waits, up to seconds, for them to be gone) is ignored: it would cut the
+    cleanup short and end in a traceback."""
+    from .workers import kill_descendants
+
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals reach that thread, not this one
+        previous = None
+    try:
+        kill_descendants()
+        print("cudaperf: interrupted", file=sys.stderr)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    return 130
 
 
 if __name__ == "__main__":

@@ -195,3 +195,27 @@ def _alive(pid: int) -> bool:
         return state not in (b"Z", b"X")
     except OSError:
         return False
+
+
+def test_a_second_ctrl_c_during_the_cleanup_is_no_traceback(monkeypatch, capsys):
+    """The first Ctrl-C kills what the command started, which waits until it is gone; an impatient
+    second one meanwhile must neither cut that short nor end in a traceback."""
+    import cudaperf.cli as cli
+    import cudaperf.workers as workers
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    killed = []
+
+    def second_ctrl_c() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)  # a SIGINT not ignored raises KeyboardInterrupt here
+        killed.append(True)
+
+    monkeypatch.setattr(cli, "analyze_rendered", interrupted)
+    monkeypatch.setattr(workers, "kill_descendants", second_ctrl_c)
+    assert main(["analyze", str(TRANSPOSE)]) == 130
+    assert killed == [True]
+    assert capsys.readouterr().err.strip() == "cudaperf: interrupted"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C works again afterwards
