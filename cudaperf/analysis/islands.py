@@ -133,9 +133,10 @@ def _invocation_end(text: str, start: int, name: str) -> int:
 
 def find(source: SourceFile, root: Node, covered: list[tuple[int, int]]) -> list[Island]:
     """Islands for every kernel-producing token no found kernel covers, in file order."""
-    text = source.data.decode(errors="replace")
-    if len(text) != len(source.data):  # keep byte offsets valid for the tree
-        text = source.data.decode("latin-1")
+    data = source.as_written()  # `DEFINE_FILL(float, f32)` expands with its type, not the `0` the parse read
+    text = data.decode(errors="replace")
+    if len(text) != len(data):  # keep byte offsets valid for the tree
+        text = data.decode("latin-1")
     names = ["__global__", *sorted(_kernel_macros(source))]
     pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
     defined = set(source.macros) | COMPILER_DEFINES

@@ -27,6 +27,8 @@ from .source import (
     local_includes,
     macros_above,
     mend_macro_uses,
+    mend_split_conditionals,
+    mend_type_arguments,
     read,
     resolved,
 )
@@ -42,6 +44,10 @@ def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
     a lowerer of the scope gathered so far: `float pos[3]`, `int keys[ORDER + 1]`)."""
     mend_macro_uses(source)
     tree = parse.parse(source.data)
+    if tree.root_node.has_error:  # valid code the grammar misreads, mended only where it did
+        errors = [(node.start_byte, node.end_byte) for node in parse.error_nodes(tree.root_node)]
+        if mend_type_arguments(source) | mend_split_conditionals(source, errors):
+            tree = parse.parse(source.data)
     scope = FileScope(source, tree.root_node)
     lowerer = Lowerer(scope)
     _macro_types(scope)

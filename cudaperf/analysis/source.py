@@ -59,6 +59,16 @@ class SourceFile:
     facts: object | None = None  # what the clang frontend resolved (clangfront.ClangFacts), else None
     # offsets of blanked uses of macros that declare device code (`#define DEV __device__`: mend_macro_uses)
     device_qualifiers: list[int] = field(default_factory=list)
+    # types given to macros, read as `0` (mend_type_arguments): offset -> the text as written
+    type_arguments: dict[int, bytes] = field(default_factory=dict)
+
+    def as_written(self) -> bytes:
+        """`data` with the types given to macros back: what a macro that generates definitions
+        (`DEFINE_FILL(float, f32)`) must be expanded with."""
+        data = bytearray(self.data)
+        for start, written in self.type_arguments.items():
+            data[start:start + len(written)] = written
+        return bytes(data)
 
     def line_of(self, offset: int) -> int:
         return self.data.count(b"\n", 0, offset) + 1
@@ -105,6 +115,18 @@ _LAMBDA_QUALIFIERS = re.compile(rb"\]\s*((?:(?:__host__|__device__)\s*)+)(?=[(\{
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?[ \t]*((?:[^\n]*\\\r?\n)*[^\n]*)",
                      re.MULTILINE)
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
+# C++ the grammar does not know, respelled at the same length to what it does: `typeid(T)` as `sizeof(T)`
+# (host code; an operand the analysis never follows), `new const float*[n]` as `new float [n]`, and
+# explicit instantiations (`template class PiEstimator<float>;`, which declare nothing the analysis
+# reads) blanked
+_TYPEID = re.compile(rb"\btypeid(?=\s*\()")
+_NEW_POINTER_ARRAY = re.compile(rb"\bnew\s+((?:(?:const|volatile)\s+)*)(?:(?:unsigned|signed|struct)\s+)*"
+                                rb"[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?\s*(\*+)\s*\[")
+_GNU_CONST = re.compile(rb"\b__const__\b")  # GCC's spelling of const
+# `float a[32] __attribute__((aligned(64)));`: an alignment after an array's size, which the grammar does not take
+_ALIGNED_ARRAY = re.compile(rb"\]\s*(__attribute__\s*\(\(\s*(?:__)?aligned(?:__)?\s*\([^()]*\)\s*\)\))")
+_EXPLICIT_INSTANTIATION = re.compile(rb"^[ \t]*(?:extern[ \t]+)?template[ \t]+(?:class|struct)[ \t]+[\w:]+[ \t]*"
+                                     rb"<[^;{}<>]*>[ \t]*;", re.MULTILINE)
 
 
 def _top_level_commas(inner: bytes) -> list[int]:
@@ -146,6 +168,22 @@ def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
         _blank(buf, m.start(1), m.end(1))
     for m in _GNU_RESTRICT.finditer(data):
         buf[m.start():m.end()] = b"restrict  "
+    # each pattern only where its word occurs: a search for a plain word costs a tenth of a pattern's
+    if b"typeid" in data:
+        for m in _TYPEID.finditer(data):
+            buf[m.start():m.end()] = b"sizeof"
+    if b"*[" in data or b"* [" in data:
+        for m in _NEW_POINTER_ARRAY.finditer(data):
+            _blank(buf, m.start(1), m.end(1))
+            _blank(buf, m.start(2), m.end(2))
+    if b"__const__" in data:
+        for m in _GNU_CONST.finditer(data):
+            buf[m.start():m.end()] = b"const    "
+    for m in _ALIGNED_ARRAY.finditer(data):
+        _blank(buf, m.start(1), m.end(1))
+    if b"template class" in data or b"template struct" in data:
+        for m in _EXPLICIT_INSTANTIATION.finditer(data):
+            _blank(buf, m.start(), m.end())
     return bytes(buf), attributes
 
 
@@ -192,7 +230,9 @@ def statement_macros(macros: dict[str, Macro]) -> set[str]:
     """Function-like macros whose body is a statement of its own: it ends in `;` or `}`, or in a call
     of such a macro (bitcracker's `ALL_ROUND_B1_1()`, a row of `ROUND(...)` calls)."""
     functions = {name: macro.body.rstrip() for name, macro in macros.items() if macro.params is not None}
-    found = {name for name, body in functions.items() if body.endswith((";", "}"))}
+    # in any arm of its #if chain: `#define PRINT_INFO(v)` / `#else` / `#define PRINT_INFO(v) printf(...);`
+    found = {name for name, macro in macros.items() if macro.params is not None and
+             any(body.rstrip().endswith((";", "}")) for body in (macro.body, *macro.alternatives))}
     ending = {name: m.group(1) for name, body in functions.items() if name not in found
               for m in [_LAST_CALL.search(body)] if m is not None}
     while True:
@@ -233,6 +273,124 @@ _GAP = re.compile(rb"[ \t\r\n]*")
 _NEXT_STATEMENT = re.compile(rb"[A-Za-z_}#]|//|/\*")
 
 
+# a macro's argument that is a type spelled with keywords (`int`, `unsigned int`, `const float *`, `struct
+# node*`): no expression, so the grammar cannot read the call (HeCBench's `talloc(int, k)`, segsort's swaps)
+_TYPE_ARGUMENT = re.compile(
+    rb"[(,]([ \t]*(?:(?:(?:const|volatile|signed|unsigned|short|long|int|char|float|double|bool|void)\b[ \t]*)+"
+    rb"|(?:struct|union|enum)[ \t]+[A-Za-z_]\w*[ \t]*)(?:[*&][ \t]*)*)(?=[,)])")
+# standard macros that take a type, from headers the analysis does not read
+_TAKES_TYPES = frozenset({"va_arg"})
+_CALLEE = re.compile(rb"([A-Za-z_]\w*)[ \t]*\Z")
+
+
+def _callee(data: bytes, at: int) -> str:
+    """The name called with the argument list `at` lies in (\"\" where it is no call or is too far)."""
+    depth, i = 0, at - 1
+    while i >= max(0, at - _CALL_SCAN):
+        ch = data[i]
+        if ch == 41:
+            depth += 1
+        elif ch == 40:
+            if depth == 0:
+                m = _CALLEE.search(data, max(0, i - 128), i)
+                return m.group(1).decode() if m else ""
+            depth -= 1
+        elif ch in (59, 123, 125):  # `;`, `{`, `}`: no argument list reaches past them
+            return ""
+        i -= 1
+    return ""
+
+
+NVCC_DEFINES = ("__CUDACC__", "__NVCC__", "__CUDA_ARCH__", "__cplusplus")  # what nvcc defines for device code
+# a conditional directive: its kind, and the rest of its line (continued lines too)
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b((?:[^\n]*\\\r?\n)*[^\n]*)",
+                          re.MULTILINE)
+_BLOCK_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)", re.DOTALL)
+_CONDITION_COMMENT = re.compile(r"//.*|/\*.*?\*/")
+SPLIT_CHAIN_LINES = 40  # longer #if chains (include guards, `extern "C"` wrappers of a whole header) stay
+
+
+def compiled_arm(kind: str, condition: str, macros: dict[str, Macro]) -> bool:
+    """Whether the arm a directive opens is the one the analysis reads: `#ifdef X` with X defined (by
+    the file, its headers, -D, or nvcc), `#ifndef X` with X undefined, `#if`/`#elif` unless its
+    condition is `0` (nothing else decides one), `#else` when no arm before it was."""
+    if kind == "else":
+        return True
+    if kind in ("ifdef", "ifndef"):
+        name = condition.split()[0] if condition.split() else ""
+        return (name in NVCC_DEFINES or name in macros) != (kind == "ifndef")
+    return _CONDITION_COMMENT.sub("", condition).strip() != "0"
+
+
+def _unbalanced(arm: bytes) -> bool:
+    """Does an arm open a brace or parenthesis it does not close, or close one it did not open
+    (`#ifdef __cplusplus` / `extern "C" {` / `#endif`)?"""
+    code = _COMMENT_OR_LITERAL.sub(b" ", arm)
+    return code.count(b"{") != code.count(b"}") or code.count(b"(") != code.count(b")")
+
+
+def mend_split_conditionals(source: SourceFile, errors: list[tuple[int, int]]) -> bool:
+    """An `#if` chain the grammar could not read where it is, inside a parameter or argument list, a
+    string or a statement's head (`int* flags` / `#ifdef DYNAMIC_PARTITION` / `, int* worklist` /
+    `#endif` / `) {`), or whose arms open a brace they do not close (`extern "C" {`): the arm the
+    analysis reads (`compiled_arm`, as the lowering picks statements) is kept, the directives and the
+    other arms blanked.  Only chains at most SPLIT_CHAIN_LINES long, with one of `errors` (byte spans
+    of the parse's errors) starting inside them or an arm that is `_unbalanced`, in text with errors;
+    whether anything changed."""
+    data = source.data
+    comments = [m.span() for m in _BLOCK_COMMENT.finditer(data)] if b"/*" in data else []
+    chains, open_chains = [], []
+    for m in _CONDITIONAL.finditer(data):
+        if any(start < m.start() < end for start, end in comments):
+            continue
+        directive = (m.group(1).decode(), m.group(2).decode(errors="replace"), m.start(), m.end())
+        if directive[0] in ("if", "ifdef", "ifndef"):
+            open_chains.append([directive])
+        elif open_chains:
+            open_chains[-1].append(directive)
+            if directive[0] == "endif":
+                chains.append(open_chains.pop())
+    buf = bytearray(data)
+    for chain in chains:
+        first, last = chain[0][2], chain[-1][3]
+        if data.count(b"\n", first, last) > SPLIT_CHAIN_LINES or not (
+                any(first <= start < last for start, _ in errors) or
+                any(_unbalanced(data[end:following[2]]) for (_, _, _, end), following in itertools.pairwise(chain))):
+            continue
+        kept = next((i for i, (kind, condition, _, _) in enumerate(chain[:-1])
+                     if compiled_arm(kind, condition, source.macros)), None)
+        for i, (_, _, start, end) in enumerate(chain):
+            _blank(buf, start, end)  # the directive
+            if i < len(chain) - 1 and i != kept:
+                _blank(buf, end, chain[i + 1][2])  # an arm not read
+    if buf == data:
+        return False
+    source.data = bytes(buf)
+    return True
+
+
+def mend_type_arguments(source: SourceFile) -> bool:
+    """Read a type given to a function-like macro (`talloc(int, k)`, `va_arg(list, char*)`) as `0`, at
+    the same length: the call is read instead of a syntax error, and its expansion with `0` is no more
+    an expression the lowering follows than the error was (a macro that generates kernels is expanded
+    with the type as written: `SourceFile.as_written`).  Asked only of text that did not parse (the
+    scan costs more than the rest of the mending); whether anything changed."""
+    data = source.data
+    functions = {name for name, macro in source.macros.items() if macro.params is not None} | _TAKES_TYPES
+    found = [m for m in _TYPE_ARGUMENT.finditer(data) if _callee(data, m.start(1)) in functions]
+    if not found:
+        return False
+    buf, untouched = bytearray(data), _Untouched(data)
+    for m in found:
+        start, end = m.span(1)
+        if start not in untouched:
+            source.type_arguments[start] = m.group(1)
+            _blank(buf, start, end)
+            buf[start + len(m.group(1)) - len(m.group(1).lstrip())] = ord("0")
+    source.data = bytes(buf)
+    return source.data != data
+
+
 def mend_macro_uses(source: SourceFile) -> None:
     """Rewrite, at the same length, what macros make the grammar misread in code the preprocessor
     would hand over intact.  Qualifier macros are blanked as the preprocessor removes them: the
@@ -255,8 +413,8 @@ def mend_macro_uses(source: SourceFile) -> None:
                 if qualifiers[m.group().decode()]:
                     source.device_qualifiers.append(m.start())
     if statements:
-        calls = re.compile(rb"^[ \t]*(" + b"|".join(re.escape(n.encode()) for n in statements) + rb")[ \t]*\(",
-                           re.MULTILINE)
+        calls = re.compile(rb"^[ \t]*(?:(?:else[ \t]+)?if[ \t]*\([^\n;{}]*\)[ \t]*|else[ \t]+)?(" +  # `if (v) M(x)`
+                           b"|".join(re.escape(n.encode()) for n in statements) + rb")[ \t]*\(", re.MULTILINE)
         found = list(calls.finditer(data))
         for m, following in zip(found, [*found[1:], None]):  # a call ends before the next one starts
             limit = following.start() if following is not None else len(data)
@@ -309,8 +467,6 @@ def _definitions(data: bytes, defines: dict[str, str]) -> dict[str, list[Macro]]
         table[name] = [Macro(name, None, value, 0)]
     return table
 
-
-_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.MULTILINE)
 
 
 def _step(stack: list[tuple[int, int]], directive: re.Match) -> None:
@@ -367,12 +523,25 @@ def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> Source
     definitions = _definitions(cleaned, defines or {})
     source = SourceFile(path, cleaned, raw, {name: found[0] for name, found in definitions.items()}, diagnostics,
                         attributes, {name: found for name, found in definitions.items() if len(found) > 1})
-    opened, closed = cleaned.count(b"/*"), cleaned.count(b"*/")
-    if opened > closed:
-        last = cleaned.rfind(b"/*")
-        source.diagnostics.append(Diagnostic(source.line_of(last), 1, "warning", "unterminated comment",
+    unterminated = _unterminated_comment(cleaned)
+    if unterminated is not None:
+        source.diagnostics.append(Diagnostic(source.line_of(unterminated), 1, "warning", "unterminated comment",
                                              "syntax"))
     return source
+
+
+# a line comment, a block comment (to its end, or to the end of the file), a string or character literal
+_COMMENT_OR_LITERAL = re.compile(rb'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
+
+
+def _unterminated_comment(data: bytes) -> int | None:
+    """Where a block comment opens that nothing closes.  Not a count of `/*` against `*/`: a line
+    comment of stars (`//*****`) holds a `/*`, and so may a string."""
+    for m in _COMMENT_OR_LITERAL.finditer(data):
+        found = m.group()
+        if found.startswith(b"/*") and (len(found) < 4 or not found.endswith(b"*/")):
+            return m.start()
+    return None
 
 
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)

@@ -10,6 +10,7 @@ from dataclasses import replace
 from .. import budget
 from ..ir import Branch
 from ..parse import Node, text
+from ..source import compiled_arm
 from ..symbolic import ONE, Const, Expr, Op, Opaque, op
 from .declarations import Declarations
 from .expansions import Expansions
@@ -63,7 +64,7 @@ class Statements:
             taken = self._compiled_arm(node)
         else:  # `#if` / `#elif`
             condition = node.child_by_field_name("condition")
-            taken = condition is None or text(condition).strip() != "0"
+            taken = condition is None or compiled_arm("if", text(condition), self.scope.source.macros)
         if taken:
             return _first_arm(node)
         alternative = node.child_by_field_name("alternative")
@@ -73,9 +74,8 @@ class Statements:
         """`#ifdef X` with X defined (nvcc defines __CUDACC__), or `#ifndef X` with X undefined."""
         if node.type != "preproc_ifdef" or node.child_by_field_name("name") is None:
             return False
-        name = text(node.child_by_field_name("name"))
-        defined = name in _NVCC_DEFINES or name in self.scope.source.macros
-        return defined != text(node.children[0]).startswith("#ifndef")
+        kind = "ifndef" if text(node.children[0]).startswith("#ifndef") else "ifdef"
+        return compiled_arm(kind, text(node.child_by_field_name("name")), self.scope.source.macros)
 
     @staticmethod
     def _ends_in_exit(node: Node | None) -> bool:
@@ -255,7 +255,6 @@ def _exit_statement(node: Node | None) -> str | None:
 
 
 _PREPROC_CONDITIONALS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif")
-_NVCC_DEFINES = ("__CUDACC__", "__NVCC__", "__CUDA_ARCH__")
 
 
 def _first_arm(node: Node) -> list[Node]:
