@@ -3,8 +3,9 @@ comment of stars, types given to macros, `typeid`, `new T*[n]`, explicit instant
 `__const__`, an alignment after an array's size, statement macros after `if (...)`, and `#if` chains
 that split a parameter list, a loop's head or a brace (source.clean, source.mend_macro_uses,
 source.mend_type_arguments, source.mend_split_conditionals).  Each test of a construct fails on the
-code before the change; three guard what must stay (a comment nothing closes, casts and `sizeof` left
-as written, an include guard left whole), and one that a kernel-generating macro still sees its types."""
+code before the change; the others guard what must stay (a comment nothing closes, casts and `sizeof`
+left as written, include guards long and short, chains that split nothing) and that a
+kernel-generating macro still sees its types (the last three failed on the change's first version)."""
 
 from __future__ import annotations
 
@@ -191,3 +192,27 @@ DEFINE_FILL(double, f64)
     stores = {name: [a["sectors_per_request"] for a in k["memory"]["accesses"] if a["kind"] == "store"]
               for name, k in kernels.items()}
     assert stores == {"fill_f32": [4.0], "fill_f64": [8.0]}
+
+
+def test_a_short_include_guard_around_an_error_is_left_whole():
+    """A header under SPLIT_CHAIN_LINES lines with one syntax error: its guard's own `#define` must not
+    count as defined above the `#ifndef` (the first version blanked the whole file)."""
+    code = "#ifndef SCALE_CUH\n#define SCALE_CUH\n" + KERNEL + "void CUDART_CB cb(void* p);\n#endif\n"
+    report = analyze_source(code, "scale.cuh", Options(resources="estimate"))
+    assert [k.to_json()["name"] for k in report.kernels] == ["scale"]
+    assert _syntax(code)  # the unknown calling convention is still an error
+
+
+def test_a_chain_of_whole_definitions_is_not_resolved_for_an_error_inside_it():
+    """`#ifdef USE_DOUBLE` / a kernel / `#else` / a kernel / `#endif` splits nothing: both kernels stay,
+    as the grammar reads them, whatever error one arm holds."""
+    code = """
+#ifdef USE_DOUBLE
+__global__ void kd(double* p) { p[threadIdx.x] = 1.0; }
+void CUDART_CB cb(void*);
+#else
+__global__ void kf(float* p) { p[threadIdx.x] = 1.0f; }
+#endif
+"""
+    report = analyze_source(code, "test.cu", Options(resources="estimate"))
+    assert sorted(k.to_json()["name"] for k in report.kernels) == ["kd", "kf"]

@@ -44,10 +44,9 @@ def scoped(source: SourceFile) -> tuple[parse.Tree, FileScope]:
     a lowerer of the scope gathered so far: `float pos[3]`, `int keys[ORDER + 1]`)."""
     mend_macro_uses(source)
     tree = parse.parse(source.data)
-    if tree.root_node.has_error:  # valid code the grammar misreads, mended only where it did
-        errors = [(node.start_byte, node.end_byte) for node in parse.error_nodes(tree.root_node)]
-        if mend_type_arguments(source) | mend_split_conditionals(source, errors):
-            tree = parse.parse(source.data)
+    # valid code the grammar misreads, mended only in files where it did (the scans cost a parse's worth)
+    if tree.root_node.has_error and (mend_type_arguments(source) | mend_split_conditionals(source)):
+        tree = parse.parse(source.data)
     scope = FileScope(source, tree.root_node)
     lowerer = Lowerer(scope)
     _macro_types(scope)

@@ -115,6 +115,9 @@ _LAMBDA_QUALIFIERS = re.compile(rb"\]\s*((?:(?:__host__|__device__)\s*)+)(?=[(\{
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?[ \t]*((?:[^\n]*\\\r?\n)*[^\n]*)",
                      re.MULTILINE)
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
+# a line comment, a block comment (to its end, or to the end of the file), a string or character literal
+_COMMENT_OR_LITERAL_PATTERN = rb'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
+_COMMENT_OR_LITERAL = re.compile(_COMMENT_OR_LITERAL_PATTERN, re.DOTALL)
 # C++ the grammar does not know, respelled at the same length to what it does: `typeid(T)` as `sizeof(T)`
 # (host code; an operand the analysis never follows), `new const float*[n]` as `new float [n]`, and
 # explicit instantiations (`template class PiEstimator<float>;`, which declare nothing the analysis
@@ -179,8 +182,9 @@ def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
     if b"__const__" in data:
         for m in _GNU_CONST.finditer(data):
             buf[m.start():m.end()] = b"const    "
-    for m in _ALIGNED_ARRAY.finditer(data):
-        _blank(buf, m.start(1), m.end(1))
+    if b"aligned" in data:
+        for m in _ALIGNED_ARRAY.finditer(data):
+            _blank(buf, m.start(1), m.end(1))
     if b"template class" in data or b"template struct" in data:
         for m in _EXPLICIT_INSTANTIATION.finditer(data):
             _blank(buf, m.start(), m.end())
@@ -281,67 +285,109 @@ _TYPE_ARGUMENT = re.compile(
 # standard macros that take a type, from headers the analysis does not read
 _TAKES_TYPES = frozenset({"va_arg"})
 _CALLEE = re.compile(rb"([A-Za-z_]\w*)[ \t]*\Z")
+_BRACKET = re.compile(rb"[(){};]")
 
 
-def _callee(data: bytes, at: int) -> str:
-    """The name called with the argument list `at` lies in (\"\" where it is no call or is too far)."""
-    depth, i = 0, at - 1
-    while i >= max(0, at - _CALL_SCAN):
-        ch = data[i]
-        if ch == 41:
-            depth += 1
-        elif ch == 40:
-            if depth == 0:
-                m = _CALLEE.search(data, max(0, i - 128), i)
-                return m.group(1).decode() if m else ""
-            depth -= 1
-        elif ch in (59, 123, 125):  # `;`, `{`, `}`: no argument list reaches past them
-            return ""
-        i -= 1
-    return ""
+def _callees(data: bytes, positions: list[int]) -> list[str]:
+    """For each of the sorted `positions`, the name called with the argument list it lies in ("" where
+    it lies in none): one pass over the brackets, so a list of any length costs its length."""
+    found: list[str] = []
+    open_at: list[int] = []  # the offsets of the open parentheses
+    names: dict[int, str] = {}  # the name before each
+    brackets = _BRACKET.finditer(data)
+    bracket = next(brackets, None)
+    for position in positions:
+        while bracket is not None and bracket.start() < position:
+            ch = bracket.group()
+            if ch == b"(":
+                open_at.append(bracket.start())
+            elif ch == b")":
+                if open_at:
+                    open_at.pop()
+            else:  # `;`, `{`, `}`: no argument list reaches past them
+                open_at.clear()
+            bracket = next(brackets, None)
+        if not open_at:
+            found.append("")
+            continue
+        if open_at[-1] not in names:  # the arguments of one list share its name
+            name = _CALLEE.search(data, max(0, open_at[-1] - 128), open_at[-1])
+            names[open_at[-1]] = name.group(1).decode() if name else ""
+        found.append(names[open_at[-1]])
+    return found
 
 
 NVCC_DEFINES = ("__CUDACC__", "__NVCC__", "__CUDA_ARCH__", "__cplusplus")  # what nvcc defines for device code
 # a conditional directive: its kind, and the rest of its line (continued lines too)
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b((?:[^\n]*\\\r?\n)*[^\n]*)",
                           re.MULTILINE)
-_BLOCK_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)", re.DOTALL)
 _CONDITION_COMMENT = re.compile(r"//.*|/\*.*?\*/")
 SPLIT_CHAIN_LINES = 40  # longer #if chains (include guards, `extern "C"` wrappers of a whole header) stay
 
 
-def compiled_arm(kind: str, condition: str, macros: dict[str, Macro]) -> bool:
+def compiled_arm(kind: str, condition: str, macros: dict[str, Macro], line: int | None = None) -> bool:
     """Whether the arm a directive opens is the one the analysis reads: `#ifdef X` with X defined (by
     the file, its headers, -D, or nvcc), `#ifndef X` with X undefined, `#if`/`#elif` unless its
-    condition is `0` (nothing else decides one), `#else` when no arm before it was."""
+    condition is `0` (nothing else decides one), `#else` when no arm before it was.  With the
+    directive's `line`, only what is defined above it counts (not an include guard's own `#define`)."""
     if kind == "else":
         return True
+    condition = _CONDITION_COMMENT.sub(" ", _CONTINUATION.sub(" ", condition)).strip()
     if kind in ("ifdef", "ifndef"):
-        name = condition.split()[0] if condition.split() else ""
-        return (name in NVCC_DEFINES or name in macros) != (kind == "ifndef")
-    return _CONDITION_COMMENT.sub("", condition).strip() != "0"
+        name = condition.split()[0] if condition else ""
+        macro = macros.get(name)
+        defined = name in NVCC_DEFINES or (macro is not None and (line is None or macro.line <= line))
+        return defined != (kind == "ifndef")
+    return condition != "0"
 
 
-def _unbalanced(arm: bytes) -> bool:
-    """Does an arm open a brace or parenthesis it does not close, or close one it did not open
-    (`#ifdef __cplusplus` / `extern "C" {` / `#endif`)?"""
-    code = _COMMENT_OR_LITERAL.sub(b" ", arm)
-    return code.count(b"{") != code.count(b"}") or code.count(b"(") != code.count(b")")
+_CONTINUATION = re.compile(r"\\\r?\n")
+_CODE_MASKED = re.compile(_COMMENT_OR_LITERAL_PATTERN + rb"|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*",
+                          re.DOTALL | re.MULTILINE)
+_TOKEN_RUN = re.compile(rb"\S+")
 
 
-def mend_split_conditionals(source: SourceFile, errors: list[tuple[int, int]]) -> bool:
-    """An `#if` chain the grammar could not read where it is, inside a parameter or argument list, a
-    string or a statement's head (`int* flags` / `#ifdef DYNAMIC_PARTITION` / `, int* worklist` /
-    `#endif` / `) {`), or whose arms open a brace they do not close (`extern "C" {`): the arm the
-    analysis reads (`compiled_arm`, as the lowering picks statements) is kept, the directives and the
-    other arms blanked.  Only chains at most SPLIT_CHAIN_LINES long, with one of `errors` (byte spans
-    of the parse's errors) starting inside them or an arm that is `_unbalanced`, in text with errors;
-    whether anything changed."""
+def _code(data: bytes) -> bytes:
+    """`data` at the same length with comments and directives blanked and each literal a `0`: the
+    code whose brackets and last characters tell where a construct is open."""
+    def masked(m: re.Match) -> bytes:
+        found = m.group()
+        kept = bytes(b if b in b"\r\n" else 32 for b in found)
+        return b"0" + kept[1:] if found[:1] in b"\"'" else kept
+    return _CODE_MASKED.sub(masked, data)
+
+
+def _splits(code: bytes, chain: list[tuple[str, str, int, int]], before: bytes) -> bool:
+    """Does an `#if` chain split a construct (`code` is `_code` of the file): an arm opens a bracket it
+    does not close (`extern "C" {`, `for (...) {`), ends inside one (`, int* worklist`, `if (...)`: its
+    last character is none of `;{}`), or the chain starts inside a list (`before`, the last character
+    of code before it, ends a name or a literal, or is `,` or `(`: after `int* flags` of a parameter
+    list; not a `)`, which ends a statement macro's call as often as a statement's head)?"""
+    for (_, _, _, end), following in itertools.pairwise(chain):
+        arm = code[end:following[2]].strip()
+        if arm.count(b"{") != arm.count(b"}") or arm.count(b"(") != arm.count(b")") or \
+                (arm and arm[-1:] not in b";{}"):
+            return True
+    return bool(before) and (before.isalnum() or before in b"_,(")
+
+
+def mend_split_conditionals(source: SourceFile) -> bool:
+    """An `#if` chain that splits a construct (`_splits`: a parameter or argument list, a string, a
+    statement's head, as in `int* flags` / `#ifdef DYNAMIC_PARTITION` / `, int* worklist` / `#endif` /
+    `) {`, or a brace, as in `#ifdef __cplusplus` / `extern "C" {`), which the grammar cannot read:
+    the arm the analysis reads (`compiled_arm`, the lowering's rule, with what is defined above the
+    chain) is kept, the directives and the other arms blanked.  Chains longer than SPLIT_CHAIN_LINES
+    stay as written.  Asked only of text that did not parse; whether anything changed."""
     data = source.data
-    comments = [m.span() for m in _BLOCK_COMMENT.finditer(data)] if b"/*" in data else []
+    if b"#" not in data:
+        return False
+    code = _code(data)
+    comments = [m.span() for m in _COMMENT_OR_LITERAL.finditer(data) if m.group()[:2] == b"/*"]
+    comment_starts = [start for start, _ in comments]
     chains, open_chains = [], []
     for m in _CONDITIONAL.finditer(data):
-        if any(start < m.start() < end for start, end in comments):
+        i = bisect.bisect_right(comment_starts, m.start()) - 1
+        if i >= 0 and m.start() < comments[i][1]:  # inside a block comment
             continue
         directive = (m.group(1).decode(), m.group(2).decode(errors="replace"), m.start(), m.end())
         if directive[0] in ("if", "ifdef", "ifndef"):
@@ -350,21 +396,28 @@ def mend_split_conditionals(source: SourceFile, errors: list[tuple[int, int]]) -
             open_chains[-1].append(directive)
             if directive[0] == "endif":
                 chains.append(open_chains.pop())
-    buf = bytearray(data)
-    for chain in chains:
+    if not chains:
+        return False
+    run_ends = [m.end() for m in _TOKEN_RUN.finditer(code)]  # where code before each chain ends
+    buf, line, counted = bytearray(data), 1, 0
+    for chain in sorted(chains, key=lambda c: c[0][2]):
         first, last = chain[0][2], chain[-1][3]
-        if data.count(b"\n", first, last) > SPLIT_CHAIN_LINES or not (
-                any(first <= start < last for start, _ in errors) or
-                any(_unbalanced(data[end:following[2]]) for (_, _, _, end), following in itertools.pairwise(chain))):
+        previous = bisect.bisect_right(run_ends, first) - 1
+        before = code[run_ends[previous] - 1:run_ends[previous]] if previous >= 0 else b""
+        if data.count(b"\n", first, last) > SPLIT_CHAIN_LINES or not _splits(code, chain, before):
             continue
+        line, counted = line + data.count(b"\n", counted, first), first
         kept = next((i for i, (kind, condition, _, _) in enumerate(chain[:-1])
-                     if compiled_arm(kind, condition, source.macros)), None)
+                     if compiled_arm(kind, condition, source.macros, line)), None)
         for i, (_, _, start, end) in enumerate(chain):
             _blank(buf, start, end)  # the directive
             if i < len(chain) - 1 and i != kept:
                 _blank(buf, end, chain[i + 1][2])  # an arm not read
     if buf == data:
         return False
+    for start, written in list(source.type_arguments.items()):  # a type in an arm blanked is gone
+        if not bytes(buf[start:start + len(written)]).strip():
+            del source.type_arguments[start]
     source.data = bytes(buf)
     return True
 
@@ -373,11 +426,13 @@ def mend_type_arguments(source: SourceFile) -> bool:
     """Read a type given to a function-like macro (`talloc(int, k)`, `va_arg(list, char*)`) as `0`, at
     the same length: the call is read instead of a syntax error, and its expansion with `0` is no more
     an expression the lowering follows than the error was (a macro that generates kernels is expanded
-    with the type as written: `SourceFile.as_written`).  Asked only of text that did not parse (the
-    scan costs more than the rest of the mending); whether anything changed."""
+    with the type as written: `SourceFile.as_written`).  Asked only of files whose parse found an
+    error (the scan costs more than the rest of the mending), where every such type is read so;
+    whether anything changed."""
     data = source.data
     functions = {name for name, macro in source.macros.items() if macro.params is not None} | _TAKES_TYPES
-    found = [m for m in _TYPE_ARGUMENT.finditer(data) if _callee(data, m.start(1)) in functions]
+    candidates = list(_TYPE_ARGUMENT.finditer(data))
+    found = [m for m, name in zip(candidates, _callees(data, [m.start(1) for m in candidates])) if name in functions]
     if not found:
         return False
     buf, untouched = bytearray(data), _Untouched(data)
@@ -530,13 +585,13 @@ def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> Source
     return source
 
 
-# a line comment, a block comment (to its end, or to the end of the file), a string or character literal
-_COMMENT_OR_LITERAL = re.compile(rb'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 
 
 def _unterminated_comment(data: bytes) -> int | None:
     """Where a block comment opens that nothing closes.  Not a count of `/*` against `*/`: a line
     comment of stars (`//*****`) holds a `/*`, and so may a string."""
+    if data.count(b"/*") <= data.count(b"*/"):  # then every comment closes (the scan costs 30 ms a MB)
+        return None
     for m in _COMMENT_OR_LITERAL.finditer(data):
         found = m.group()
         if found.startswith(b"/*") and (len(found) < 4 or not found.endswith(b"*/")):
