@@ -197,10 +197,10 @@ DEFINE_FILL(double, f64)
 def test_a_short_include_guard_around_an_error_is_left_whole():
     """A header under SPLIT_CHAIN_LINES lines with one syntax error: its guard's own `#define` must not
     count as defined above the `#ifndef` (the first version blanked the whole file)."""
-    code = "#ifndef SCALE_CUH\n#define SCALE_CUH\n" + KERNEL + "void CUDART_CB cb(void* p);\n#endif\n"
+    code = "#ifndef SCALE_CUH\n#define SCALE_CUH\n" + KERNEL + "int broken = ;\n#endif\n"
     report = analyze_source(code, "scale.cuh", Options(resources="estimate"))
     assert [k.to_json()["name"] for k in report.kernels] == ["scale"]
-    assert _syntax(code)  # the unknown calling convention is still an error
+    assert _syntax(code)  # the error is still reported
 
 
 def test_a_chain_of_whole_definitions_is_not_resolved_for_an_error_inside_it():
@@ -209,10 +209,18 @@ def test_a_chain_of_whole_definitions_is_not_resolved_for_an_error_inside_it():
     code = """
 #ifdef USE_DOUBLE
 __global__ void kd(double* p) { p[threadIdx.x] = 1.0; }
-void CUDART_CB cb(void*);
+int broken = ;
 #else
 __global__ void kf(float* p) { p[threadIdx.x] = 1.0f; }
 #endif
 """
     report = analyze_source(code, "test.cu", Options(resources="estimate"))
     assert sorted(k.to_json()["name"] for k in report.kernels) == ["kd", "kf"]
+
+
+def test_the_toolkits_calling_conventions_are_read_as_the_preprocessor_leaves_them():
+    """cuda-samples' `void CUDART_CB myStreamCallback(...)` and Vulkan's `VKAPI_ATTR ... VKAPI_CALL`: empty
+    on Linux, defined in headers the analysis does not read."""
+    code = "void CUDART_CB callback(cudaStream_t stream, cudaError_t status, void* data) { }\n" \
+           "static VKAPI_ATTR unsigned VKAPI_CALL debug(int severity) { return 0; }\n" + KERNEL
+    assert _syntax(code) == []

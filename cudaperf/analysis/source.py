@@ -215,6 +215,11 @@ def _qualifier_macros(source: SourceFile) -> dict[str, bool]:
     return found
 
 
+# calling conventions of CUDA's and Vulkan's headers, which the analysis does not read: nothing on Linux
+# (`void CUDART_CB callback(cudaStream_t, cudaError_t, void*)`), blanked where the file does not define them
+_CALLING_CONVENTIONS = ("CUDART_CB", "CUDARTAPI", "CUDAAPI", "VKAPI_ATTR", "VKAPI_CALL", "VKAPI_PTR")
+
+
 class _Untouched:
     """The spans of comments, literals and directives, asked whether an offset lies in one."""
 
@@ -450,12 +455,15 @@ def mend_macro_uses(source: SourceFile) -> None:
     """Rewrite, at the same length, what macros make the grammar misread in code the preprocessor
     would hand over intact.  Qualifier macros are blanked as the preprocessor removes them: the
     grammar reads `DEV static int f(...)` and `const real* RESTRICT T` as syntax errors (the
-    parameter then named `RESTRICT`, its accesses lost); where one declared device code its offset
+    parameter then named `RESTRICT`, its accesses lost), and so are the toolkit's calling conventions
+    the file does not define (`_CALLING_CONVENTIONS`); where one declared device code its offset
     is kept in `source.device_qualifiers` (scope.py makes the function a device function, the
     variable a device array).  A statement macro called with no `;` (`CHECK(cudaMalloc(&p, n))` at
     the end of a line: its body ends the statement) gets one in the blank after the call, so that
     the next statement is not read as part of it.  Comments, literals and directives stay as written."""
     qualifiers, statements = _qualifier_macros(source), statement_macros(source.macros)
+    qualifiers.update((name, False) for name in _CALLING_CONVENTIONS
+                      if name not in source.macros and name.encode() in source.data)
     if not qualifiers and not statements:
         return
     data, buf = source.data, bytearray(source.data)
