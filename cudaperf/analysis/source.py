@@ -196,9 +196,9 @@ def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
 _QUALIFIER_WORDS = frozenset({"__device__", "__host__", "__forceinline__", "__noinline__", "inline", "__inline__",
                               "__inline", "static", "__restrict__", "__restrict", "restrict"})
 _GNU_ATTRIBUTE = re.compile(r"__attribute__\s*" + _BALANCED)
-# what the mending leaves as it is: comments, string and character literals, preprocessor lines (continued too)
-_UNTOUCHED = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
-                        rb'|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*', re.DOTALL | re.MULTILINE)
+# what the mending leaves as it is: comments (one nothing closes runs to the end), string and character literals,
+# preprocessor lines (continued too)
+_UNTOUCHED = re.compile(_COMMENT_OR_LITERAL_PATTERN + rb'|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*', re.DOTALL | re.MULTILINE)
 
 
 def _qualifier_macros(source: SourceFile) -> dict[str, bool]:
@@ -220,16 +220,21 @@ def _qualifier_macros(source: SourceFile) -> dict[str, bool]:
 _CALLING_CONVENTIONS = ("CUDART_CB", "CUDARTAPI", "CUDAAPI", "VKAPI_ATTR", "VKAPI_CALL", "VKAPI_PTR")
 
 
-class _Untouched:
-    """The spans of comments, literals and directives, asked whether an offset lies in one."""
+class _Spans:
+    """Byte spans in order, asked whether an offset lies in one."""
 
-    def __init__(self, data: bytes):
-        self.spans = [m.span() for m in _UNTOUCHED.finditer(data)]
-        self.starts = [start for start, _ in self.spans]
+    def __init__(self, spans: list[tuple[int, int]]):
+        self.spans = spans
+        self.starts = [start for start, _ in spans]
 
     def __contains__(self, at: int) -> bool:
         i = bisect.bisect_right(self.starts, at) - 1
         return i >= 0 and at < self.spans[i][1]
+
+
+def _untouched(data: bytes) -> _Spans:
+    """The spans of comments, literals and directives."""
+    return _Spans([m.span() for m in _UNTOUCHED.finditer(data)])
 
 
 _LAST_CALL = re.compile(r"([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\Z")  # `... NAME(args)` ending a body
@@ -347,19 +352,21 @@ def compiled_arm(kind: str, condition: str, macros: dict[str, Macro], line: int 
 
 
 _CONTINUATION = re.compile(r"\\\r?\n")
-_CODE_MASKED = re.compile(_COMMENT_OR_LITERAL_PATTERN + rb"|^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*",
-                          re.DOTALL | re.MULTILINE)
 _TOKEN_RUN = re.compile(rb"\S+")
 
 
-def _code(data: bytes) -> bytes:
+def _code(data: bytes) -> tuple[bytes, _Spans]:
     """`data` at the same length with comments and directives blanked and each literal a `0`: the
-    code whose brackets and last characters tell where a construct is open."""
+    code whose brackets and last characters tell where a construct is open; and the block comments."""
+    comments: list[tuple[int, int]] = []
+
     def masked(m: re.Match) -> bytes:
         found = m.group()
+        if found[:2] == b"/*":
+            comments.append(m.span())
         kept = bytes(b if b in b"\r\n" else 32 for b in found)
         return b"0" + kept[1:] if found[:1] in b"\"'" else kept
-    return _CODE_MASKED.sub(masked, data)
+    return _UNTOUCHED.sub(masked, data), _Spans(comments)
 
 
 def _splits(code: bytes, chain: list[tuple[str, str, int, int]], before: bytes) -> bool:
@@ -386,13 +393,10 @@ def mend_split_conditionals(source: SourceFile) -> bool:
     data = source.data
     if b"#" not in data:
         return False
-    code = _code(data)
-    comments = [m.span() for m in _COMMENT_OR_LITERAL.finditer(data) if m.group()[:2] == b"/*"]
-    comment_starts = [start for start, _ in comments]
+    code, comments = _code(data)
     chains, open_chains = [], []
     for m in _CONDITIONAL.finditer(data):
-        i = bisect.bisect_right(comment_starts, m.start()) - 1
-        if i >= 0 and m.start() < comments[i][1]:  # inside a block comment
+        if m.start() in comments:
             continue
         directive = (m.group(1).decode(), m.group(2).decode(errors="replace"), m.start(), m.end())
         if directive[0] in ("if", "ifdef", "ifndef"):
@@ -440,7 +444,7 @@ def mend_type_arguments(source: SourceFile) -> bool:
     found = [m for m, name in zip(candidates, _callees(data, [m.start(1) for m in candidates])) if name in functions]
     if not found:
         return False
-    buf, untouched = bytearray(data), _Untouched(data)
+    buf, untouched = bytearray(data), _untouched(data)
     for m in found:
         start, end = m.span(1)
         if start not in untouched:
@@ -467,7 +471,7 @@ def mend_macro_uses(source: SourceFile) -> None:
     if not qualifiers and not statements:
         return
     data, buf = source.data, bytearray(source.data)
-    untouched = _Untouched(data)
+    untouched = _untouched(data)
     if qualifiers:
         names = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in qualifiers) + rb")\b")
         for m in names.finditer(data):
@@ -531,7 +535,6 @@ def _definitions(data: bytes, defines: dict[str, str]) -> dict[str, list[Macro]]
     return table
 
 
-
 def _step(stack: list[tuple[int, int]], directive: re.Match) -> None:
     """Follow one conditional directive: open a chain, move to its next arm, or close it."""
     kind = directive.group(1)
@@ -591,8 +594,6 @@ def load(raw: bytes, path: str, defines: dict[str, str] | None = None) -> Source
         source.diagnostics.append(Diagnostic(source.line_of(unterminated), 1, "warning", "unterminated comment",
                                              "syntax"))
     return source
-
-
 
 
 def _unterminated_comment(data: bytes) -> int | None:
