@@ -6,15 +6,16 @@ training families (the kernel dataset's and the model-style candidates'), for ea
 
 Each family is scored by a ranker fitted on the other 26 with that strength (`rank_train.fit(...,
 shrink=)`); the table gives the mean of the families' accuracy on pairs >= 1.25x apart and the pooled
-accuracy, and the total alone (the untrained estimate) for comparison.  `rank_train.SHRINK` is this
-table's best mean (docs/ranking.md, "Weights shrunk toward the total").  Training data only: no
-held-out set is read.  Needs scipy (`pip install '.[ml]'`); about 10 CPU seconds per strength.
+accuracy, and the total alone (the untrained estimate) for comparison (docs/ranking.md, "Weights shrunk
+toward the total"; `SHRINK` was this table's best, 0.03, until it was chosen with `--real`).  Training data
+only: no held-out set is read.  Needs scipy (`pip install '.[ml]'`); about 10 CPU seconds per strength.
 
-`--real` asks whether the ranker should also learn from the corpora of real model-written solutions
-timed on the H200 that it is not judged on (the kb corpora, kb_fresh, kb_fresh2 and CUDA-L1's tuning
-half; kb_fresh3 and CUDA-L1's held-out half are left alone): each corpus is scored by a ranker fitted
-on the training families, and by one fitted on the training families and the other three corpora
-(each corpus one more family), at each strength (docs/ranking.md, "Learning from real solutions").
+`--real` scores the corpora of real model-written solutions timed on the H200 that the ranker is not
+judged on (the kb corpora, kb_fresh, kb_fresh2, kb_fresh3 and CUDA-L1's tuning half; kb_fresh4 and
+CUDA-L1's held-out half are left alone): each corpus by a ranker fitted on the training families, and by
+one fitted on the training families and the other corpora (each corpus one more family), at each
+strength.  `rank_train.SHRINK` is the strength with the best mean of the first kind (docs/ranking.md,
+"Learning from real solutions, and the shrinkage chosen on them").
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def real_corpora() -> dict[str, list]:
     from cudaperf.rl.dataset import cuda_l1, kb_measured
 
     found = {name: kb_measured.samples(kb_measured.CORPORA[key])
-             for name, key in (("kb", "kb"), ("kb_fresh", "fresh"), ("kb_fresh2", "fresh2"))}
+             for name, key in (("kb", "kb"), ("kb_fresh", "fresh"), ("kb_fresh2", "fresh2"), ("kb_fresh3", "fresh3"))}
     found["CUDA-L1 tuning"] = [s for s in cuda_l1.samples(which="tuning") if s.inputs["terms"] is not None]
     return {name: [replace(s, task_id=f"{name}/{s.task_id.replace('/', '_')}") for s in items]
             for name, items in found.items()}
