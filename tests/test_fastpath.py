@@ -539,6 +539,24 @@ torch::Tensor f(torch::Tensor x) {
     assert kernel == "k" and grid == (8, 1, 1) and args[1] == ("f", 0.25) and args[2] == ("i", 4)
 
 
+def test_casts_to_every_cuda_vector_type_translate():
+    """A mask read as `uchar4` (tests/kb_fresh4's masked cumsum) fell back as "cast to 'const uchar4*'":
+    every CUDA vector type is a pointee of n components, and pointer arithmetic steps by its size."""
+    cuda = """__global__ void k(const float4* x, const uchar4* m, const short2* s, const double3* d, int n) {}
+torch::Tensor f(torch::Tensor x, torch::Tensor mask) {
+    const uchar4* m4 = reinterpret_cast<const uchar4*>(mask.data_ptr<bool>());
+    k<<<2, 32>>>(reinterpret_cast<const float4*>(x.data_ptr<float>()) + 1, m4 + 1,
+                 reinterpret_cast<const short2*>(x.data_ptr<float>()) + 1,
+                 reinterpret_cast<const double3*>(x.data_ptr<float>()) + 1, (int)x.numel());
+    return x;
+}
+"""
+    x, mask = torch.zeros(32), torch.zeros(32, dtype=torch.bool)
+    _, rec = run(cuda, "f", x, mask, names={"x": x, "mask": mask})
+    (_kernel, _grid, *_rest, args), = rec.calls
+    assert [a[1] for a in args] == [("x", 16), ("mask", 4), ("x", 4), ("x", 24), 32]
+
+
 def test_a_translator_bug_is_a_fallback_reason_not_a_crash(monkeypatch):
     """Whatever the translator raises on a candidate's text, the engine and the tracer get a reason and
     take the full build (or the regex reading) instead of failing the candidate's evaluation."""

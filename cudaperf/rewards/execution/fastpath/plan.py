@@ -246,8 +246,13 @@ ELEMENT_SIZES = {"float": 4, "double": 8, "half": 2, "__half": 2, "at::Half": 2,
                  "at::BFloat16": 2, "c10::BFloat16": 2, "int": 4, "int32_t": 4, "unsigned": 4, "unsigned int": 4,
                  "uint32_t": 4, "int64_t": 8, "long": 8, "uint64_t": 8, "long long": 8, "size_t": 8, "int8_t": 1,
                  "uint8_t": 1, "char": 1, "unsigned char": 1, "signed char": 1, "bool": 1, "int16_t": 2, "short": 2,
-                 "float2": 8, "float4": 16, "double2": 16, "double4": 32, "int2": 8, "int4": 16, "half2": 4,
-                 "__half2": 4, "__nv_bfloat162": 4, "uint4": 16, "uint2": 8, "void": 1}
+                 "half2": 4, "__half2": 4, "__nv_bfloat162": 4, "void": 1,
+                 # CUDA's vector types (char1 ... double4): n components, no padding
+                 **{f"{base}{n}": size * n for base, size in (("char", 1), ("uchar", 1), ("short", 2), ("ushort", 2),
+                                                              ("int", 4), ("uint", 4), ("long", 8), ("ulong", 8),
+                                                              ("longlong", 8), ("ulonglong", 8), ("float", 4),
+                                                              ("double", 8))
+                    for n in (1, 2, 3, 4)}}
 SCALAR_DTYPES = {"kFloat": "float32", "kFloat32": "float32", "kDouble": "float64", "kFloat64": "float64",
                  "kHalf": "float16", "kFloat16": "float16", "kBFloat16": "bfloat16", "kInt": "int32",
                  "kInt32": "int32", "kLong": "int64", "kInt64": "int64", "kInt8": "int8", "kChar": "int8",
