@@ -100,10 +100,14 @@ def test_kernel_names_come_from_all_strings():
 
 
 @pytest.mark.parametrize("head", ["__launch_bounds__(512) ", "__launch_bounds__(256, 2)\n",
-                                  "__launch_bounds__((BM * BN) / TM)\n", "__launch_bounds__(((BM * BN) / TM), (2))\n"])
-def test_kernels_are_found_behind_launch_bounds(head):
+                                  "__launch_bounds__((BM * BN) / TM)\n", "__launch_bounds__(((BM * BN) / TM), (2))\n",
+                                  "__cluster_dims__(8, 1, 1) ", "__launch_bounds__(256) __cluster_dims__(2, 1, 1)\n",
+                                  "__maxnreg__(64) ", "__attribute__((noinline)) "])
+def test_kernels_are_found_behind_their_attributes(head):
     """A model-written kernel: `__global__ void __launch_bounds__((BM * BN) / TM)` with its name on the
-    next line (tests/kb_fresh3 matmul_transposed_a's first draft was rejected as having no kernel)."""
+    next line (tests/kb_fresh3 matmul_transposed_a's first draft was rejected as having no kernel); a
+    thread-block cluster's `__cluster_dims__(8, 1, 1)` was read as the kernel's name and the kernel as a
+    decoy never launched (a tests/kb_fresh4 helper's finding)."""
     code = f"#define BM 64\n__global__ void {head}sgemm(const float* a, float* c) {{ c[0] = a[0]; }}\n"
     assert list(gate_cuda.kernels(gate_cuda.blank(code))) == ["sgemm"]
 

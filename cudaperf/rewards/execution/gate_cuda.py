@@ -13,8 +13,10 @@ from .spec import SpecError
 
 _TOKEN = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 _KERNEL = re.compile(r"\b__global__\s+(?:[\w:<>,\s\*&]*?\s)?(\w+)\s*\(")
-# arguments with parentheses nested twice, as in __launch_bounds__(((BM * BN) / TM), 2)
-_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)")
+# the attributes a kernel's declaration may carry between `__global__ void` and its name, their arguments
+# with parentheses nested twice, as in __launch_bounds__(((BM * BN) / TM), 2) or __attribute__((aligned(16)))
+_KERNEL_ATTRIBUTE = re.compile(r"\b(?:__launch_bounds__|__cluster_dims__|__maxnreg__|__attribute__|__declspec)"
+                               r"\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)")
 
 # (rule, pattern, message) checked anywhere in the code.
 PATTERNS: list[tuple[str, re.Pattern, str]] = [(rule, re.compile(p), msg) for rule, p, msg in [
@@ -91,7 +93,7 @@ def _line(text: str, offset: int, line0: int) -> int:
 
 def kernels(code: str) -> dict[str, int]:
     """Kernel name -> offset of its definition, in blanked code."""
-    code = _LAUNCH_BOUNDS.sub(lambda m: " " * len(m.group(0)), code)
+    code = _KERNEL_ATTRIBUTE.sub(lambda m: " " * len(m.group(0)), code)
     return {m.group(1): m.start(1) for m in _KERNEL.finditer(code)}
 
 
