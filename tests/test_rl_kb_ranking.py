@@ -32,6 +32,16 @@ def test_every_measured_candidate_has_a_committed_estimate():
     assert all(s.inputs["terms"] is not None and not s.inputs["guess"] for s in items)
 
 
+@pytest.mark.parametrize("ranked", [0, 1, 2, 5, 6])
+def test_a_candidate_without_an_estimate_is_scored_where_rank_places_it(ranked):
+    """`cudaperf rank` puts a candidate whose launches could not be followed after the first (n + 1) // 2
+    of the n it estimated (`Ranker.rank_candidates`); the published tables score it there too, not last."""
+    values = [float(10 - i) for i in range(ranked)] + [math.nan] + [7.5]   # the last one: another task
+    kb_measured._place_at_the_middle(values, ["t"] * (ranked + 1) + ["u"])
+    order = sorted(range(ranked + 1), key=lambda i: -values[i])
+    assert order.index(ranked) == (ranked + 1) // 2 and values[-1] == 7.5
+
+
 def test_calibrated_probabilities():
     ranker = Ranker.default()
     cal = ranker.model["calibration"]

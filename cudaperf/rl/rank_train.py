@@ -416,8 +416,8 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
     ranker = ranker or Ranker.default()
     held, scores, _ = held_out_candidate_scores(items)
 
-    def measured(corpus: str) -> dict:
-        found = kb_measured.samples(kb_measured.CORPORA[corpus])
+    def measured(corpus: str) -> dict:   # a candidate placed without an estimate has no P(faster)
+        found = [s for s in kb_measured.samples(kb_measured.CORPORA[corpus]) if s.inputs["terms"]]
         return reliability(*pair_margins(np.array(kb_measured.scores(found, ranker)["ranker"]), found), ranker)
 
     return {"model-style candidates (fitted on)": reliability(*pair_margins(scores[held], [items[i] for i in held]),

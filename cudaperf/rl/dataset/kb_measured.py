@@ -173,8 +173,9 @@ def samples(corpus: Corpus = KB) -> list[Sample]:
 
 def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
     """Per ordering (higher = predicted faster): the ranker (the packaged model unless given), the
-    untrained time estimate, and the trivial baselines; a candidate without an estimate scores -inf
-    in the first two (it comes last)."""
+    untrained time estimate, and the trivial baselines.  A candidate without an estimate (its kernels'
+    launches could not be followed) is placed where `cudaperf rank` places it, at the middle of its
+    task's others, in the first two orderings; in the others it comes last."""
     import math
 
     from ...costmodel.model import Ranker
@@ -184,12 +185,30 @@ def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
                                    "fewer launches": [], "structural reward at the task's shapes": []}
     for s in items:
         terms = s.inputs["terms"]
-        out["ranker"].append(ranker.score_terms(terms) if terms else -math.inf)
-        out["untrained time estimate"].append(-terms["total"] if terms else -math.inf)
+        out["ranker"].append(ranker.score_terms(terms) if terms else math.nan)
+        out["untrained time estimate"].append(-terms["total"] if terms else math.nan)
         out["more CUDA lines"].append(s.inputs["lines"])
         out["fewer launches"].append(-s.inputs["launches"] if terms else -math.inf)
         out["structural reward at the task's shapes"].append(s.inputs["structural"] if terms else -math.inf)
+    for ordering in ("ranker", "untrained time estimate"):
+        _place_at_the_middle(out[ordering], [s.task_id for s in items])
     return out
+
+
+def _place_at_the_middle(values: list[float], tasks: list[str]) -> None:
+    """NaN (no estimate) becomes a score between the task's ranked candidates where `Ranker.rank_candidates`
+    puts it: after the first (n + 1) // 2 of n."""
+    import math
+
+    for task in set(tasks):
+        members = [i for i, t in enumerate(tasks) if t == task]
+        ranked = sorted((values[i] for i in members if not math.isnan(values[i])), reverse=True)
+        middle = (len(ranked) + 1) // 2
+        above = ranked[middle - 1] if middle else math.inf
+        below = ranked[middle] if middle < len(ranked) else above - 1.0
+        for i in members:
+            if math.isnan(values[i]):
+                values[i] = below + 1.0 if math.isinf(above) else (above + below) / 2
 
 
 def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True, corpus: Corpus = KB) -> tuple[int, int]:
