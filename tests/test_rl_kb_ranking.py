@@ -26,6 +26,17 @@ def test_relative_times_are_what_two_runs_agree_on():
     assert len(tasks) == 10 and sum(map(len, tasks.values())) == 53
 
 
+def test_kb_fresh4_runs_agree_and_every_candidate_is_ranked():
+    """kb_fresh4's two runs (one batch, the GPU alone for each timed call) order all 98 pairs >= 1.25x apart
+    alike; its one candidate without an estimate (a cluster launch through cudaLaunchKernelEx) is still
+    among the samples, scored where `cudaperf rank` places it."""
+    assert kb_measured.run_pairs("kb_fresh4 run 1", "kb_fresh4 run 2", corpus=kb_measured.FRESH4) == (98, 98)
+    items = kb_measured.samples(kb_measured.FRESH4)
+    assert len(items) == 48 and [s.impl_id for s in items if s.inputs["terms"] is None] == [
+        "honest_cluster_dsmem_register_cached.py"]
+    assert all(math.isfinite(v) for v in kb_measured.scores(items)["ranker"])
+
+
 def test_every_measured_candidate_has_a_committed_estimate():
     items = kb_measured.samples()
     assert len(items) == 53
@@ -71,7 +82,7 @@ def test_published_kb_and_reliability_tables_reproduce():
     from cudaperf.rl import rank_train
 
     doc = (ROOT / "docs" / "ranking.md").read_text()
-    tables = {corpus: rank_train.kb_markdown(corpus=corpus) for corpus in ("kb", "fresh", "fresh2", "fresh3")}
+    tables = {corpus: rank_train.kb_markdown(corpus=corpus) for corpus in ("kb", "fresh", "fresh2", "fresh3", "fresh4")}
     for corpus, table in tables.items():
         assert "\n".join(table.splitlines()[2:]) in doc, corpus
 

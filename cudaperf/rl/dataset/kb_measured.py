@@ -162,12 +162,12 @@ def samples(corpus: Corpus = KB) -> list[Sample]:
             f = feats.get(path)
             if f is None:
                 continue
+            structural = None if f["terms"] is None else score_at_shapes(   # none without an estimate
+                [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"]["total"],
+                f.get("reference_seconds"), config).score
             found.append(Sample(f"kb/{Path(task).name}", 0, Path(path).name, ratio,
                                 {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
-                                 "guess": f["guess"], "reason": f["reason"],
-                                 "structural": score_at_shapes([(k["kernel"], k["features"], k["count"] * k["seconds"])
-                                                                for k in f["kernels"]], f["terms"]["total"],
-                                                               f.get("reference_seconds"), config).score}))
+                                 "guess": f["guess"], "reason": f["reason"], "structural": structural}))
     return found
 
 
