@@ -8,7 +8,11 @@ apart; each result is written as soon as it is known, so a run cut short keeps w
 Given a corpus (tests/kb_fresh), that corpus instead, twice, compared at KernelBench's tolerance
 (atol = rtol = 1e-2).
 
-    python3 benchmarks/kb_llm_h200.py OUT_DIR [CORPUS]        (from the repository root)
+    python3 benchmarks/kb_llm_h200.py OUT_DIR [CORPUS] [--fast-path off]   (from the repository root)
+
+`--fast-path off` builds every candidate the full way (nvcc, torch's wrapper) instead of the fast path's
+NVRTC and interpreted wrapper: kb_fresh4's float4 kernels were timed slow through the fast path and fast
+by a plain nvcc build (docs/ranking.md), and this tells the two apart.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ def _cases(root: Path) -> list[tuple[Path, Path]]:
     return [(ref, p) for ref in refs for p in sorted(ref.parent.glob("*.py")) if p.name != "reference.py"]
 
 
-def main(out: Path, corpus: Path | None = None) -> int:
+def main(out: Path, corpus: Path | None = None, fast_path: str = "on") -> int:
     out.mkdir(parents=True, exist_ok=True)
     first = [("run1", corpus)] if corpus else CORPORA
     second = Path(tempfile.mkdtemp()) / first[0][1].name
@@ -52,7 +56,7 @@ def main(out: Path, corpus: Path | None = None) -> int:
               f"{Path(result.candidate).parent.name}/{Path(result.candidate).name:42} {result.status:13} "
               f"{result.rule or '':16} share={result.own_kernel_share} {result.reason[:90]}", flush=True)
 
-    with Evaluator(Options(gpus=[0], spare_workers=6, **tolerance)) as evaluator:
+    with Evaluator(Options(gpus=[0], spare_workers=6, fast_path=fast_path, **tolerance)) as evaluator:
         evaluator.evaluate_many([tasks[ref] for _, ref, _ in jobs], [load_candidate(c) for _, _, c in jobs],
                                 progress=progress)
     for stream in files.values():
@@ -62,4 +66,7 @@ def main(out: Path, corpus: Path | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None))
+    args = sys.argv[1:]
+    fast = args[args.index("--fast-path") + 1] if "--fast-path" in args else "on"
+    plain = [a for i, a in enumerate(args) if a != "--fast-path" and (i == 0 or args[i - 1] != "--fast-path")]
+    sys.exit(main(Path(plain[0]), Path(plain[1]) if len(plain) > 1 else None, fast))
