@@ -17,6 +17,7 @@ by a plain nvcc build (docs/ranking.md), and this tells the two apart.
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import sys
@@ -66,7 +67,9 @@ def main(out: Path, corpus: Path | None = None, fast_path: str = "on") -> int:
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    fast = args[args.index("--fast-path") + 1] if "--fast-path" in args else "on"
-    plain = [a for i, a in enumerate(args) if a != "--fast-path" and (i == 0 or args[i - 1] != "--fast-path")]
-    sys.exit(main(Path(plain[0]), Path(plain[1]) if len(plain) > 1 else None, fast))
+    parser = argparse.ArgumentParser(description="A corpus through the whole engine on a GPU, twice.")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("corpus", type=Path, nargs="?")
+    parser.add_argument("--fast-path", choices=("on", "off"), default="on")
+    ns = parser.parse_args()
+    sys.exit(main(ns.out, ns.corpus, ns.fast_path))

@@ -33,6 +33,12 @@ def _has_kernels(code: str, reason: str | None) -> bool:
     return "__global__" in code
 
 
+def placed_after(estimated: int) -> int:
+    """How many of a task's `estimated` candidates come before one whose run could not be followed: the
+    first half, rounded up, so that it sits at the middle (a guess no better than a coin toss)."""
+    return (estimated + 1) // 2
+
+
 class Ranker:
     """A linear pairwise model: score = (vector / scale) . weights, P(a faster) = sigmoid(score(a) -
     score(b)).  Only differences of vectors of two kernels matter, so there is no offset."""
@@ -100,7 +106,7 @@ class Ranker:
         scores = {i: self.score_terms(e.terms) for i, e in enumerate(estimates) if e.rankable}
         ranked = sorted(scores, key=lambda i: -scores[i])
         placed = [i for i, e in enumerate(estimates) if not e.rankable and _has_kernels(codes[i], e.reason)]
-        middle = (len(ranked) + 1) // 2
+        middle = placed_after(len(ranked))
         ranked = ranked[:middle] + placed + ranked[middle:]
         ranked += [i for i, e in enumerate(estimates) if not e.rankable and i not in placed]
         rows = []

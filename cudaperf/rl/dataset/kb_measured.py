@@ -15,6 +15,7 @@ baselines' counts, as `styles_data` does for the model-style candidates."""
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 import sys
@@ -176,8 +177,6 @@ def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
     untrained time estimate, and the trivial baselines.  A candidate without an estimate (its kernels'
     launches could not be followed) is placed where `cudaperf rank` places it, at the middle of its
     task's others, in the first two orderings; in the others it comes last."""
-    import math
-
     from ...costmodel.model import Ranker
 
     ranker = ranker or Ranker.default()
@@ -197,18 +196,21 @@ def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
 
 def _place_at_the_middle(values: list[float], tasks: list[str]) -> None:
     """NaN (no estimate) becomes a score between the task's ranked candidates where `Ranker.rank_candidates`
-    puts it: after the first (n + 1) // 2 of n."""
-    import math
+    puts it (`placed_after`)."""
+    from ...costmodel.model import placed_after
 
     for task in set(tasks):
         members = [i for i, t in enumerate(tasks) if t == task]
         ranked = sorted((values[i] for i in members if not math.isnan(values[i])), reverse=True)
-        middle = (len(ranked) + 1) // 2
-        above = ranked[middle - 1] if middle else math.inf
-        below = ranked[middle] if middle < len(ranked) else above - 1.0
+        middle = placed_after(len(ranked))
+        if ranked:
+            above = ranked[middle - 1]
+            place = (above + (ranked[middle] if middle < len(ranked) else above - 1.0)) / 2
+        else:
+            place = 0.0
         for i in members:
             if math.isnan(values[i]):
-                values[i] = below + 1.0 if math.isinf(above) else (above + below) / 2
+                values[i] = place
 
 
 def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True, corpus: Corpus = KB) -> tuple[int, int]:
