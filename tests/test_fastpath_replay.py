@@ -342,18 +342,15 @@ torch::Tensor f(torch::Tensor a, torch::Tensor b) {
         assert module.f(x, x) is x
     assert module._calls.recorded == 0
 
-    aligned = """
-__global__ void k(const float* x, int vec) {}
-torch::Tensor f(torch::Tensor a) {
-    int vec = (reinterpret_cast<uintptr_t>(a.data_ptr<float>()) % 16 == 0) ? 1 : 0;
-    k<<<1, 1>>>(a.data_ptr<float>(), vec);
-    return a;
-}
-"""
-    module, _ = module_of(aligned, ["f"])
-    for _ in range(3):
-        module.f(torch.randn(4))
-    assert module._calls.recorded == 0                   # an address read as an integer: interpreted each time
+    for reading in ("(reinterpret_cast<uintptr_t>(a.data_ptr<float>()) >> 4) % 2",   # more than the low bits
+                    "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) % 1024",       # beyond the allocator's 512
+                    "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) % 48",         # not a power of two
+                    "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) & 0xF0",       # not a low-bit mask
+                    "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) > 4096"):
+        module, _ = module_of(ALIGNED.replace("ALIGNMENT_TEST", reading), ["f"])
+        for _ in range(3):
+            module.f(torch.randn(4))
+        assert module._calls.recorded == 0, reading      # an address read as an integer: interpreted each time
 
     class Traced(torch.Tensor):
         pass
@@ -366,6 +363,62 @@ torch::Tensor f(torch::Tensor a) {
     same = torch.randn(8)
     module.scale_add(same, same, 0.5)                    # an input passed twice
     assert module._calls.recorded == 0
+
+
+ALIGNED = """
+__global__ void k(const float* x, float* y, int vec) {}
+__global__ void k4(const float4* x, float4* y) {}
+inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+torch::Tensor f(torch::Tensor a) {
+    auto x = a.contiguous();
+    auto y = torch::empty_like(x);
+    int vec = (ALIGNMENT_TEST) ? 1 : 0;
+    if (vec && aligned16(y.data_ptr<float>()) && x.numel() % 4 == 0)
+        k4<<<1, 32>>>(reinterpret_cast<const float4*>(x.data_ptr<float>()),
+                      reinterpret_cast<float4*>(y.data_ptr<float>()));
+    else
+        k<<<1, 32>>>(x.data_ptr<float>(), y.data_ptr<float>(), vec);
+    return y;
+}
+"""
+
+
+@pytest.mark.parametrize("test", ["reinterpret_cast<uintptr_t>(x.data_ptr<float>()) % 16 == 0",
+                                  "((uintptr_t)x.data_ptr<float>() & 15) == 0",
+                                  "((reinterpret_cast<uintptr_t>(x.data_ptr<float>()) | (uintptr_t)a.data_ptr<float>())"
+                                  " % 16) == 0"])
+def test_alignment_tests_replay_and_take_the_branch_the_new_pointers_take(test):
+    """The vectorised kernels models write test their pointers' alignment: replayed (issue 27's float4
+    candidates were interpreted on every timed call, ~0.8 ms of host time each) with the same launches
+    as the interpreter, for aligned inputs and for an offset view (another signature, other branch)."""
+    cuda = ALIGNED.replace("ALIGNMENT_TEST", test)
+    reference, plain = module_of(cuda, ["f"], capacity=0)
+    module, cached = module_of(cuda, ["f"])
+    kept = []
+    for x in [torch.randn(64), torch.randn(64), torch.randn(65)[1:], torch.randn(64), torch.randn(66)[1:],
+              torch.randn(65)[1:]]:
+        kept.append(x)
+        assert outcome(module, cached, "f", [x])[0] == outcome(reference, plain, "f", [x])[0]
+    assert [c[0] for c in plain.calls] == ["k"]          # the last call: an offset of 4 bytes, the scalar kernel
+    assert (module._calls.recorded, module._calls.replayed) == (3, 3)
+
+
+def test_a_replay_whose_alignment_guard_fails_goes_to_the_full_build():
+    """Same signature (shape, strides, storage offset 0), another remainder: a tensor over memory torch's
+    allocator did not place.  The replay must not launch the recorded float4 kernel on it."""
+    test = "reinterpret_cast<uintptr_t>(x.data_ptr<float>()) % 16 == 0"
+    module, launches = module_of(ALIGNED.replace("ALIGNMENT_TEST", test), ["f"])
+    module.f(torch.randn(64))
+    module.f(torch.randn(64))
+    assert module._calls.replayed == 1 and launches.calls[-1][0] == "k4"
+    raw = bytearray(64 * 4 + 16)
+    shift = (4 - torch.frombuffer(raw, dtype=torch.uint8).data_ptr()) % 16      # 4 bytes past a 16-byte line
+    x = torch.frombuffer(raw, dtype=torch.float32, offset=shift, count=64)
+    assert x.storage_offset() == 0 and x.data_ptr() % 16 == 4
+    launches.calls.clear()
+    with pytest.raises(Unsupported, match="16-byte alignment"):
+        module.f(x)
+    assert launches.calls == []
 
 
 def test_scalars_key_on_the_converted_value():

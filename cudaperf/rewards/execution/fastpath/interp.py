@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from .replay import Recording
 
 MAX_STEPS = 1_000_000           # statements and loop iterations per call
+# torch's CUDA caching allocator starts every block at a multiple of 512 bytes, so an address's remainder
+# modulo a power of two up to 512 follows from the call's signature (storage offsets): an alignment test
+# that reads no more of the address than that can be replayed under a guard that always holds
+MAX_GUARDED_ALIGNMENT = 512
 _DEFAULT_SMEM = 48 * 1024
 _WIDTH = {"int": (32, True), "unsigned": (32, False), "long": (64, True), "unsigned long": (64, False),
           "bool": (1, False)}
@@ -140,6 +144,13 @@ def convert(v: V, ctype: str) -> V:
     if ctype == "pointer" and v.ctype in _WIDTH and v.value == 0:
         return V(ctype, Ptr(None, 0))
     raise Unsupported(f"cannot convert {v.ctype} to {ctype}")
+
+
+def _may_read_an_address(e: object) -> bool:
+    """An integer cast (of what may be a pointer), or `|` over one: the left side of an alignment test."""
+    if isinstance(e, P.Cast):
+        return e.ctype in _WIDTH and e.ctype != "bool"
+    return isinstance(e, P.Binary) and e.op == "|" and (_may_read_an_address(e.left) or _may_read_an_address(e.right))
 
 
 def _common(a: str, b: str) -> str:
@@ -517,6 +528,8 @@ class Interpreter:
         if isinstance(e, P.Name):
             return self._get(env, e.name)
         if isinstance(e, P.Binary):
+            if e.op in ("%", "&") and self.tape is not None and _may_read_an_address(e.left):
+                return self._alignment_test(e, env)
             if e.op in ("&&", "||"):
                 left = self._truth(self._eval(e.left, env))
                 if (e.op == "&&") != left:
@@ -572,6 +585,35 @@ class Interpreter:
         if isinstance(e, P.Method):
             return self._method(e, self._eval(e.obj, env), [self._eval(a, env) for a in e.args])
         raise Unsupported(f"unknown plan expression {type(e).__name__}")
+
+    def _alignment_test(self, e: P.Binary, env: list[dict]) -> V:
+        """`(uintptr_t)p % 16`, `reinterpret_cast<uintptr_t>(p) & 15`, `((uintptr_t)a | (uintptr_t)b) % 16`
+        while a call is recorded: the value reads only the addresses' low bits, so the recording keeps a
+        guard on them (replay.Recording.guard) instead of interpreting every later call; the
+        vectorised kernels models write test their pointers this way before each launch.  Any other
+        reading of an address still refuses the replay."""
+        read: list[Ptr] = []
+        left = self._address_bits(e.left, env, read)
+        right = self._eval(e.right, env)
+        if read:
+            modulus = int(right.value) + (e.op == "&") if right.ctype in _WIDTH and right.ctype != "bool" else 0
+            if 0 < modulus <= MAX_GUARDED_ALIGNMENT and not modulus & (modulus - 1):
+                for pointer in read:
+                    self.tape.guard(pointer, modulus)
+            else:
+                self.tape.refuse("a pointer read as an integer (the answer depends on where the tensor lies)")
+        return self._binary(e.op, left, right, 0)
+
+    def _address_bits(self, e: object, env: list[dict], read: list[Ptr]) -> V:
+        """The value of an operand of `_alignment_test`, each pointer it casts to an integer in `read`."""
+        if isinstance(e, P.Cast) and e.ctype in _WIDTH and e.ctype != "bool":
+            v = self._eval(e.operand, env)
+            if v.ctype.startswith("pointer"):
+                read.append(v.value)
+            return convert(v, e.ctype)
+        if isinstance(e, P.Binary) and e.op == "|":
+            return self._binary("|", self._address_bits(e.left, env, read), self._address_bits(e.right, env, read), 0)
+        return self._eval(e, env)
 
     def _binary(self, op: str, a: V, b: V, line: int) -> V:
         if a.ctype.startswith("pointer") or b.ctype.startswith("pointer"):

@@ -6,9 +6,12 @@ the interpreter's state (last CUDA error, shared-memory attributes), never on te
 call with a signature is interpreted while its effects are recorded in order (torch calls that make
 tensors, launches with pointers kept as "tensor k + byte offset", synchronisations, the raised error
 or the returned value's structure); later calls with that signature re-run the torch calls on the new
-tensors, launch with the new pointers, and raise or return the same way.  A call whose outcome could
-depend on anything else (pointers compared, an input passed twice, a launch the driver refused, a
-tensor subclass, an exception torch or the launcher raised) is interpreted every time.
+tensors, launch with the new pointers, and raise or return the same way.  An alignment test
+(`(uintptr_t)p % 16`) reads a pointer's low bits: the recording keeps a guard that the new pointer
+leaves the same remainder, and a replay whose guard fails hands the call to the full build.  A call
+whose outcome could depend on anything else (pointers compared, an address read otherwise, an input
+passed twice, a launch the driver refused, a tensor subclass, an exception torch or the launcher
+raised) is interpreted every time.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .interp import Interpreter, LaunchFailure, PlanError, Ptr, V
+from .interp import Interpreter, LaunchFailure, PlanError, Ptr, Unsupported, V
 
 MAX_SIGNATURES = 64                             # cached signatures per exported function
 _PLAN_ERRORS = (PlanError, ValueError, IndexError)   # what a plan's own statements raise
@@ -56,6 +59,19 @@ class _Launch:
         except LaunchFailure as exc:
             raise RuntimeError(f"fast path: the driver refused launch of {self.kernel} ({exc}) on replay, "
                                "though it took the same launch when the call was recorded") from None
+
+
+class _Guard:
+    """An alignment test's premise: the pointer leaves the recorded remainder modulo a power of two."""
+    __slots__ = ("modulus", "offset", "remainder", "slot")
+
+    def __init__(self, slot: int, offset: int, modulus: int, remainder: int):
+        self.slot, self.offset, self.modulus, self.remainder = slot, offset, modulus, remainder
+
+    def run(self, slots: list) -> None:
+        if (slots[self.slot].data_ptr() + self.offset) % self.modulus != self.remainder:
+            raise Unsupported(f"an address the wrapper tests for {self.modulus}-byte alignment lies otherwise than "
+                              "in the recorded call")
 
 
 class _Sync:
@@ -126,6 +142,12 @@ class Recording:
         if self.reason is None:
             self.steps.append(_Launch(bind(launcher, kernel, grid, block, smem, stream, fixed, patched), pointers,
                                       kernel))
+
+    def guard(self, pointer: Ptr, modulus: int) -> None:
+        """The wrapper read `pointer`'s address modulo `modulus` (interp.Interpreter._alignment_test)."""
+        if pointer.tensor is not None:
+            self.steps.append(_Guard(self._slot(pointer.tensor), pointer.offset, modulus,
+                                     pointer.address() % modulus))
 
     def sync(self, launcher: Any) -> None:
         self.steps.append(_Sync(launcher))
