@@ -36,7 +36,7 @@ from typing import Any
 
 from .options import WORKERS_GPU_MEMORY
 from .protocol import send
-from .result import BEYOND_FAST_PATH
+from .result import BEYOND_FAST_PATH, OUT_OF_MEMORY_IN_THE_CHECKER
 
 CHECKED_SHARE = 0.3    # timed calls whose outputs are fetched and compared: skipping half of 30 passes 0.7^15 = 0.5%
 SAMPLE = 1 << 16       # output elements fetched from a checked timed call
@@ -172,6 +172,11 @@ class Checker:
             result = _result(BEYOND_FAST_PATH, str(exc), compiled=True)
         except Aborted as exc:
             result = _result("aborted", str(exc))
+        except Exception as exc:
+            blamed = self._out_of_memory(exc)
+            if blamed is None:
+                raise
+            result = _result("runtime_error", blamed, compiled=True, recycle=True)
         result.setdefault("log", []).extend(log)
         run.cleanup()
         if self.device == "cuda":   # what this candidate's checks cached goes back to the workers' use
@@ -179,6 +184,22 @@ class Checker:
 
             torch.cuda.empty_cache()
         return result
+
+    def _out_of_memory(self, exc: Exception) -> str | None:
+        """The runtime_error's reason when this process ran out of GPU memory while holding under half of
+        it: the candidate's worker (which shares the GPU) holds the rest, as a hostile candidate that
+        cudaMallocs every free byte does.  None for any other error, or when the checker itself holds
+        the memory (the engine's failure, an infra_error)."""
+        import torch
+
+        if self.device != "cuda" or not isinstance(exc, torch.cuda.OutOfMemoryError):
+            return None
+        free, total = torch.cuda.mem_get_info()
+        held = torch.cuda.memory_reserved()
+        if held >= total / 2:
+            return None
+        return (f"{OUT_OF_MEMORY_IN_THE_CHECKER} after the candidate's calls: {free / 2**30:.2f} of "
+                f"{total / 2**30:.1f} GiB free, {held / 2**30:.1f} GiB held by the checker")
 
 
 class _Run:

@@ -42,6 +42,7 @@ from queue import Queue
 
 from ...analysis.process import kill_group
 from .options import WORKERS_GPU_MEMORY
+from .result import OUT_OF_MEMORY_IN_THE_CHECKER
 from .zygote import CUDA_INITIALISED, Forked, Zygote, ZygoteGone
 
 _SHM_MIN_FREE = 8 << 30   # transfers go through /dev/shm when it has this much room, else the temp dir
@@ -568,8 +569,9 @@ class Pool:
             self._free.put(slot)
 
     def run(self, job: dict, compile_timeout: float, run_timeout: float) -> dict:
-        """One job, retried once on fresh processes when it failed for another's doing: the engine failed
-        before the candidate was touched (`infra_error`), or the GPU ran out of memory while an earlier
+        """One job, retried once on fresh processes when it may have failed for another's doing: the engine
+        failed before the candidate was touched (`infra_error`), the checker ran out of GPU memory (the
+        candidate's worker, or another slot's, held it), or the GPU ran out of memory while an earlier
         candidate's killed worker still held it (a worker's GPU memory is freed only when it exits)."""
         note = None
         for attempt in range(2):
@@ -583,7 +585,8 @@ class Pool:
             if note:
                 result.setdefault("log", []).insert(0, note)
             reason = str(result.get("reason", ""))
-            if attempt == 0 and result.get("status") == "infra_error" and result.get("sandbox") is not False:
+            engine_failed = result.get("status") == "infra_error" and result.get("sandbox") is not False
+            if attempt == 0 and (engine_failed or reason.startswith(OUT_OF_MEMORY_IN_THE_CHECKER)):
                 note = f"retried once on fresh processes after: {reason[:200]}"
             elif attempt == 0 and crowded and result.get("status") == "runtime_error" and \
                     "out of memory" in reason.lower():
