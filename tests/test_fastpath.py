@@ -309,6 +309,33 @@ torch::Tensor f(torch::Tensor x, torch::Tensor targets, int64_t dim) {
     assert args[1][1][0] == "?"             # the converted targets: a new int64 tensor, not the int32 input
 
 
+def test_pop_back_edits_a_copy_of_the_sizes():
+    """`auto s = x.sizes().vec(); s.pop_back();` (a last-dimension reduction's output shape, tests/kb_fresh5):
+    the copy loses its last size, the tensor's sizes stay; popping an empty vector falls back."""
+    cuda = """
+__global__ void k(const float* x, float* y, int rows, int cols) {}
+torch::Tensor f(torch::Tensor x) {
+    auto sizes = x.sizes().vec();
+    const int cols = x.size(-1);
+    sizes.pop_back();
+    auto y = torch::empty(sizes, x.options());
+    k<<<1, 32>>>(x.data_ptr<float>(), y.data_ptr<float>(), (int)(x.numel() / cols), cols);
+    auto again = x.sizes().vec();
+    again.pop_back();
+    again.pop_back();
+    TORCH_CHECK(y.dim() == 2 && x.dim() == 3, "the copies are edited, not the tensors");
+    return torch::empty(again, x.options());
+}
+"""
+    x = torch.randn(3, 4, 5)
+    out, rec = run(cuda, "f", x, names={"x": x})
+    assert tuple(out.shape) == (3,) and tuple(x.shape) == (3, 4, 5)
+    (_kernel, _grid, _block, _smem, _stream, args), = rec.calls
+    assert [a[1] for a in args[2:]] == [12, 5]
+    with pytest.raises(interp.Unsupported, match="pop_back"):
+        run(cuda, "f", torch.randn(5), names={})
+
+
 def test_torch_check_and_dtype_mismatch_raise_like_the_cpp():
     cuda = """
 __global__ void k(float* y, int n) {}

@@ -819,10 +819,15 @@ class Interpreter:
         if obj.ctype == "sizes":
             if name in ("size",):
                 return V("unsigned long", len(obj.value))
-            if name == "vec":
-                return obj
+            if name == "vec":          # a copy, as IntArrayRef::vec() makes: pop_back must not edit the tensor's
+                return V("sizes", list(obj.value))
             if name == "push_back":
                 obj.value.append(int(convert(args[0], "long").value))
+                return V("void", None)
+            if name == "pop_back":
+                if not obj.value:
+                    raise Unsupported(f"line {e.line}: .pop_back() of an empty vector (undefined behaviour)")
+                obj.value.pop()
                 return V("void", None)
             raise Unsupported(f"line {e.line}: .{name}() of sizes")
         if obj.ctype == "options":

@@ -290,7 +290,7 @@ METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
            "zero_", "vec", "stream",
            "transpose", "t", "permute", "is_cpu", "index", "unsqueeze", "squeeze", "is_floating_point",
-           "get_device", "layout", "requires_grad", "push_back", "clone", "to", "sum", "mean"}
+           "get_device", "layout", "requires_grad", "push_back", "pop_back", "clone", "to", "sum", "mean"}
 _TORCH_FUNCS = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
                 "TensorOptions", "dtype", "device", "Device"}
 RESERVED = {"TORCH_CHECK", "AT_ASSERTM", "AT_ASSERT", "TORCH_INTERNAL_ASSERT", "C10_CUDA_KERNEL_LAUNCH_CHECK",
