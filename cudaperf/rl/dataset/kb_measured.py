@@ -9,7 +9,7 @@ while the order of their times relative to the reference timed with them (1 / sp
 So a candidate's measured time here is its time over its reference's, the median over the runs that
 measured it.
 
-    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz [kb|fresh|fresh2|fresh3|fresh4]   # CPU estimates
+    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz [kb|fresh|fresh2|...|fresh5]   # CPU estimates
 
 The features file holds, per candidate of `candidates(corpus)`, the estimate's summed terms and the
 baselines' counts, as `styles_data` does for the model-style candidates."""
@@ -69,7 +69,11 @@ FRESH3 = Corpus(("tests/kb_fresh3",), {f"kb_fresh3 run {i}": [f"h100/kb_fresh3/r
 # Timed on an H100 after the alignment-test fix (as kb_fresh3)
 FRESH4 = Corpus(("tests/kb_fresh4",), {f"kb_fresh4 run {i}": [f"h100/kb_fresh4/run{i}.jsonl"] for i in (1, 2)},
                 H200 / "kb_fresh4" / "rank_features.jsonl.gz")
-CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4}
+# tests/kb_fresh5: written the same way on 2026-12-05, after kb_fresh4 was scored on sound times (nothing of the
+# model changed since); its estimates committed before it was timed
+FRESH5 = Corpus(("tests/kb_fresh5",), {f"kb_fresh5 run {i}": [f"kb_fresh5/run{i}.jsonl"] for i in (1, 2)},
+                DATA / "kb_fresh5" / "rank_features.jsonl.gz")
+CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5}
 
 
 def _relative(path: str, corpus: Corpus) -> str:
@@ -243,7 +247,7 @@ def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True, corpus
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`features OUT.jsonl.gz [kb|fresh|fresh2|fresh3|fresh4]`: the CPU estimates of one corpus (kb unless named)."""
+    """`features OUT.jsonl.gz [kb|fresh|...|fresh5]`: the CPU estimates of one corpus (kb unless named)."""
     from .styles_data import write_features
 
     argv = sys.argv[1:] if argv is None else argv
