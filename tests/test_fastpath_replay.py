@@ -346,7 +346,8 @@ torch::Tensor f(torch::Tensor a, torch::Tensor b) {
                     "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) % 1024",       # beyond the allocator's 512
                     "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) % 48",         # not a power of two
                     "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) & 0xF0",       # not a low-bit mask
-                    "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) > 4096"):
+                    "reinterpret_cast<uintptr_t>(a.data_ptr<float>()) > 4096",
+                    "(int)reinterpret_cast<uintptr_t>(a.data_ptr<float>()) % 16"):   # signed 32 bits: sign bit read
         module, _ = module_of(ALIGNED.replace("ALIGNMENT_TEST", reading), ["f"])
         for _ in range(3):
             module.f(torch.randn(4))

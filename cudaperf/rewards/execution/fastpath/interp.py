@@ -146,10 +146,15 @@ def convert(v: V, ctype: str) -> V:
     raise Unsupported(f"cannot convert {v.ctype} to {ctype}")
 
 
+# integer types whose value of an address keeps its remainder modulo a power of two: a signed 32-bit cast
+# may come out negative, and C's `%` of a negative value depends on the address's upper bits
+_ADDRESS_INTEGERS = ("unsigned", "long", "unsigned long")
+
+
 def _may_read_an_address(e: object) -> bool:
     """An integer cast (of what may be a pointer), or `|` over one: the left side of an alignment test."""
     if isinstance(e, P.Cast):
-        return e.ctype in _WIDTH and e.ctype != "bool"
+        return e.ctype in _ADDRESS_INTEGERS
     return isinstance(e, P.Binary) and e.op == "|" and (_may_read_an_address(e.left) or _may_read_an_address(e.right))
 
 
@@ -606,7 +611,7 @@ class Interpreter:
 
     def _address_bits(self, e: object, env: list[dict], read: list[Ptr]) -> V:
         """The value of an operand of `_alignment_test`, each pointer it casts to an integer in `read`."""
-        if isinstance(e, P.Cast) and e.ctype in _WIDTH and e.ctype != "bool":
+        if isinstance(e, P.Cast) and e.ctype in _ADDRESS_INTEGERS:
             v = self._eval(e.operand, env)
             if v.ctype.startswith("pointer"):
                 read.append(v.value)
