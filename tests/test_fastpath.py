@@ -311,7 +311,8 @@ torch::Tensor f(torch::Tensor x, torch::Tensor targets, int64_t dim) {
 
 def test_pop_back_edits_a_copy_of_the_sizes():
     """`auto s = x.sizes().vec(); s.pop_back();` (a last-dimension reduction's output shape, tests/kb_fresh5):
-    the copy loses its last size, the tensor's sizes stay; popping an empty vector falls back."""
+    the copy loses its last size, the tensor's sizes and a vector assigned from it stay; popping an empty
+    vector falls back."""
     cuda = """
 __global__ void k(const float* x, float* y, int rows, int cols) {}
 torch::Tensor f(torch::Tensor x) {
@@ -321,8 +322,11 @@ torch::Tensor f(torch::Tensor x) {
     auto y = torch::empty(sizes, x.options());
     k<<<1, 32>>>(x.data_ptr<float>(), y.data_ptr<float>(), (int)(x.numel() / cols), cols);
     auto again = x.sizes().vec();
+    std::vector<int64_t> kept;
+    kept = again;
     again.pop_back();
     again.pop_back();
+    TORCH_CHECK(kept.size() == 3, "an assigned vector is a copy");
     TORCH_CHECK(y.dim() == 2 && x.dim() == 3, "the copies are edited, not the tensors");
     return torch::empty(again, x.options());
 }

@@ -36,7 +36,7 @@ from typing import Any
 
 from .options import WORKERS_GPU_MEMORY
 from .protocol import send
-from .result import BEYOND_FAST_PATH, OUT_OF_MEMORY_IN_THE_CHECKER
+from .result import BEYOND_FAST_PATH
 
 CHECKED_SHARE = 0.3    # timed calls whose outputs are fetched and compared: skipping half of 30 passes 0.7^15 = 0.5%
 SAMPLE = 1 << 16       # output elements fetched from a checked timed call
@@ -173,10 +173,10 @@ class Checker:
         except Aborted as exc:
             result = _result("aborted", str(exc))
         except Exception as exc:
-            blamed = self._out_of_memory(exc)
+            blamed = self._out_of_memory(exc) if run.called else None
             if blamed is None:
                 raise
-            result = _result("runtime_error", blamed, compiled=True, recycle=True)
+            result = _result("runtime_error", blamed, compiled=True, recycle=True, checker_out_of_memory=True)
         result.setdefault("log", []).extend(log)
         run.cleanup()
         if self.device == "cuda":   # what this candidate's checks cached goes back to the workers' use
@@ -186,19 +186,21 @@ class Checker:
         return result
 
     def _out_of_memory(self, exc: Exception) -> str | None:
-        """The runtime_error's reason when this process ran out of GPU memory while holding under half of
-        it: the candidate's worker (which shares the GPU) holds the rest, as a hostile candidate that
-        cudaMallocs every free byte does.  None for any other error, or when the checker itself holds
-        the memory (the engine's failure, an infra_error)."""
+        """The runtime_error's reason when this process ran out of GPU memory after the candidate's calls
+        while holding under half of it: a worker holds the rest, as a hostile candidate that cudaMallocs
+        every free byte does.  The pool retries such a result once with the GPU alone (pool.Pool.run), so
+        the verdict stands only when the candidate's own worker is the one left.  None for any other
+        error, or when the checker itself holds the memory (the engine's failure, an infra_error)."""
         import torch
 
-        if self.device != "cuda" or not isinstance(exc, torch.cuda.OutOfMemoryError):
+        if self.device != "cuda" or not (isinstance(exc, torch.cuda.OutOfMemoryError) or (
+                isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower())):   # cuBLAS' and CUDA's own
             return None
         free, total = torch.cuda.mem_get_info()
         held = torch.cuda.memory_reserved()
         if held >= total / 2:
             return None
-        return (f"{OUT_OF_MEMORY_IN_THE_CHECKER} after the candidate's calls: {free / 2**30:.2f} of "
+        return (f"the GPU ran out of memory in the checker after the candidate's calls: {free / 2**30:.2f} of "
                 f"{total / 2**30:.1f} GiB free, {held / 2**30:.1f} GiB held by the checker")
 
 
@@ -219,6 +221,7 @@ class _Run:
         self._n = 0
         self.generated = False   # the worker makes its own input sets (its probe digest matched)
         self.round_trips: list[float] = []   # ms from asking for a timed call to its answer, as seen here
+        self.called = False   # a call of the candidate was asked for (out-of-memory blame needs one)
 
     def _lap(self, what: str) -> None:
         now = time.perf_counter()
@@ -327,6 +330,7 @@ class _Run:
         from .correctness import Mismatch
 
         out = self._out() if like is not None else None
+        self.called = True
         reply = self._ask_on({"op": "call", "out": out, "in_place": sorted(self.in_place), **extra}, key, base)
         if reply.get("edited"):
             if out:

@@ -42,7 +42,6 @@ from queue import Queue
 
 from ...analysis.process import kill_group
 from .options import WORKERS_GPU_MEMORY
-from .result import OUT_OF_MEMORY_IN_THE_CHECKER
 from .zygote import CUDA_INITIALISED, Forked, Zygote, ZygoteGone
 
 _SHM_MIN_FREE = 8 << 30   # transfers go through /dev/shm when it has this much room, else the temp dir
@@ -369,7 +368,10 @@ class Slot:
             return _failure("infra_error", "refusing to score: the sandbox cannot be enforced here "
                                            f"({worker.hello['sandbox_error']})", sandbox=False)
         held = Held(self.gpu)
-        waits.append(f"waited for the GPU shared in {held.shared():.2f} s")
+        if job.get("alone"):   # a retry after the checker ran out of memory: no other candidate beside it
+            waits.append(f"waited for the GPU alone (the whole run) in {held.alone():.2f} s")
+        else:
+            waits.append(f"waited for the GPU shared in {held.shared():.2f} s")
         try:
             result = self._run(checker, worker, held, job, compile_timeout, run_timeout)
         finally:
@@ -406,16 +408,19 @@ class Slot:
                     continue
                 op = message["request"].get("op")
                 if op in ("alone", "shared"):   # the checker's timing and kernel record: the GPU to itself
-                    deadline += held.alone() if op == "alone" else held.shared()
+                    if not job.get("alone"):
+                        deadline += held.alone() if op == "alone" else held.shared()
                     checker.send({"reply": {}})
                     continue
                 try:
                     worker.send(message["request"])
                     reply = worker.read(deadline, self.pool.memory_limit)
                     while reply.get("event") == "build":   # a load_inline the engine could not build ahead
-                        held.drop()   # others' timing need not wait for a compiler
+                        if not job.get("alone"):
+                            held.drop()   # others' timing need not wait for a compiler
                         ok, output = self.pool.build(reply.get("spec") or {}, deadline - time.monotonic())
-                        deadline += held.shared()
+                        if not job.get("alone"):
+                            deadline += held.shared()
                         worker.send({"built": ok, "output": output[-16000:]})
                         reply = worker.read(deadline, self.pool.memory_limit)
                     checker.send({"reply": reply})   # a recycle reply's error is the checker's to report
@@ -570,9 +575,11 @@ class Pool:
 
     def run(self, job: dict, compile_timeout: float, run_timeout: float) -> dict:
         """One job, retried once on fresh processes when it may have failed for another's doing: the engine
-        failed before the candidate was touched (`infra_error`), the checker ran out of GPU memory (the
-        candidate's worker, or another slot's, held it), or the GPU ran out of memory while an earlier
-        candidate's killed worker still held it (a worker's GPU memory is freed only when it exits)."""
+        failed before the candidate was touched (`infra_error`), the checker ran out of GPU memory after the
+        candidate's calls (retried once every killed worker has exited, with the GPU alone for the whole
+        run, so that only the candidate's own worker can hold the memory then), or the GPU ran out of
+        memory while an earlier candidate's killed worker still held it (a worker's GPU memory is freed
+        only when it exits)."""
         note = None
         for attempt in range(2):
             self.reap()
@@ -585,9 +592,12 @@ class Pool:
             if note:
                 result.setdefault("log", []).insert(0, note)
             reason = str(result.get("reason", ""))
-            engine_failed = result.get("status") == "infra_error" and result.get("sandbox") is not False
-            if attempt == 0 and (engine_failed or reason.startswith(OUT_OF_MEMORY_IN_THE_CHECKER)):
+            if attempt == 0 and result.get("status") == "infra_error" and result.get("sandbox") is not False:
                 note = f"retried once on fresh processes after: {reason[:200]}"
+            elif attempt == 0 and result.get("checker_out_of_memory"):   # a field the checker sets, not text
+                self.settle(20.0)
+                job = {**job, "alone": True}
+                note = f"retried once with the GPU alone after: {reason[:200]}"
             elif attempt == 0 and crowded and result.get("status") == "runtime_error" and \
                     "out of memory" in reason.lower():
                 self.settle(20.0)

@@ -11,9 +11,6 @@ STATUSES = ("rejected", "compile_error", "runtime_error", "timeout", "incorrect"
 # a job's status, never a result's: the fast path's interpreter could not follow the candidate's wrapper, and
 # the engine runs the candidate again on the full build
 BEYOND_FAST_PATH = "beyond_fast_path"
-# a runtime_error's reason when the checker ran out of GPU memory while the candidate's worker held it; the
-# pool retries it once on fresh processes, in case another slot's candidate held it instead
-OUT_OF_MEMORY_IN_THE_CHECKER = "the GPU ran out of memory in the checker"
 SCHEMA = "cudaperf.eval/1"
 MAX_REASON = 500     # characters of `reason`, one line: candidate-controlled text is bounded
 MAX_LOG_LINE = 300

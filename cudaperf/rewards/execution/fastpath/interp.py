@@ -413,6 +413,8 @@ class Interpreter:
             raise Unsupported(f"unknown plan statement {type(s).__name__}")
 
     def _assign_type(self, value: V, ctype: str) -> V:
+        if value.ctype == "sizes":   # a vector assigned is copied: editing one must not edit the other
+            return V("sizes", list(value.value)) if ctype in ("sizes", "auto") else convert(value, ctype)
         if ctype in ("tensor", "list", "tuple") or value.ctype == ctype:
             return value
         return convert(value, ctype)
