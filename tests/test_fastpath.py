@@ -340,6 +340,33 @@ torch::Tensor f(torch::Tensor x) {
         run(cuda, "f", torch.randn(5), names={})
 
 
+def test_cuda_memset_zeroes_the_bytes_before_the_launch_and_replays():
+    """`cudaMemsetAsync(acc.data_ptr<double>(), 0, sizeof(double), stream)` before an accumulating kernel
+    (tests/kb_fresh5's hinge losses): the bytes are set as a recorded torch call, in order with the launch,
+    and again on a replayed call; a memset past the tensor's bytes is left to the full build."""
+    cuda = """
+__global__ void k(const float* x, double* acc, int n) {}
+torch::Tensor f(torch::Tensor x, int64_t stream_handle, int64_t spill) {
+    cudaStream_t stream = reinterpret_cast<cudaStream_t>(stream_handle);
+    auto acc = torch::full({2}, 7.0, x.options().dtype(torch::kFloat64));
+    cudaMemsetAsync(acc.data_ptr<double>() + 1, 0, sizeof(double) + spill, stream);
+    k<<<1, 32, 0, stream>>>(x.data_ptr<float>(), acc.data_ptr<double>(), (int)x.numel());
+    return acc;
+}
+"""
+    from cudaperf.rewards.execution.fastpath.module import FastModule
+
+    t = translate(spec(cuda, ["f"]))
+    rec = Recorder({})
+    module = FastModule(interp.Interpreter(t, rec, "cpu"))
+    for _ in range(3):
+        out = module.f(torch.randn(8), 0, 0)
+        assert out.tolist() == [7.0, 0.0]
+    assert [c[0] for c in rec.calls] == ["k"] * 3 and module._calls.replayed == 2
+    with pytest.raises(interp.Unsupported, match="cudaMemset outside"):
+        module.f(torch.randn(8), 0, 1)
+
+
 def test_torch_check_and_dtype_mismatch_raise_like_the_cpp():
     cuda = """
 __global__ void k(float* y, int n) {}

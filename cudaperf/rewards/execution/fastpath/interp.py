@@ -151,6 +151,13 @@ def convert(v: V, ctype: str) -> V:
 _ADDRESS_INTEGERS = ("unsigned", "long", "unsigned long")
 
 
+def _fill_bytes(t: Any, start: int, count: int, byte: int) -> Any:
+    """cudaMemset's effect on a contiguous tensor: `count` of its bytes from `start` set to `byte`."""
+    import torch
+
+    return t.reshape(-1).view(torch.uint8)[start:start + count].fill_(byte)
+
+
 def _may_read_an_address(e: object) -> bool:
     """An integer cast (of what may be a pointer), or `|` over one: the left side of an alignment test."""
     if isinstance(e, P.Cast):
@@ -819,7 +826,19 @@ class Interpreter:
             return V("void", None)
         if fn in ("printf", "fprintf"):
             return V("int", 0)
+        if fn == "memset":
+            return self._memset(*args, line=e.line)
         raise Unsupported(f"unknown builtin {fn}")
+
+    def _memset(self, pointer: V, value: V, count: V, line: int) -> V:
+        """cudaMemset(Async)(p, value, bytes) into a contiguous tensor's own bytes, as a recorded torch call
+        (zeroing an atomic accumulator before its kernel); anything else is left to the full build."""
+        t = pointer.value.tensor if pointer.ctype.startswith("pointer") else None
+        n = int(convert(count, "unsigned long").value)
+        if t is None or not t.is_contiguous() or not 0 <= pointer.value.offset <= t.numel() * t.element_size() - n:
+            raise Unsupported(f"line {line}: cudaMemset outside a contiguous tensor's bytes")
+        self._torch(_fill_bytes, t, pointer.value.offset, n, int(convert(value, "int").value) & 0xFF)
+        return V("error", 0)
 
     def _method(self, e: P.Method, obj: V, args: list[V]) -> V:
         name, torch = e.name, self.torch

@@ -285,7 +285,7 @@ BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like"
             "TensorOptions",
             "dtype", "device", "Device", "min", "max", "ceil", "floor", "sqrt", "abs", "current_stream",
             "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaDeviceSynchronize",
-            "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property"}
+            "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property", "memset"}
 METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "contiguous", "data_ptr", "options",
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
            "zero_", "vec", "stream",
@@ -1037,6 +1037,10 @@ class _FunctionTranslator:
             if name == "fprintf" and (not args or args[0] not in (CUDA_CONSTANTS["stderr"], CUDA_CONSTANTS["stdout"])):
                 raise self.fail("fprintf to a file", node)
             return Call(name, args, line)
+        if name in ("cudaMemsetAsync", "cudaMemset"):   # the stream is torch's current one, as the launches'
+            if not 3 <= len(args) <= (4 if name == "cudaMemsetAsync" else 3):
+                raise self.fail(f"{name} with {len(args)} arguments", node)
+            return Call("memset", tuple(args[:3]), line)
         if name == "std::make_tuple":
             return InitList(args, "tuple")
         m = re.fullmatch(r"(?:torch|at)::(\w+)", name)
