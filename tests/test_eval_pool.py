@@ -132,6 +132,30 @@ def test_the_gpu_alone_waits_for_every_share_and_goes_before_new_ones():
     assert events[:2] == ["alone", "done"] and set(events[2:]) == {"second alone", "newcomer"}
 
 
+def test_a_whole_run_keeps_the_gpu_alone_through_shares_asks_and_compiles():
+    """The retry after the checker ran out of memory: no other candidate may share the GPU until it drops,
+    whatever its checker asks (shared after timing) or the build it waits for (lend)."""
+    lock, events = GpuLock(), []
+    retry = Held(lock)
+    retry.whole_run()
+    assert retry.shared() == 0.0 and retry.alone() == 0.0
+    retry.lend()
+
+    def neighbour():
+        other = Held(lock)
+        other.shared()
+        events.append("shared")
+        other.drop()
+
+    t = threading.Thread(target=neighbour)
+    t.start()
+    time.sleep(0.1)
+    assert events == [] and retry.state == "alone"
+    retry.drop()
+    t.join(5)
+    assert events == ["shared"]
+
+
 def test_candidates_per_gpu_run_at_once_and_time_alone():
     """Two slots on one (CPU) device share its lock: both candidates get their verdict, and each checker
     logs its wait for the device alone before the kernel record and timing."""

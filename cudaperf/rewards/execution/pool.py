@@ -244,9 +244,23 @@ class Held:
 
     def __init__(self, lock: GpuLock):
         self.lock, self.state = lock, ""
+        self.whole = False   # the GPU alone for the whole run: shares, asks and lending change nothing
+
+    def whole_run(self) -> float:
+        """Hold the GPU alone until `drop` (a retry after the checker ran out of memory); seconds waited."""
+        waited = self.alone()
+        self.whole = True
+        return waited
+
+    def lend(self) -> None:
+        """Let go while the job compiles, so others' timing need not wait for a compiler (not in a whole run)."""
+        if not self.whole:
+            self.drop()
 
     def shared(self) -> float:
         """Hold a share (giving up the GPU alone first); returns the seconds waited."""
+        if self.whole:
+            return 0.0
         start = time.monotonic()
         self.drop()
         self.lock.share()
@@ -254,6 +268,8 @@ class Held:
         return time.monotonic() - start
 
     def alone(self) -> float:
+        if self.whole:
+            return 0.0
         start = time.monotonic()
         self.drop()
         self.lock.take()
@@ -369,7 +385,7 @@ class Slot:
                                            f"({worker.hello['sandbox_error']})", sandbox=False)
         held = Held(self.gpu)
         if job.get("alone"):   # a retry after the checker ran out of memory: no other candidate beside it
-            waits.append(f"waited for the GPU alone (the whole run) in {held.alone():.2f} s")
+            waits.append(f"waited for the GPU alone (the whole run) in {held.whole_run():.2f} s")
         else:
             waits.append(f"waited for the GPU shared in {held.shared():.2f} s")
         try:
@@ -408,19 +424,16 @@ class Slot:
                     continue
                 op = message["request"].get("op")
                 if op in ("alone", "shared"):   # the checker's timing and kernel record: the GPU to itself
-                    if not job.get("alone"):
-                        deadline += held.alone() if op == "alone" else held.shared()
+                    deadline += held.alone() if op == "alone" else held.shared()
                     checker.send({"reply": {}})
                     continue
                 try:
                     worker.send(message["request"])
                     reply = worker.read(deadline, self.pool.memory_limit)
                     while reply.get("event") == "build":   # a load_inline the engine could not build ahead
-                        if not job.get("alone"):
-                            held.drop()   # others' timing need not wait for a compiler
+                        held.lend()
                         ok, output = self.pool.build(reply.get("spec") or {}, deadline - time.monotonic())
-                        if not job.get("alone"):
-                            deadline += held.shared()
+                        deadline += held.shared()
                         worker.send({"built": ok, "output": output[-16000:]})
                         reply = worker.read(deadline, self.pool.memory_limit)
                     checker.send({"reply": reply})   # a recycle reply's error is the checker's to report
