@@ -70,8 +70,8 @@ FRESH3 = Corpus(("tests/kb_fresh3",), {f"kb_fresh3 run {i}": [f"h100/kb_fresh3/r
 FRESH4 = Corpus(("tests/kb_fresh4",), {f"kb_fresh4 run {i}": [f"h100/kb_fresh4/run{i}.jsonl"] for i in (1, 2)},
                 H200 / "kb_fresh4" / "rank_features.jsonl.gz")
 # tests/kb_fresh5: written the same way on 2026-12-05, after kb_fresh4 was scored on sound times (nothing of the
-# model changed since); its estimates committed before it was timed
-FRESH5 = Corpus(("tests/kb_fresh5",), {f"kb_fresh5 run {i}": [f"kb_fresh5/run{i}.jsonl"] for i in (1, 2)},
+# model changed since); its estimates committed before it was timed, then timed on an H100 (session 40)
+FRESH5 = Corpus(("tests/kb_fresh5",), {f"kb_fresh5 run {i}": [f"h100/kb_fresh5/run{i}.jsonl"] for i in (1, 2)},
                 DATA / "kb_fresh5" / "rank_features.jsonl.gz")
 CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5}
 
