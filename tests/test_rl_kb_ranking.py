@@ -131,3 +131,19 @@ def test_kernel_estimates_against_the_h200s_device_times():
     assert np.corrcoef(*ranks)[0, 1] > 0.95
     convolutions = [e / m for c, name, m, e in rows if "/conv_relu_bias/" in c and "conv" in name]
     assert len(convolutions) == 5 and max(convolutions) < 1.8
+
+
+def test_reliability_prices_a_guessed_pair_as_rank_does():
+    """The reliability tables report the P that `cudaperf rank` shows: the halved slope where either
+    estimate of the pair is a guess."""
+    import numpy as np
+
+    from cudaperf.rl import rank_train
+
+    ranker = Ranker.default()
+    margins, faster = np.array([1.5, 1.5]), np.array([1.0, 1.0])
+    sure = rank_train.reliability(margins, faster, np.array([False, False]), ranker)
+    guessed = rank_train.reliability(margins, faster, np.array([True, True]), ranker)
+    assert sure[0]["predicted"] == round(ranker.p_faster(1.5), 3)
+    assert guessed[0]["predicted"] == round(ranker.p_faster(1.5, True), 3) < sure[0]["predicted"]
+    assert guessed[-1]["predicted"] > sure[-1]["predicted"]   # log-loss of right pairs: less sure costs more

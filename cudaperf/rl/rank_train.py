@@ -308,19 +308,21 @@ def candidate_tables(items: list[Sample], boost: bool = False) -> tuple[dict[str
     return per_family, methods
 
 
-def pair_margins(scores: np.ndarray, items: list[Sample]) -> tuple[np.ndarray, np.ndarray]:
-    """Every pair of one group with different measured times: the score margin (first minus second)
-    and whether the first is the faster (1.0) or not."""
-    margins, faster = [], []
+def pair_margins(scores: np.ndarray, items: list[Sample]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair of one group with different measured times: the score margin (first minus second),
+    whether the first is the faster (1.0) or not, and whether either estimate is a guess (which
+    `Ranker.p_faster` prices with the halved slope, as `cudaperf rank` does)."""
+    margins, faster, guessed = [], [], []
     for group in _group_rows(items):
         for i, j in itertools.combinations(group, 2):
             if items[i].time_ms != items[j].time_ms:
                 margins.append(scores[i] - scores[j])
                 faster.append(1.0 if items[i].time_ms < items[j].time_ms else 0.0)
-    return np.array(margins), np.array(faster)
+                guessed.append(bool(items[i].inputs.get("guess") or items[j].inputs.get("guess")))
+    return np.array(margins), np.array(faster), np.array(guessed, dtype=bool)
 
 
-def cuda_l1_margins(which: str, ranker: Ranker) -> tuple[np.ndarray, np.ndarray]:
+def cuda_l1_margins(which: str, ranker: Ranker) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`pair_margins` of `ranker`'s scores over one half of CUDA-L1's tasks (solutions and reference; the
     solutions without an estimate left out)."""
     from .dataset import cuda_l1
@@ -355,10 +357,10 @@ def calibration(items: list[Sample], ranker: Ranker) -> dict:
 RELIABILITY_BINS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 
 
-def reliability(margins: np.ndarray, faster: np.ndarray, ranker: Ranker) -> list[dict]:
-    """Predicted P(faster) of the side predicted faster, binned, against how often it was the faster
-    (a predicted tie counts half); the mean log-loss of all pairs beside it."""
-    p = np.array([ranker.p_faster(abs(m)) for m in margins])
+def reliability(margins: np.ndarray, faster: np.ndarray, guessed: np.ndarray, ranker: Ranker) -> list[dict]:
+    """Predicted P(faster) of the side predicted faster, as `cudaperf rank` gives it, binned, against how
+    often it was the faster (a predicted tie counts half); the mean log-loss of all pairs beside it."""
+    p = np.array([ranker.p_faster(abs(m), g) for m, g in zip(margins, guessed)])
     right = np.where(margins == 0, 0.5, np.where(margins > 0, faster, 1.0 - faster))
     rows = []
     for lo, hi in itertools.pairwise(RELIABILITY_BINS):
@@ -366,7 +368,7 @@ def reliability(margins: np.ndarray, faster: np.ndarray, ranker: Ranker) -> list
         if k.any():
             rows.append({"bin": f"{lo:.2f}-{hi:.2f}", "pairs": int(k.sum()), "predicted": round(float(p[k].mean()), 3),
                          "observed": round(float(right[k].mean()), 3)})
-    q = np.clip(np.array([ranker.p_faster(m) for m in margins]), 1e-9, 1 - 1e-9)
+    q = np.clip(np.array([ranker.p_faster(m, g) for m, g in zip(margins, guessed)]), 1e-9, 1 - 1e-9)
     rows.append({"bin": "all (log-loss)", "pairs": len(margins),
                  "predicted": round(float(-np.mean(faster * np.log(q) + (1 - faster) * np.log(1 - q))), 3),
                  "observed": None})
