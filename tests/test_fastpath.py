@@ -419,6 +419,78 @@ def test_switch_outside_the_subset_falls_back():
     assert reason(nested, ["f"]) == "break statement at line 7"
 
 
+TEMPLATED_HELPER = """template <int K> __global__ void k(const float* x, float* y, int n) {}
+template <int K, typename T>
+static void launch_k(const T* x, T* y, int n) {
+    const int per_block = 256 / K;
+    k<K><<<(n + per_block - 1) / per_block, per_block>>>(x, y, n);
+}
+torch::Tensor f(torch::Tensor x, int64_t kind) {
+    auto y = torch::empty_like(x);
+    const int n = x.numel();
+    switch (kind) {
+        case 1: launch_k<1, float>(x.data_ptr<float>(), y.data_ptr<float>(), n); break;
+        case 4: launch_k<4, float>(x.data_ptr<float>(), y.data_ptr<float>(), n); break;
+        default: TORCH_CHECK(false, "kind");
+    }
+    return y;
+}
+"""
+
+
+@pytest.mark.parametrize("kind, launched", [(1, ("k<1>", (4, 1, 1), (256, 1, 1))),
+                                            (4, ("k<4>", (16, 1, 1), (64, 1, 1)))])
+def test_a_templated_launch_helper_is_instantiated_per_call(kind, launched):
+    """kb_fresh5's conv1d `launch_rb<K>(...)`: each explicit instantiation translated with its template
+    arguments in place (C++: per_block = 256 / K threads, ceil(1000 / per_block) blocks)."""
+    out, rec = run(TEMPLATED_HELPER, "f", torch.ones(1000), kind, names={})
+    assert [c[:3] for c in rec.calls] == [launched] and out.shape == (1000,)
+    deduced = TEMPLATED_HELPER.replace("launch_k<1, float>(", "launch_k(")
+    assert reason(deduced, ["f"]) == ("templated host function launch_k at line 4 called without its template "
+                                      "arguments")
+
+
+OCCUPANCY = """__global__ void persistent(const float* x, float* y, long long n) {}
+torch::Tensor f(torch::Tensor x) {
+    auto y = torch::empty_like(x);
+    const long long n = x.numel();
+    int per_sm = 0;
+    const int sms = 132;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent, 256, 1024);
+    if (per_sm < 1) per_sm = 1;
+    long long blocks = std::min<long long>((long long)sms * per_sm, (n + 255) / 256);
+    persistent<<<(unsigned)blocks, 256, 1024>>>(x.data_ptr<float>(), y.data_ptr<float>(), n);
+    return y;
+}
+"""
+
+
+class Occupied(Recorder):
+    """A launcher whose device holds `blocks` blocks per SM of any kernel; the queries it was asked."""
+
+    def __init__(self, blocks: int):
+        super().__init__({})
+        self.blocks, self.asked = blocks, []
+
+    def occupancy(self, kernel, threads, smem):
+        self.asked.append((kernel, threads, smem))
+        return self.blocks
+
+
+@pytest.mark.parametrize("blocks, grid", [(3, 396), (0, 132)])
+def test_an_occupancy_query_is_answered_by_the_launchers_device(blocks, grid):
+    """A persistent grid sized by `cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ...)`: the
+    launcher answers (the driver on a GPU, the analyzer while traced), the wrapper's arithmetic follows."""
+    rec = Occupied(blocks)
+    out = FastModule(interp.Interpreter(translate(spec(OCCUPANCY, ["f"])), rec, "cpu")).f(torch.ones(1 << 20))
+    assert rec.asked == [("persistent", 256, 1024)]
+    assert [c[:4] for c in rec.calls] == [("persistent", (grid, 1, 1), (256, 1, 1), 1024)]
+    assert out.shape == (1 << 20,)
+    nowhere = OCCUPANCY.replace("(&per_sm,", "(nullptr,")
+    assert reason(nowhere, ["f"]) == ("cudaOccupancyMaxActiveBlocksPerMultiprocessor into something other than a "
+                                      "local at line 9")
+
+
 TAIL = """__global__ void partial_sums(const float* x, float* partials, long long n) {}
 torch::Tensor mean_of(torch::Tensor x) {
     const long long n = x.numel();
@@ -807,3 +879,40 @@ def test_translated_candidate_matches_its_load_inline_build_on_the_gpu(tmp_path)
     expected, got = full.scale_add(a, b, 0.5), fast.scale_add(a, b, 0.5)
     torch.cuda.synchronize()
     assert torch.equal(expected, got)
+
+
+OCCUPANCY_ON_GPU = """template <int K> __global__ void fill_k(float* y, int per_sm) {
+    if (threadIdx.x == 0) y[blockIdx.x] = (float)(per_sm * K);
+}
+template <int K> static void launch(float* y, int per_sm) { fill_k<K><<<per_sm, 128>>>(y, per_sm); }
+torch::Tensor f(torch::Tensor x) {
+    int per_sm = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fill_k<2>, 128, 0);
+    auto y = torch::zeros({64}, x.options());
+    launch<2>(y.data_ptr<float>(), per_sm);
+    return y;
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _gpu() or not _nvrtc(), reason="needs a CUDA GPU, a CUDA torch and NVRTC")
+def test_the_occupancy_answer_and_a_templated_helper_match_the_load_inline_build(tmp_path):
+    """The driver's occupancy answer on the fast path is the runtime's in the C++ build: the grid it sizes
+    and the value written agree element for element."""
+    from torch.utils.cpp_extension import load_inline
+
+    from cudaperf.rewards.execution.fastpath import device
+
+    args = spec(OCCUPANCY_ON_GPU, ["f"])
+    translation = translate(args)
+    major, minor = torch.cuda.get_device_capability()
+    built = device.compile_device(translation, f"sm_{major}{minor}", cache=False)
+    assert built.ok, built.log
+    x = torch.ones(4, device="cuda")
+    fast = device.load(translation, built)
+    full = load_inline(**{**args, "name": "fastpath_occupancy_check"}, build_directory=str(tmp_path))
+    expected, got = full.f(x), fast.f(x)
+    torch.cuda.synchronize()
+    assert torch.equal(expected, got)
+    assert 0 < int((got > 0).sum()) <= 64 and got.max().item() == 2 * int((got > 0).sum())

@@ -298,3 +298,72 @@ def test_a_reference_reading_scalars_while_it_is_built_is_traced():
     from cudaperf.costmodel import trace
 
     assert [o["op"] for o in trace.run(SCALARS_IN_INIT, [])["reference_ops"]] == ["relu", "mul"]
+
+
+RELU_REFERENCE = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+
+
+def get_inputs():
+    return [torch.randn(4096, 4096)]
+
+
+def get_init_inputs():
+    return []
+'''
+PERSISTENT_RELU = '''import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+cuda = r"""
+#include <torch/extension.h>
+#include <cuda_runtime.h>
+__global__ void relu_persistent(const float* __restrict__ x, float* __restrict__ y, long long n) {
+    __shared__ float stage[2048];
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += stride) {
+        stage[threadIdx.x] = x[i];
+        y[i] = fmaxf(stage[threadIdx.x], 0.f);
+    }
+}
+torch::Tensor relu(torch::Tensor x) {
+    auto y = torch::empty_like(x);
+    int dev = 0, sms = 0, per_sm = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, relu_persistent, 256, 0);
+    relu_persistent<<<sms * per_sm, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel());
+    return y;
+}
+"""
+ext = load_inline(name="relu_persistent", cpp_sources="torch::Tensor relu(torch::Tensor x);", cuda_sources=cuda,
+                  functions=["relu"], verbose=False)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return ext.relu(x)
+'''
+
+
+@pytest.mark.torch
+def test_a_grid_sized_by_an_occupancy_query_is_traced_not_guessed():
+    """kb_fresh5's persistent kernels: `cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ...)` is
+    answered by the analyzer's occupancy on the stated GPU (an H200: 132 SMs of 2,048 threads, so 8
+    blocks of 256; the 8 KB of shared memory per block would allow 25), so the grid is SMs x 8 and the
+    estimate no guess (before, the wrapper was read by patterns and its grid assumed)."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel import trace
+    from cudaperf.costmodel.candidates import estimate_traced
+
+    traced = trace.run(RELU_REFERENCE, [PERSISTENT_RELU])["candidates"][0]
+    (call,) = traced["calls"]
+    assert "interpreter" not in call, call.get("interpreter")
+    (launch,) = call["launches"]
+    assert launch["grid"] == [132 * 8, 1, 1] and launch["block"] == [256, 1, 1]
+    assert not estimate_traced("persistent", traced).guess

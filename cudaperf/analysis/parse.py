@@ -32,15 +32,20 @@ def _shared(data: bytes) -> Tree:
     return _PARSER.parse(data)
 
 
-def _grammar_file(name: str) -> str:
-    """Installed packages carry grammars/ as ``cudaperf.grammars``; a source checkout has it at the top."""
+def grammar_dir() -> Path:
+    """Installed packages carry grammars/ as ``cudaperf.grammars``; a source checkout has it at the top
+    (a sandbox that runs the analyzer must let it read there)."""
     try:
-        installed = resources.files("cudaperf.grammars").joinpath(name)
-        if installed.is_file():
-            return installed.read_text()
+        installed = resources.files("cudaperf.grammars")
+        if installed.joinpath("types.scm").is_file():
+            return Path(str(installed))
     except ModuleNotFoundError:
         pass
-    return (Path(__file__).resolve().parents[2] / "grammars" / name).read_text()
+    return Path(__file__).resolve().parents[2] / "grammars"
+
+
+def _grammar_file(name: str) -> str:
+    return (grammar_dir() / name).read_text()
 
 
 @cache

@@ -305,10 +305,24 @@ class _Launches:
     """The interpreter's launcher while tracing: each launch recorded (kernel name expression, grid,
     block, dynamic shared memory and the scalar arguments by parameter name), identical ones counted."""
 
-    def __init__(self, translation):
-        self.translation = translation
+    def __init__(self, translation, cuda: str):
+        self.translation, self.cuda = translation, cuda
         self.launches: list[dict] = []
         self._index: dict[str, dict] = {}
+
+    def occupancy(self, kernel: str, threads: int, smem: int) -> int:
+        """What `cudaOccupancyMaxActiveBlocksPerMultiprocessor` answers on the stated GPU: the analyzer's
+        occupancy of the kernel, its registers estimated (the launches it sizes are priced the same way)."""
+        from ..analysis.analyzer import Options, analyze_source
+        from ..rewards.execution.fastpath.interp import Unsupported
+
+        options = Options(kernel=kernel, block=(threads, 1, 1), dynamic_smem=smem, resources="estimate")
+        base = kernel.split("<", 1)[0].strip()
+        found = [k.to_json() for k in analyze_source(self.cuda, options=options).kernels if k.kernel.name == base]
+        blocks = found[0]["occupancy"]["active_blocks_per_sm"] if found and found[0].get("occupancy") else None
+        if not blocks:
+            raise Unsupported(f"occupancy of {kernel} with {threads} threads not estimated")
+        return int(blocks)
 
     def launch(self, kernel, grid, block, smem, stream, args) -> None:
         params = self.translation.kernels[kernel.split("<", 1)[0].strip()].params
@@ -465,7 +479,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
             add("calls", entry)
             translation = self._translation
             if translation is not None and fn in translation.functions:
-                launcher = _Launches(translation)
+                launcher = _Launches(translation, self._cuda)
                 ops_before = len(record["ops"])
                 state["inside"] = "interp"
                 try:
@@ -742,11 +756,13 @@ def _confinement(private: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def _lock_in(private: Path) -> None:
-    """Before torch starts a thread: writes only beside the result, no processes, sockets or signals."""
+    """Before torch starts a thread: writes only beside the result, no processes, sockets or signals; reads
+    where Python and torch read, and the analyzer's query files (an occupancy query is answered by it)."""
     try:
+        from ..analysis.parse import grammar_dir
         from ..rewards.execution import sandbox
 
-        sandbox.enforce(sandbox.Policy(private=private))
+        sandbox.enforce(sandbox.Policy(private=private, readable=(grammar_dir(),)))
     except (ImportError, RuntimeError) as exc:   # SandboxUnavailable is a RuntimeError
         print(f"cudaperf: tracing unsandboxed: {exc}", file=sys.stderr)
 

@@ -96,6 +96,14 @@ class Module:
             sizes.append(size.value)
         return sizes or None  # no parameters, or a driver that cannot say: not checked
 
+    def max_active_blocks(self, name: str, threads: int, smem: int) -> int:
+        """cuOccupancyMaxActiveBlocksPerMultiprocessor: blocks of kernel `name` one SM holds at once."""
+        blocks = ctypes.c_int(0)
+        _check(self._lib.cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(blocks), self.function(name),
+                                                                     ctypes.c_int(threads), ctypes.c_size_t(smem)),
+               f"occupancy of {name}")
+        return blocks.value
+
     def launch(self, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int,
                stream: int, args: list[tuple[str, int | float]]) -> None:
         """`args` are (code, value): code `p` a device pointer, else a struct-module scalar letter."""

@@ -138,6 +138,9 @@ class DriverLauncher:
             launched.append(kernel)
         return launch
 
+    def occupancy(self, kernel: str, threads: int, smem: int) -> int:
+        return self.module.max_active_blocks(self.lowered[kernel], threads, smem)
+
     def synchronize(self) -> None:
         import torch
 

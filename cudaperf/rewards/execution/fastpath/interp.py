@@ -66,6 +66,10 @@ class Launcher(Protocol):
     def launch(self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int,
                stream: str, args: list[tuple[str, int | float]]) -> None: ...
 
+    def occupancy(self, kernel: str, threads: int, smem: int) -> int:
+        """Blocks of `threads` threads and `smem` dynamic shared bytes one SM holds at once."""
+        ...
+
     def synchronize(self) -> None: ...
 
 
@@ -828,6 +832,9 @@ class Interpreter:
             return V("int", 0)
         if fn == "memset":
             return self._memset(*args, line=e.line)
+        if fn == "occupancy":    # cudaOccupancyMaxActiveBlocksPerMultiprocessor: the launcher's device answers
+            threads, smem = (int(convert(a, "unsigned long").value) for a in args[1:])
+            return V("int", self.launcher.occupancy(args[0].value, threads, smem))
         raise Unsupported(f"unknown builtin {fn}")
 
     def _memset(self, pointer: V, value: V, count: V, line: int) -> V:

@@ -285,7 +285,7 @@ BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like"
             "TensorOptions",
             "dtype", "device", "Device", "min", "max", "ceil", "floor", "sqrt", "abs", "current_stream",
             "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaDeviceSynchronize",
-            "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property", "memset"}
+            "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property", "memset", "occupancy"}
 METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "contiguous", "data_ptr", "options",
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
            "zero_", "vec", "stream",
@@ -419,32 +419,58 @@ class _Translator:
         self.clash = clash
 
     # -- functions --
-    def function(self, name: str, depth: int = 0) -> Function:
-        if name in self.helpers:
-            return self.helpers[name]
+    def function(self, name: str, depth: int = 0, targs: tuple[str, ...] = ()) -> Function:
+        """A host function translated once, by name; a templated one once per instantiation (`targs`, the
+        explicit template arguments as `template_argument` gives them), keyed `name<args>`."""
+        key = f"{name}<{','.join(targs)}>" if targs else name
+        if key in self.helpers:
+            return self.helpers[key]
         host = self.sp.host.get(name)
         if host is None:
             raise Fallback(f"no host definition of {name} in the sources")
-        if name in self.in_progress or depth > MAX_HELPER_DEPTH:
+        if key in self.in_progress or depth > MAX_HELPER_DEPTH:
             raise Fallback(f"recursive host function {name} at line {host.line}")
         if name in self.sp.overloaded:
             raise Fallback(f"overloaded host function {name} at line {host.line}")
-        if host.template:
-            raise Fallback(f"templated host function {name} at line {host.line}")
+        if host.template != bool(targs):
+            raise Fallback(f"templated host function {name} at line {host.line} called without its template "
+                           "arguments" if host.template else f"call of {key}, not a template")
         if self.clash:
             raise Fallback(f"macro {self.clash[0]} redefines a name the translation interprets")
-        self.in_progress.add(name)
+        self.in_progress.add(key)
         try:
-            expanded = expand(host.text, self.macros) if self.macros else host.text
-            tree = parse(expanded.encode())
-            node = next((c for c in tree.root_node.named_children if c.type == "function_definition"), None)
-            if node is None or tree.root_node.has_error:
-                raise Fallback(f"host function {name} at line {host.line} does not parse after macro expansion")
-            fn = _FunctionTranslator(self, host.line, depth).definition(node, name)
+            node, line = self._definition(host, targs)
+            fn = _FunctionTranslator(self, line, depth).definition(node, key)
         finally:
-            self.in_progress.discard(name)
-        self.helpers[name] = fn
+            self.in_progress.discard(key)
+        self.helpers[key] = fn
         return fn
+
+    def _definition(self, host: splitting.HostFunction, targs: tuple[str, ...]) -> tuple[Node, int]:
+        """The function definition of `host` after macro expansion, and the line it starts on; a template's
+        without its `template <...>` header and with its parameters replaced by `targs` (as the
+        preprocessor replaces object-like macros: whole tokens, strings and comments untouched)."""
+        from ....analysis.source import Macro
+
+        source, line, macros = host.text, host.line, self.macros
+        if targs:
+            header = next((c for c in parse(host.text.encode()).root_node.named_children
+                           if c.type == "template_declaration"), None)
+            inner = next((c for c in header.named_children if c.type == "function_definition"), None) \
+                if header is not None else None
+            names = splitting.template_names(header) if inner is not None else ()
+            if len(names) != len(targs) or not all(names):
+                raise Fallback(f"templated host function {host.name} at line {host.line} called with "
+                               f"{len(targs)} template arguments for {len(names)} parameters")
+            source = host.text.encode()[inner.start_byte:inner.end_byte].decode()
+            line += inner.start_point[0]
+            macros = {**macros, **{n: Macro(n, None, v, 0) for n, v in zip(names, targs)}}
+        expanded = expand(source, macros) if macros else source
+        root = parse(expanded.encode()).root_node
+        node = next((c for c in root.named_children if c.type == "function_definition"), None)
+        if node is None or root.has_error:
+            raise Fallback(f"host function {host.name} at line {host.line} does not parse after macro expansion")
+        return node, line
 
     def constant(self, name: str) -> object | None:
         if name in self.constants:
@@ -739,6 +765,15 @@ class _FunctionTranslator:
             if attr not in DEVICE_ATTRIBUTES:
                 raise self.fail(f"cudaDeviceGetAttribute({attr})", node)
             return [Assign(local, "=", Call("device_property", (Lit(DEVICE_ATTRIBUTES[attr], "str"),), line), line)]
+        if name == "cudaOccupancyMaxActiveBlocksPerMultiprocessor":
+            items = args.named_children
+            out = items[0] if items else None
+            if len(items) != 4 or out.type != "pointer_expression" or text(out.child_by_field_name("operator")) != "&" \
+                    or self.lookup(text(out.child_by_field_name("argument"))) is None:
+                raise self.fail(f"{name} into something other than a local", node)
+            query = Call("occupancy", (Lit(self.kernel_ref(items[1]), "str"), self.expr(items[2]), self.expr(items[3])),
+                         line)
+            return [Assign(text(out.child_by_field_name("argument")), "=", query, line)]
         if name == "cudaFuncSetAttribute":
             items = args.named_children
             if len(items) != 3:
@@ -1021,6 +1056,8 @@ class _FunctionTranslator:
                 if ctype not in INT_TYPES.values():
                     raise self.fail(f"call of {text(fn)}", node)
                 return Call(fname[5:], tuple(Cast(ctype, a) for a in args), line)
+            if not scope and fname in self.tr.sp.host and fname not in self.tr.sp.kernels:
+                return self.helper_call(fname, tuple(self.template_argument(t) for t in targs), args, node, line)
             raise self.fail(f"call of {text(fn)}", node)
         if fn.type == "field_expression":
             return self.method(fn, args, node, line)
@@ -1049,10 +1086,7 @@ class _FunctionTranslator:
         if fn.type == "identifier" and name in self.tr.sp.host:
             if name in self.tr.sp.kernels:
                 raise self.fail(f"kernel {name} called without a launch", node)
-            helper = self.tr.function(name, self.depth + 1)
-            if len(helper.params) != len(args):
-                raise self.fail(f"call of {name} with {len(args)} arguments", node)
-            return Helper(name, args, line)
+            return self.helper_call(name, (), args, node, line)
         if name == "dim3":
             if not 1 <= len(args) <= 3:
                 raise self.fail("dim3 with other than 1 to 3 values", node)
@@ -1060,6 +1094,12 @@ class _FunctionTranslator:
         if fn.type in ("primitive_type", "identifier") and normalise_type(name) in INT_TYPES.values():
             return Cast(normalise_type(name), args[0]) if len(args) == 1 else self._bad(name, node)
         raise self.fail(f"call of {name}", node)
+
+    def helper_call(self, name: str, targs: tuple[str, ...], args: tuple, node: Node, line: int) -> Helper:
+        helper = self.tr.function(name, self.depth + 1, targs)
+        if len(helper.params) != len(args):
+            raise self.fail(f"call of {helper.name} with {len(args)} arguments", node)
+        return Helper(helper.name, args, line)
 
     def _bad(self, name: str, node: Node) -> object:
         raise self.fail(f"call of {name}", node)

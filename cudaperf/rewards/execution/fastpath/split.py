@@ -224,7 +224,7 @@ def _params(node: Node) -> tuple[Param, ...] | None:
     return tuple(out)
 
 
-def _template_names(node: Node) -> tuple[str, ...]:
+def template_names(node: Node) -> tuple[str, ...]:
     plist = node.child_by_field_name("parameters")
     names = []
     for p in plist.named_children if plist is not None else []:
@@ -306,7 +306,7 @@ def _walk(source: str, label: str, result: Split) -> str:
                 if params is None:
                     result.problems.append(f"kernel {name} at line {line} takes a reference parameter")
                     return
-                result.kernels[name] = Kernel(name, params, _template_names(template) if template else (), line)
+                result.kernels[name] = Kernel(name, params, template_names(template) if template else (), line)
                 return
             device_side = "__device__" in specifiers
             if not device_side or "__host__" in specifiers:
