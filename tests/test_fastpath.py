@@ -340,6 +340,34 @@ torch::Tensor f(torch::Tensor x) {
         run(cuda, "f", torch.randn(5), names={})
 
 
+def test_back_and_front_of_sizes_read_and_assign_and_an_empty_reduction_fills():
+    """tests/kb_fresh6's variance wrappers: `auto sizes = x.sizes().vec(); cols = sizes.back(); sizes.back()
+    = 1;` (keepdim), `out.fill_(NAN)` for empty rows, `reinterpret_cast<std::uintptr_t>(p) % 16`."""
+    cuda = """
+__global__ void k(const float* x, float* y, long long rows, long long cols, bool vec) {}
+torch::Tensor f(torch::Tensor x) {
+    auto sizes = x.sizes().vec();
+    const long long cols = sizes.back();
+    const long long first = sizes.front();
+    sizes.back() = 1;
+    auto out = torch::empty(sizes, x.options());
+    if (cols == 0) { out.fill_(NAN); return out; }
+    const bool vec = (reinterpret_cast<std::uintptr_t>(x.data_ptr<float>()) % 16) == 0;
+    k<<<1, 32>>>(x.data_ptr<float>(), out.data_ptr<float>(), x.numel() / cols, first * 0 + cols, vec);
+    return out;
+}
+"""
+    x = torch.randn(6, 8)
+    out, rec = run(cuda, "f", x, names={"x": x})
+    assert tuple(out.shape) == (6, 1)
+    (_kernel, _grid, _block, _smem, _stream, args), = rec.calls
+    assert [a[1] for a in args[2:]] == [6, 8, 1]        # torch's allocations are 512-byte aligned
+    empty, rec = run(cuda, "f", torch.randn(6, 0), names={})
+    assert tuple(empty.shape) == (6, 1) and torch.isnan(empty).all() and not rec.calls
+    with pytest.raises(interp.Unsupported, match="out of range for 0 sizes"):
+        run(cuda, "f", torch.randn(()), names={})       # .back() of no sizes: undefined in C++, the full build
+
+
 def test_cuda_memset_zeroes_the_bytes_before_the_launch_and_replays():
     """`cudaMemsetAsync(acc.data_ptr<double>(), 0, sizeof(double), stream)` before an accumulating kernel
     (tests/kb_fresh5's hinge losses): the bytes are set as a recorded torch call, in order with the launch,

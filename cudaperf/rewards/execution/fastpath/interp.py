@@ -943,6 +943,10 @@ class Interpreter:
             return self._torch(torch.Tensor.to, t, self.dtypes[args[0].value])
         if name == "zero_":
             return self._torch(torch.Tensor.zero_, t)
+        if name == "fill_":      # a number: what an empty reduction's wrapper writes (`out.fill_(NAN)`)
+            if len(args) != 1 or (args[0].ctype not in _WIDTH and args[0].ctype not in ("float", "double")):
+                raise Unsupported(f"line {e.line}: .fill_() of other than one number")
+            return self._torch(torch.Tensor.fill_, t, args[0].value)
         if name in ("sum", "mean"):   # a torch tail over every element (the C++'s at::sum, at::mean)
             return self._torch(torch.Tensor.sum if name == "sum" else torch.Tensor.mean, t, catch=(RuntimeError,))
         if name == "data_ptr":

@@ -11,6 +11,7 @@ one of those is a fallback, so a macro cannot change what a translated name mean
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -235,6 +236,7 @@ INT_TYPES = {"int": "int", "int32_t": "int", "signed": "int", "signed int": "int
              "unsigned long": "unsigned long", "unsigned long long": "unsigned long",
              "unsigned long int": "unsigned long", "uintptr_t": "unsigned long", "intptr_t": "long",
              "bool": "bool", "float": "float", "double": "double", "char": "int"}
+INT_TYPES |= {f"std::{t}": c for t, c in INT_TYPES.items() if t.endswith("_t")}    # <cstdint>'s, qualified
 # element types a data_ptr<T> exists for in torch, by dtype
 DATA_TYPES = {"float": "float32", "double": "float64", "at::Half": "float16", "c10::Half": "float16",
               "torch::Half": "float16", "at::BFloat16": "bfloat16", "c10::BFloat16": "bfloat16",
@@ -273,7 +275,9 @@ CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
                   "stderr": Lit("stderr", "file"), "stdout": Lit("stdout", "file"),
                   # <climits>, as split.PRELUDE gives them to the device code
                   "INT_MAX": Lit(2**31 - 1, "int"), "INT_MIN": Lit(-2**31, "int"),
-                  "UINT_MAX": Lit(2**32 - 1, "unsigned"), "LLONG_MAX": Lit(2**63 - 1, "long")}
+                  "UINT_MAX": Lit(2**32 - 1, "unsigned"), "LLONG_MAX": Lit(2**63 - 1, "long"),
+                  # <cmath>'s
+                  "NAN": Lit(math.nan, "float"), "INFINITY": Lit(math.inf, "float")}
 # cudaDeviceGetAttribute's attributes and the cudaDeviceProp fields they read (the interpreter's
 # `device_property`: what torch reports of the GPU; while traced, costmodel.cudashim's stated H200)
 DEVICE_ATTRIBUTES = {"cudaDevAttrMultiProcessorCount": "multiProcessorCount",
@@ -288,7 +292,7 @@ BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like"
             "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property", "memset", "occupancy"}
 METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "contiguous", "data_ptr", "options",
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
-           "zero_", "vec", "stream",
+           "zero_", "fill_", "vec", "stream",
            "transpose", "t", "permute", "is_cpu", "index", "unsqueeze", "squeeze", "is_floating_point",
            "get_device", "layout", "requires_grad", "push_back", "pop_back", "clone", "to", "sum", "mean"}
 _TORCH_FUNCS = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
@@ -717,6 +721,11 @@ class _FunctionTranslator:
             left = node.child_by_field_name("left")
             op = text(node.child_by_field_name("operator")) or node.children[1].type
             target = left.child_by_field_name("argument") if left.type == "subscript_expression" else None
+            end = left.child_by_field_name("function") if left.type == "call_expression" else None
+            if end is not None and end.type == "field_expression" and \
+                    text(end.child_by_field_name("field")) in ("back", "front") and \
+                    not left.child_by_field_name("arguments").named_children:
+                target = end.child_by_field_name("argument")     # `sizes.back() = 1`
             if target is not None and target.type == "identifier" and self.lookup(text(target)) in ("sizes", "auto"):
                 index = self.expr(left).index
                 return [SetItem(text(target), index, op, self.expr(node.child_by_field_name("right")),
@@ -1104,6 +1113,13 @@ class _FunctionTranslator:
     def _bad(self, name: str, node: Node) -> object:
         raise self.fail(f"call of {name}", node)
 
+    @staticmethod
+    def end_of(obj: object, name: str, line: int) -> Index:
+        """`v.front()` / `v.back()` of a size list: `v[0]` / `v[v.size() - 1]` (an empty list's is the
+        interpreter's out-of-range refusal, where the C++ is undefined)."""
+        last = Binary("-", Method(obj, "size", (), None, line), Lit(1, "int"))
+        return Index(obj, Lit(0, "int") if name == "front" else last, line)
+
     def method(self, fn: Node, args: tuple, node: Node, line: int) -> object:
         obj_node = fn.child_by_field_name("argument")
         field = fn.child_by_field_name("field")
@@ -1126,6 +1142,8 @@ class _FunctionTranslator:
                 name, ctype = "data_ptr", "void"
             elif name == "ndimension":
                 name = "dim"
+            elif name in ("back", "front") and not args:    # a size list's end: an index, read or assigned
+                return self.end_of(self.expr(obj_node), name, line)
         if name not in METHODS or (name == "to" and not (len(args) == 1 and isinstance(args[0], Lit)
                                                          and args[0].ctype == "dtype")) \
                 or (name in ("sum", "mean") and args):
