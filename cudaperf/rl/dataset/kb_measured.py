@@ -73,7 +73,13 @@ FRESH4 = Corpus(("tests/kb_fresh4",), {f"kb_fresh4 run {i}": [f"h100/kb_fresh4/r
 # model changed since); its estimates committed before it was timed, then timed on an H100 (session 40)
 FRESH5 = Corpus(("tests/kb_fresh5",), {f"kb_fresh5 run {i}": [f"h100/kb_fresh5/run{i}.jsonl"] for i in (1, 2)},
                 DATA / "kb_fresh5" / "rank_features.jsonl.gz")
-CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5}
+# tests/kb_fresh6: written the same way on 2026-12-05 (session 40), after kb_fresh5 was scored and its two misses
+# of the wrapper interpreter fixed (templated launch helpers, occupancy queries); its estimates committed
+# before it was timed
+FRESH6 = Corpus(("tests/kb_fresh6",), {f"kb_fresh6 run {i}": [f"h100/kb_fresh6/run{i}.jsonl"] for i in (1, 2)},
+                DATA / "kb_fresh6" / "rank_features.jsonl.gz")
+CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
+           "fresh6": FRESH6}
 
 
 def _relative(path: str, corpus: Corpus) -> str:
