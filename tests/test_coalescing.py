@@ -116,6 +116,54 @@ def test_gather_is_indirect_and_index_load_is_coalesced():
     assert gather["pattern"] == "indirect" and gather["sectors_per_request"] is None
 
 
+@pytest.mark.parametrize("row, sectors", [
+    ("ids[blockIdx.x]", 4.0),                                  # a row per block
+    ("ids[blockIdx.x * blockDim.y + threadIdx.y]", 4.0),       # a row per warp (32-wide blocks)
+    ("ids[blockIdx.x * blockDim.x + threadIdx.x]", None),      # a row per lane: each its own sectors, unknown
+])
+def test_a_warp_uniform_gathered_row_keeps_its_sectors(row, sectors):
+    """`table[id * D + lane]` with `id` loaded once per warp (an embedding lookup, a CSR row per warp): the
+    address is data, so `indirect`, but its lanes are consecutive whatever `id` is, so the request touches
+    the sectors of 32 consecutive floats (validation's embedding_gather_d128 gives ncu's 3.4 with it)."""
+    code = f"""
+    __global__ void k(const float* table, const int* ids, float* out) {{
+        const int id = {row};
+        out[(blockIdx.x * blockDim.y + threadIdx.y) * 128 + threadIdx.x] = table[(size_t)id * 128 + threadIdx.x];
+    }}"""
+    r = kernel_report(code, grid=(64, 1, 1), block=(32, 8, 1))
+    gather = accesses(r, "table")[0]
+    assert gather["pattern"] == "indirect" and gather["sectors_per_request"] == sectors
+
+
+def test_a_uniform_unknown_scaling_the_lane_leaves_the_sectors_unknown():
+    """`x[s * lane]` with `s` loaded: the stride between lanes is data, so no stand-in (a uniform term
+    only shifts where a request lands when it is added, not multiplied in)."""
+    code = """
+    __global__ void k(const int* s, const float* x, float* y) {
+        const int stride = s[0];
+        y[threadIdx.x] = x[stride * threadIdx.x];
+    }"""
+    r = kernel_report(code, grid=(64, 1, 1), block=(256, 1, 1))
+    assert accesses(r, "x")[0]["sectors_per_request"] is None
+
+
+def test_a_block_decoded_tile_keeps_its_sectors():
+    """A tile pair decoded from blockIdx through `sqrt` and fix-up loops (an unknown the lowering gives up
+    on, the same in every thread of a block): the rows it picks are unknown, the 32 lanes' columns
+    consecutive."""
+    code = """
+    __global__ void k(const float* x, float* y, int n) {
+        long long p = blockIdx.x;
+        long long a = (long long)sqrt(2.0 * (double)p);
+        while (a * (a + 1) / 2 > p) --a;
+        const int row = (int)a * 32 + threadIdx.y;
+        y[(long long)row * n + threadIdx.x] = x[(long long)row * n + threadIdx.x];
+    }"""
+    r = kernel_report(code, grid=(528, 1, 1), block=(32, 8, 1), n=8192)
+    assert [(a["pattern"], a["sectors_per_request"]) for a in accesses(r, "x") + accesses(r, "y")] == [
+        ("unknown", 4.0), ("unknown", 4.0)]
+
+
 def test_loop_weighting_and_guards():
     code = """
     __global__ void k(const float* a, const float* b, float* out, int n) {

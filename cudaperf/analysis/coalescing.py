@@ -34,22 +34,28 @@ class Coalescing:
 
 
 def coalescing(ex: Executions) -> Coalescing:
+    """Sectors per request of the sampled executions; an address known only up to a warp-uniform part
+    (`ex.stand_in`) keeps its `indirect`/`unknown` pattern and gets the sectors of that part at offset 0
+    (aligned: at most one sector per request fewer than a misaligned one)."""
     requests = ex.requests
-    if ex.address is None:
+    address = ex.address if ex.address is not None else ex.stand_in
+    if address is None:
         return Coalescing(ex.pattern or "unknown", None, None, requests)
     size = ex.access.size
     executed = ex.active.any(axis=1)
     if not executed.any():
         return Coalescing("coalesced", 0.0, 0.0, 0.0)
     active, w = ex.active[executed], ex.weight[executed]  # rows that send a request
-    addr = np.where(active, ex.address[executed], np.nan)
+    addr = np.where(active, address[executed], np.nan)
     ordered, new = sorted_rows(addr)
     sectors = _sectors(ordered, size)
     distinct = new.sum(axis=1)
     ideal = np.ceil(distinct * size / SECTOR)
     total, total_ideal = float((sectors * w).sum()), float((ideal * w).sum())
     lanes = active.sum(axis=1)
-    if np.all(distinct * BROADCAST_SHARING <= np.maximum(lanes, BROADCAST_SHARING)):
+    if ex.address is None:
+        pattern = ex.pattern
+    elif np.all(distinct * BROADCAST_SHARING <= np.maximum(lanes, BROADCAST_SHARING)):
         pattern = "broadcast"
     elif total <= total_ideal * 1.0001:
         pattern = "coalesced"

@@ -6,14 +6,16 @@ address is computable (else `indirect` for data-dependent indices, `unknown` oth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, reduce
 
 import numpy as np
 
+from .divergence import Dependence
 from .ir import Access, Loop
 from .sampling import Batch, evaluate_on
-from .symbolic import Expr, free_symbols, has_opaque, loads_in
+from .symbolic import Const, Expr, Load, Op, Opaque, free_symbols, has_opaque, loads_in, op
 
 
 @dataclass
@@ -25,6 +27,10 @@ class Executions:
     pattern: str | None  # "indirect" | "unknown" when the address is not computable
     exact: bool
     issued: np.ndarray | None = None  # bool (rows,): warps issuing the instruction (predication)
+    # byte offsets with the address's warp-uniform data-dependent part left out (`table[idx * D + lane]`,
+    # `idx` loaded once per warp): the sectors a request touches, not where; None unless that is all
+    # that cannot be computed
+    stand_in: np.ndarray | None = None
 
     @cached_property
     def requests(self) -> float:
@@ -58,18 +64,106 @@ def data_dependent(expr: Expr, loops: dict[str, Loop]) -> bool:
     return False
 
 
+def _computable(expr: Expr) -> bool:
+    return not loads_in(expr) and not has_opaque(expr)
+
+
+def _terms(expr: Expr, scale: float = 1.0) -> list[tuple[Expr, float]]:
+    """The additive terms of a byte offset, each with its constant factor, products by what can be
+    computed distributed (`((r + lane) * N) * 4`: `r * N` times 4, `lane * N` times 4)."""
+    if isinstance(expr, Op) and len(expr.args) == 2:
+        a, b = expr.args
+        if expr.name == "+":
+            return _terms(a, scale) + _terms(b, scale)
+        if expr.name == "-":
+            return _terms(a, scale) + _terms(b, -scale)
+        if expr.name == "*":
+            if isinstance(b, Const):
+                return _terms(a, scale * b.value)
+            if isinstance(a, Const):
+                return _terms(b, scale * a.value)
+            for factor, other in ((b, a), (a, b)):
+                if _computable(factor) and not _computable(other):
+                    return [(op("*", t, factor), k) for t, k in _terms(other, scale)]
+    return [(expr, scale)]
+
+
+def _stood_in(expr: Expr, batch: Batch, dependence: Dependence, depth: int = 0) -> Expr | None:
+    """`expr` with each load whose address is one per warp, and each opaque value that varies no wider
+    than a warp, replaced by a nonzero constant (what they hold is one value per warp; the constant
+    keeps `stride * lane` varying); None when one of them may vary across a warp's lanes."""
+    if depth > 16:
+        return None
+    if isinstance(expr, Load):
+        access = dependence.accesses.get(expr.access_id)
+        return _STAND_IN if access is not None and warp_uniform(access.offset, batch, dependence, depth + 1) else None
+    if isinstance(expr, Opaque):
+        return _STAND_IN if dependence.level(expr) <= 2 else None
+    if isinstance(expr, Op):
+        args = [_stood_in(a, batch, dependence, depth) for a in expr.args]
+        return None if any(a is None for a in args) else op(expr.name, *args, is_int=expr.is_int)
+    return expr
+
+
+_STAND_IN = Const(1.5, False)
+
+
+def warp_uniform(expr: Expr, batch: Batch, dependence: Dependence, depth: int = 0) -> bool:
+    """Is `expr` one value across the active lanes of every sampled warp?  Its loads must read one
+    address per warp (`ids[blockIdx.x * blockDim.y + threadIdx.y]` under a 32-wide block does;
+    `ids[tid]` does not) and what they feed must not vary otherwise (`ids[0] * lane` does); an opaque
+    value is judged by the kernel's dependence levels."""
+    probe = _stood_in(expr, batch, dependence, depth)
+    if probe is None:
+        return False
+    values = evaluate_on(probe, batch)
+    active = batch.active
+    rows = active.any(axis=1)
+    if not rows.any():
+        return False
+    high = np.where(active, values, -np.inf).max(axis=1)
+    low = np.where(active, values, np.inf).min(axis=1)
+    return bool(np.isfinite(high[rows]).all() and (high[rows] == low[rows]).all())
+
+
+def uniform_stand_in(offset: Expr, loops: dict[str, Loop], uniform: Callable[[Expr], bool]) -> Expr | None:
+    """`offset` without its terms that cannot be computed but are one value across a warp (`uniform`:
+    a row index loaded once per warp, a block's decoded tile), when every other term can be: what
+    decides the sectors of a request.  None when nothing was left out or a per-thread term cannot."""
+    kept: list[Expr] = []
+    dropped = False
+    for term, scale in _terms(offset):
+        if _computable(term) and not data_dependent(term, loops):
+            kept.append(term if scale == 1.0 else op("*", term, Const(scale, term.is_int)))
+        elif uniform(term):
+            dropped = True
+        else:
+            return None
+    if not dropped:
+        return None
+    return reduce(lambda a, b: op("+", a, b), kept) if kept else Const(0.0)
+
+
 def executions(access: Access, batch: Batch, issuing: Batch | None = None,
-               loops: dict[str, Loop] | None = None, per_instruction: int = 1) -> Executions:
+               loops: dict[str, Loop] | None = None, per_instruction: int = 1,
+               dependence: Dependence | None = None) -> Executions:
     """`issuing` is the batch of the context whose warps issue the instruction (same rows as
     `batch`, wider masks) when predicated branches enclose the access; `loops` maps loop counter
     symbols to their loops; `per_instruction` source executions merge into one instruction
-    (vectorisation, see vectorize.py)."""
+    (vectorisation, see vectorize.py); `dependence` (the kernel's), when given, lets an address whose
+    only unknowns are warp-uniform keep its sectors (`uniform_stand_in`)."""
     issued = issuing.active.any(axis=1) if issuing is not None else None
     pattern = "indirect" if data_dependent(access.offset, loops or {}) else \
         "unknown" if has_opaque(access.offset) else None
-    address = None
+    address = stand_in = None
     if pattern is None:
         address = evaluate_on(access.offset, batch)
         if np.isnan(address[batch.active]).any():
             pattern, address = "unknown", None
-    return Executions(access, batch.active, batch.weight / per_instruction, address, pattern, batch.exact, issued)
+    if pattern is not None and dependence is not None:
+        partial = uniform_stand_in(access.offset, loops or {}, lambda t: warp_uniform(t, batch, dependence))
+        if partial is not None:
+            stand_in = evaluate_on(partial, batch)
+            stand_in = None if np.isnan(stand_in[batch.active]).any() else stand_in
+    return Executions(access, batch.active, batch.weight / per_instruction, address, pattern, batch.exact, issued,
+                      stand_in)

@@ -10,6 +10,7 @@ from .. import graph as access_graph
 from ..banks import bank_conflicts
 from ..budget import check
 from ..coalescing import coalescing
+from ..divergence import Dependence
 from ..dram import ArrayTraffic, dram_fetch_bytes, traffic, unseen_traffic
 from ..fields import merge_fields
 from ..launch import dimensionality
@@ -33,7 +34,7 @@ def _judge(ctx: Context, access, context, sampler: Sampler, threads: int, seen: 
         # shared instruction counters include predicated-off issues; global request counters don't
         issuing = sampler.batch(issue_context(context, ctx.tails)) if access.space == "shared" else None
         issued, per_instruction = vectorised(access, context, batch)
-        ex = executions(issued, batch, issuing, ctx.counters, per_instruction)
+        ex = executions(issued, batch, issuing, ctx.counters, per_instruction, Dependence.of(ctx.kernel))
         seen[site] = (ex, per_instruction, coalescing(ex) if access.space == "global" else None,
                       bank_conflicts(ex) if access.space == "shared" else None)
     ex, per_instruction, coalesced, banks = seen[site]
