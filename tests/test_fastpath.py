@@ -368,6 +368,31 @@ torch::Tensor f(torch::Tensor x) {
         run(cuda, "f", torch.randn(()), names={})       # .back() of no sizes: undefined in C++, the full build
 
 
+def test_a_vector_copied_from_an_iterator_range_and_sqrtf():
+    """tests/kb_fresh7's embedding and attention wrappers: `std::vector<int64_t> shape(idx.sizes().begin(),
+    idx.sizes().end()); shape.push_back(D);` (a copy: the tensor's sizes stay) and `1.0f / sqrtf((float)D)`
+    (rounded to float, as the C++ passes it)."""
+    cuda = """
+__global__ void k(const float* x, float* y, float scale, long long d) {}
+torch::Tensor f(torch::Tensor idx, torch::Tensor w) {
+    const long long D = w.size(1);
+    std::vector<int64_t> shape(idx.sizes().begin(), idx.sizes().end());
+    shape.push_back(D);
+    auto out = torch::empty(shape, w.options());
+    TORCH_CHECK(idx.dim() == 2, "the tensor's sizes are not edited");
+    k<<<1, 32>>>(w.data_ptr<float>(), out.data_ptr<float>(), 1.0f / sqrtf((float)D), D);
+    return out;
+}
+"""
+    idx, w = torch.zeros(4, 5, dtype=torch.long), torch.randn(10, 3)
+    out, rec = run(cuda, "f", idx, w, names={})
+    assert tuple(out.shape) == (4, 5, 3)
+    (_kernel, _grid, _block, _smem, _stream, args), = rec.calls
+    assert args[2] == ("f", float(torch.tensor(1.0) / torch.tensor(3.0).sqrt())) and args[3] == ("q", 3)
+    mixed = cuda.replace("idx.sizes().end()", "w.sizes().end()")
+    assert reason(mixed, ["f"]) == "method .begin() at line 7"     # two containers: not a copy of one
+
+
 def test_cuda_memset_zeroes_the_bytes_before_the_launch_and_replays():
     """`cudaMemsetAsync(acc.data_ptr<double>(), 0, sizeof(double), stream)` before an accumulating kernel
     (tests/kb_fresh5's hinge losses): the bytes are set as a recorded torch call, in order with the launch,

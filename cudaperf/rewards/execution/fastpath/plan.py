@@ -674,7 +674,10 @@ class _FunctionTranslator:
             if d.type == "init_declarator":
                 target = d.child_by_field_name("declarator")
                 value = d.child_by_field_name("value")
-                if value is not None and value.type == "argument_list":
+                copied = self.iterator_range(value) if value is not None and value.type == "argument_list" else None
+                if copied is not None:       # `std::vector<int64_t> shape(x.sizes().begin(), x.sizes().end())`
+                    init = Method(self.expr(copied), "vec", (), None, _line(d, self.base))
+                elif value is not None and value.type == "argument_list":
                     ctor = tuple(self.expr(a) for a in value.named_children)
                 elif value is not None and value.type == "initializer_list":
                     init = InitList(tuple(self.expr(a) for a in value.named_children))
@@ -703,6 +706,21 @@ class _FunctionTranslator:
                     self.consts.pop(text(target), None)
             out.append(Decl(text(target), ctype, init, ctor, _line(d, self.base)))
         return out
+
+    @staticmethod
+    def iterator_range(arguments: Node) -> Node | None:
+        """The container of a `(c.begin(), c.end())` argument pair (one spelling both times), else None."""
+        items = arguments.named_children
+        ends = []
+        for item, name in zip(items, ("begin", "end")):
+            fn = item.child_by_field_name("function") if item.type == "call_expression" else None
+            if fn is None or fn.type != "field_expression" or text(fn.child_by_field_name("field")) != name or \
+                    item.child_by_field_name("arguments").named_children:
+                return None
+            ends.append(fn.child_by_field_name("argument"))
+        if len(items) != 2 or len(ends) != 2 or " ".join(text(ends[0]).split()) != " ".join(text(ends[1]).split()):
+            return None
+        return ends[0]
 
     def reparse_arguments(self, params: Node) -> tuple:
         """`dim3 block(TILE, TILE)` parses as a function declaration when TILE reads as a type: the
@@ -1074,6 +1092,10 @@ class _FunctionTranslator:
         if name in ("at::cuda::getCurrentCUDAStream", "c10::cuda::getCurrentCUDAStream",
                     "at::cuda::getDefaultCUDAStream", "c10::cuda::getDefaultCUDAStream"):
             return Call("current_stream", (), line)
+        if name == "sqrtf":                           # a float's square root, rounded to float
+            if len(args) != 1:
+                raise self.fail(f"sqrtf with {len(args)} arguments", node)
+            return Call("sqrt", (Cast("float", args[0]),), line)
         if name in ("std::min", "std::max", "min", "max", "std::ceil", "ceil", "std::floor", "floor", "ceilf",
                     "floorf", "std::sqrt", "sqrt", "std::abs", "abs", "at::ceil_div", "c10::ceil_div"):
             base = name.split("::")[-1].rstrip("f") if name not in ("ceilf", "floorf") else name[:-1]
