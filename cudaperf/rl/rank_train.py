@@ -411,8 +411,9 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
     """The calibrated P(faster) of the packaged model (or `ranker`) on the data the slope was fitted on
     (the model-style candidates' held-out-family scores, the tuning half of CUDA-L1's tasks) and on data
     held out from it: the KernelBench-style corpora measured on a GPU (`kb_measured`; the shrinkage was
-    chosen on all but kb_fresh4 to kb_fresh6, each listed once timed and scored on the estimates committed
-    before its times; kb_fresh and kb_fresh5 were also read while the wrapper interpreter was extended) and
+    chosen on all but kb_fresh4 to kb_fresh7, each listed once timed and scored on the estimates committed
+    before its times; kb_fresh, kb_fresh5 and kb_fresh6 were also read while the interpreter or the
+    analyzer was extended) and
     the held-out half of CUDA-L1's tasks."""
     from .dataset import kb_measured
 
@@ -430,7 +431,7 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
             "kb_fresh (tuned on)": measured("fresh"),
             "kb_fresh2 (tuned on)": measured("fresh2"),
             "kb_fresh3 (tuned on)": measured("fresh3"),
-            **{f"kb_fresh{n} (held out)": measured(f"fresh{n}") for n in (4, 5, 6)
+            **{f"kb_fresh{n} (held out)": measured(f"fresh{n}") for n in (4, 5, 6, 7)
                if kb_measured.CORPORA[f"fresh{n}"].timed},
             "CUDA-L1 held-out half": reliability(*cuda_l1_margins("held_out", ranker), ranker)}
 

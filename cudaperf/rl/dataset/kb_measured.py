@@ -78,8 +78,12 @@ FRESH5 = Corpus(("tests/kb_fresh5",), {f"kb_fresh5 run {i}": [f"h100/kb_fresh5/r
 # before it was timed
 FRESH6 = Corpus(("tests/kb_fresh6",), {f"kb_fresh6 run {i}": [f"h100/kb_fresh6/run{i}.jsonl"] for i in (1, 2)},
                 DATA / "kb_fresh6" / "rank_features.jsonl.gz")
+# tests/kb_fresh7: written the same way on 2026-12-05 (session 40), after kb_fresh6 was scored and coalescing
+# learnt warp-uniform data-dependent rows (8f61ba7); its estimates committed before it was timed
+FRESH7 = Corpus(("tests/kb_fresh7",), {f"kb_fresh7 run {i}": [f"h100/kb_fresh7/run{i}.jsonl"] for i in (1, 2)},
+                DATA / "kb_fresh7" / "rank_features.jsonl.gz")
 CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
-           "fresh6": FRESH6}
+           "fresh6": FRESH6, "fresh7": FRESH7}
 
 
 def _relative(path: str, corpus: Corpus) -> str:
