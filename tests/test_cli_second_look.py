@@ -132,19 +132,19 @@ def test_ctrl_c_stops_the_workers_and_their_compilers(tmp_path, jobs):
                              "--resources", "ptxas", "-j", jobs], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, env=env, start_new_session=True, text=True,
                             preexec_fn=_takes_interrupts)
-    deadline, seen = time.monotonic() + 60, set()
+    deadline, seen = time.monotonic() + 60, {}
     while time.monotonic() < deadline and not any(_compiler(p) for p in seen):
-        seen |= set(descendants(proc.pid))
+        seen |= _identified(descendants(proc.pid))
         time.sleep(0.05)
     assert any(_compiler(p) for p in seen), "no compiler started"
-    seen |= set(descendants(proc.pid))
+    seen |= _identified(descendants(proc.pid))
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C on a terminal does: the whole foreground group
     start = time.monotonic()
     assert proc.wait(timeout=30) == 130
     assert time.monotonic() - start < 10, "the interrupt waited for the queue"
     assert "cudaperf: interrupted" in proc.stderr.read()
     time.sleep(0.2)
-    assert not [p for p in seen if _alive(p)]
+    assert not [p for p, started in seen.items() if _alive(p, started)]
 
 
 @pytest.mark.slow
@@ -160,17 +160,17 @@ def test_ctrl_c_stops_an_extension_build(tmp_path):
                              "--candidate", str(example / "candidate_kernelbench.py"), "--build-without-gpu"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True,
                             text=True, preexec_fn=_takes_interrupts)
-    deadline, seen = time.monotonic() + 120, set()
+    deadline, seen = time.monotonic() + 120, {}
     while time.monotonic() < deadline and not any(_compiler(p) for p in seen):
-        seen |= set(descendants(proc.pid))
+        seen |= _identified(descendants(proc.pid))
         time.sleep(0.05)
     assert any(_compiler(p) for p in seen), "no compiler started"
     time.sleep(0.5)
-    seen |= set(descendants(proc.pid))
+    seen |= _identified(descendants(proc.pid))
     os.killpg(proc.pid, signal.SIGINT)
     assert proc.wait(timeout=30) == 130
     time.sleep(0.5)
-    assert not [p for p in seen if _alive(p)]
+    assert not [p for p, started in seen.items() if _alive(p, started)]
 
 
 def _takes_interrupts() -> None:
@@ -188,13 +188,24 @@ def _compiler(pid: int) -> bool:
         return False
 
 
-def _alive(pid: int) -> bool:
+def _stat(pid: int) -> list[bytes] | None:
+    """/proc/PID/stat's fields after the command name (state first, start time at index 19)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-        return state not in (b"Z", b"X")
+            return f.read().rsplit(b")", 1)[1].split()
     except OSError:
-        return False
+        return None
+
+
+def _identified(pids) -> dict[int, bytes]:
+    """Each process with its start time: a PID the kernel hands to a new process later (a busy CI
+    machine wraps around) is not the one seen."""
+    return {pid: fields[19] for pid in pids if (fields := _stat(pid)) is not None}
+
+
+def _alive(pid: int, started: bytes) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[19] == started and fields[0] not in (b"Z", b"X")
 
 
 def test_a_second_ctrl_c_during_the_cleanup_is_no_traceback(monkeypatch, capsys):
