@@ -35,10 +35,10 @@ def _shared(data: bytes) -> Tree:
 def grammar_dir() -> Path:
     """Installed packages carry grammars/ as ``cudaperf.grammars``; a source checkout has it at the top
     (a sandbox that runs the analyzer must let it read there)."""
-    try:
-        installed = resources.files("cudaperf.grammars")
-        if installed.joinpath("types.scm").is_file():
-            return Path(str(installed))
+    try:   # a namespace package's files() is a MultiplexedPath: a file in it is a real path
+        installed = resources.files("cudaperf.grammars").joinpath("types.scm")
+        if installed.is_file():
+            return Path(str(installed)).parent
     except ModuleNotFoundError:
         pass
     return Path(__file__).resolve().parents[2] / "grammars"
