@@ -158,7 +158,7 @@ def divergence_sampler(kernel: Kernel, launch: Launch, free: list[str]) -> Sampl
     return Sampler(launch, all_warps=True, cuts=crossing_blocks(launch, tests, free))
 
 
-def _disagrees(values: np.ndarray, active: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+def disagrees(values: np.ndarray, active: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
     """Per row: do active lanes see different values (NaN counts as possibly different)?  With
     `groups` (a group number per row), do the active lanes of the row's group?"""
     if groups is None:  # a lane differing from the row's first active lane (NaN differs from all)
@@ -257,7 +257,7 @@ def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str],
         return None
     below, bound = (expr.args[i] for i in sides)
     periods = _periods(bound) if not _argument_dependent(below, arguments) else set()
-    splits = [_disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active, groups)
+    splits = [disagrees(evaluate_on(op("/", below, period, is_int=True), batch), batch.active, groups)
               for period in periods if not _argument_dependent(period, arguments) and period != Const(0.0)]
     if isinstance(bound, Op) and bound.name == "<<" and bound.args[0] == ONE and \
             not _argument_dependent(below, arguments):  # `1 << lg`: a multiple of 32, or below every lane past 31
@@ -265,8 +265,8 @@ def _aligned_split(expr: Op, batch: Batch, arguments: frozenset[str],
         first = ((group == 0) & batch.active).any(axis=1)
         if groups is not None:
             first = _over_groups(np.logical_or, first, groups)
-        splits.append(_disagrees(group, batch.active, groups) |
-                      (first & _disagrees(evaluate_on(below, batch), batch.active, groups)))
+        splits.append(disagrees(group, batch.active, groups) |
+                      (first & disagrees(evaluate_on(below, batch), batch.active, groups)))
     return np.logical_and.reduce(splits) if splits else None
 
 
@@ -288,18 +288,18 @@ def may_split(expr: Expr, batch: Batch, arguments: frozenset[str], groups: np.nd
     if groups is not None and isinstance(expr, Op) and expr.name in RELATIONS:
         for side in expr.args:
             if _argument_dependent(side, arguments):
-                split |= _disagrees(evaluate_on(side, batch), batch.active, groups)
+                split |= disagrees(evaluate_on(side, batch), batch.active, groups)
     aligned = _aligned_split(expr, batch, arguments, groups) if isinstance(expr, Op) and \
         _argument_dependent(expr, arguments) else None
     if aligned is not None:
         return split | aligned
     if isinstance(expr, Op) and expr.name in RELATIONS and _argument_dependent(expr, arguments):
         difference = op("-", expr.args[0], expr.args[1], is_int=False)
-        return split | _disagrees(evaluate_on(difference, batch), batch.active, groups)
+        return split | disagrees(evaluate_on(difference, batch), batch.active, groups)
     if groups is not None and isinstance(expr, Op) and expr.name in RELATIONS and \
             _between_sampled_blocks(expr, batch, groups):
         return np.ones(batch.rows, dtype=bool)
-    return split | _disagrees(evaluate_on(expr, batch), batch.active, groups)
+    return split | disagrees(evaluate_on(expr, batch), batch.active, groups)
 
 
 def _between_sampled_blocks(expr: Op, batch: Batch, groups: np.ndarray) -> bool:
@@ -307,7 +307,7 @@ def _between_sampled_blocks(expr: Op, batch: Batch, groups: np.ndarray) -> bool:
     different amounts inside a block and the sampled blocks do not all take one side
     (`tid / 128 + 2 * bid < 1023`: blocks 0-2 pass, the last fails, block 511 splits)."""
     difference = evaluate_on(op("-", expr.args[0], expr.args[1], is_int=False), batch)
-    if not _disagrees(difference, batch.active, groups).any():
+    if not disagrees(difference, batch.active, groups).any():
         return False
     truth = np.broadcast_to(evaluate_on(expr, batch), batch.active.shape)
     taken = np.unique(truth[batch.active & ~np.isnan(truth)] != 0)
@@ -513,7 +513,7 @@ def uniformity(condition: Expr, batch: Batch, dependence: Dependence, arguments:
         w = batch.weight * executed
         values = evaluate_on(condition, batch)
         # a warp with one active lane never splits, whatever its lane's value (an unknown one included)
-        actual = _disagrees(values, batch.active) & (batch.active.sum(axis=1) > 1)
+        actual = disagrees(values, batch.active) & (batch.active.sum(axis=1) > 1)
         fraction = float((w * actual).sum() / w.sum())
         unresolved = not loads_in(condition) and \
             bool(np.isnan(np.broadcast_to(values, batch.active.shape)[batch.active]).all())

@@ -12,7 +12,7 @@ from functools import cached_property, reduce
 
 import numpy as np
 
-from .divergence import Dependence
+from .divergence import Dependence, disagrees
 from .ir import Access, Loop
 from .sampling import Batch, evaluate_on
 from .symbolic import Const, Expr, Load, Op, Opaque, free_symbols, has_opaque, loads_in, op
@@ -116,14 +116,9 @@ def warp_uniform(expr: Expr, batch: Batch, dependence: Dependence, depth: int = 
     probe = _stood_in(expr, batch, dependence, depth)
     if probe is None:
         return False
-    values = evaluate_on(probe, batch)
-    active = batch.active
+    values, active = evaluate_on(probe, batch), batch.active
     rows = active.any(axis=1)
-    if not rows.any():
-        return False
-    high = np.where(active, values, -np.inf).max(axis=1)
-    low = np.where(active, values, np.inf).min(axis=1)
-    return bool(np.isfinite(high[rows]).all() and (high[rows] == low[rows]).all())
+    return bool(rows.any() and np.isfinite(values[active]).all() and not disagrees(values, active)[rows].any())
 
 
 def uniform_stand_in(offset: Expr, loops: dict[str, Loop], uniform: Callable[[Expr], bool]) -> Expr | None:
