@@ -711,6 +711,8 @@ class _FunctionTranslator:
     def iterator_range(arguments: Node) -> Node | None:
         """The container of a `(c.begin(), c.end())` argument pair (one spelling both times), else None."""
         items = arguments.named_children
+        if len(items) != 2:
+            return None
         ends = []
         for item, name in zip(items, ("begin", "end")):
             fn = item.child_by_field_name("function") if item.type == "call_expression" else None
@@ -718,9 +720,7 @@ class _FunctionTranslator:
                     item.child_by_field_name("arguments").named_children:
                 return None
             ends.append(fn.child_by_field_name("argument"))
-        if len(items) != 2 or len(ends) != 2 or " ".join(text(ends[0]).split()) != " ".join(text(ends[1]).split()):
-            return None
-        return ends[0]
+        return ends[0] if " ".join(text(ends[0]).split()) == " ".join(text(ends[1]).split()) else None
 
     def reparse_arguments(self, params: Node) -> tuple:
         """`dim3 block(TILE, TILE)` parses as a function declaration when TILE reads as a type: the
@@ -781,11 +781,7 @@ class _FunctionTranslator:
             return [Eval(Call("launch_check", inner, line))]
         if name in ("cudaDeviceGetAttribute", "cudaGetDevice"):
             items = args.named_children
-            out = items[0] if items else None
-            if out is None or out.type != "pointer_expression" or text(out.child_by_field_name("operator")) != "&" \
-                    or self.lookup(text(out.child_by_field_name("argument"))) is None:
-                raise self.fail(f"{name} into something other than a local", node)
-            local = text(out.child_by_field_name("argument"))
+            local = self.out_local(items, name, node)
             if name == "cudaGetDevice":
                 return [Assign(local, "=", Lit(0, "int"), line)]     # one GPU per worker: device 0
             attr = " ".join(text(items[1]).split()) if len(items) == 3 else ""
@@ -794,13 +790,12 @@ class _FunctionTranslator:
             return [Assign(local, "=", Call("device_property", (Lit(DEVICE_ATTRIBUTES[attr], "str"),), line), line)]
         if name == "cudaOccupancyMaxActiveBlocksPerMultiprocessor":
             items = args.named_children
-            out = items[0] if items else None
-            if len(items) != 4 or out.type != "pointer_expression" or text(out.child_by_field_name("operator")) != "&" \
-                    or self.lookup(text(out.child_by_field_name("argument"))) is None:
-                raise self.fail(f"{name} into something other than a local", node)
+            local = self.out_local(items, name, node)
+            if len(items) != 4:
+                raise self.fail(f"{name} with {len(items)} arguments", node)
             query = Call("occupancy", (Lit(self.kernel_ref(items[1]), "str"), self.expr(items[2]), self.expr(items[3])),
                          line)
-            return [Assign(text(out.child_by_field_name("argument")), "=", query, line)]
+            return [Assign(local, "=", query, line)]
         if name == "cudaFuncSetAttribute":
             items = args.named_children
             if len(items) != 3:
@@ -810,6 +805,14 @@ class _FunctionTranslator:
                 raise self.fail(f"cudaFuncSetAttribute({text(items[1])})", node)
             return [SetAttribute(self.kernel_ref(items[0]), self.expr(items[2]), line)]
         return [Eval(self.expr(node))]
+
+    def out_local(self, items: list, name: str, node: Node) -> str:
+        """The local a runtime query writes through its first argument, `&local`."""
+        out = items[0] if items else None
+        if out is None or out.type != "pointer_expression" or text(out.child_by_field_name("operator")) != "&" \
+                or self.lookup(text(out.child_by_field_name("argument"))) is None:
+            raise self.fail(f"{name} into something other than a local", node)
+        return text(out.child_by_field_name("argument"))
 
     def kernel_ref(self, node: Node) -> str:
         while node.type in ("cast_expression", "parenthesized_expression", "pointer_expression"):
