@@ -413,8 +413,7 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
     held out from it: the KernelBench-style corpora measured on a GPU (`kb_measured`; the shrinkage was
     chosen on all but kb_fresh4 to kb_fresh7, each listed once timed and scored on the estimates committed
     before its times; kb_fresh, kb_fresh5 and kb_fresh6 were also read while the interpreter or the
-    analyzer was extended) and
-    the held-out half of CUDA-L1's tasks."""
+    analyzer was extended) and the held-out half of CUDA-L1's tasks."""
     from .dataset import kb_measured
 
     ranker = ranker or Ranker.default()

@@ -9,7 +9,7 @@ while the order of their times relative to the reference timed with them (1 / sp
 So a candidate's measured time here is its time over its reference's, the median over the runs that
 measured it.
 
-    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz [kb|fresh|fresh2|...|fresh5]   # CPU estimates
+    python -m cudaperf.rl.dataset.kb_measured features OUT.jsonl.gz [CORPUS]   # CPU estimates, CORPUS of CORPORA
 
 The features file holds, per candidate of `candidates(corpus)`, the estimate's summed terms and the
 baselines' counts, as `styles_data` does for the model-style candidates."""
@@ -257,7 +257,7 @@ def run_pairs(a: str, b: str, ratio: float = 1.25, relative: bool = True, corpus
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`features OUT.jsonl.gz [kb|fresh|...|fresh5]`: the CPU estimates of one corpus (kb unless named)."""
+    """`features OUT.jsonl.gz [CORPUS]`: the CPU estimates of one corpus of `CORPORA` (kb unless named)."""
     from .styles_data import write_features
 
     argv = sys.argv[1:] if argv is None else argv
