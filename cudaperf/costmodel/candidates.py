@@ -83,7 +83,7 @@ def _analysed(text: str, scalars: str) -> list:
 
 
 @lru_cache(maxsize=2048)
-def launch_report(text: str, kernel: str, launch: str) -> dict:
+def _launch_report(text: str, kernel: str, launch: str) -> dict:
     """The analyzer's report of one kernel (a name expression: `k` or `k<float, 256>`) under one traced
     launch (JSON: grid, block, smem, scalar arguments by name)."""
     from ..analysis.analyzer import Options, analyze_source
@@ -125,7 +125,7 @@ def _traced_launches(est: Estimate, terms: dict[str, float], cuda: str, call: di
     for launch in call["launches"]:
         cfg = json.dumps({k: launch[k] for k in ("grid", "block", "smem", "args")}, sort_keys=True)
         try:
-            k = launch_report(cuda, launch["kernel"], cfg)
+            k = _launch_report(cuda, launch["kernel"], cfg)
         except Exception as exc:   # the analyzer's one-line errors: priced by the bytes the call moves, a guess
             est.unknown.append(f"{fn}: {launch['kernel']} not analysed ({str(exc).splitlines()[0][:120]}): "
                                f"priced as its call's tensors at DRAM rate")

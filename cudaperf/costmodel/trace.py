@@ -313,14 +313,14 @@ class _Launches:
     def occupancy(self, kernel: str, threads: int, smem: int) -> int:
         """What `cudaOccupancyMaxActiveBlocksPerMultiprocessor` answers on the stated GPU: the analyzer's
         occupancy of the kernel, its registers estimated (the launches it sizes are priced the same way)."""
+        from ..analysis.analyzer import Options, analyze_source
         from ..rewards.execution.fastpath.interp import Unsupported
-        from .candidates import launch_report
 
-        launch = json.dumps({"grid": [1, 1, 1], "block": [threads, 1, 1], "smem": smem, "args": {}})
-        try:
-            blocks = (launch_report(self.cuda, kernel, launch).get("occupancy") or {}).get("active_blocks_per_sm")
-        except LookupError:
-            blocks = None
+        # the analyzer asked directly: candidates._launch_report, which prices the launches, imports this module
+        options = Options(kernel=kernel, block=(threads, 1, 1), dynamic_smem=smem, resources="estimate")
+        base = kernel.split("<", 1)[0].strip()
+        found = [k.to_json() for k in analyze_source(self.cuda, options=options).kernels if k.kernel.name == base]
+        blocks = found[0]["occupancy"]["active_blocks_per_sm"] if found and found[0].get("occupancy") else None
         if not blocks:
             raise Unsupported(f"occupancy of {kernel} with {threads} threads not estimated")
         return int(blocks)
