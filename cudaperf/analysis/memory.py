@@ -88,32 +88,48 @@ def _terms(expr: Expr, scale: float = 1.0) -> list[tuple[Expr, float]]:
     return [(expr, scale)]
 
 
-def _stood_in(expr: Expr, batch: Batch, dependence: Dependence, depth: int = 0) -> Expr | None:
+def _stood_in(expr: Expr, batch: Batch, dependence: Dependence, seen: dict, depth: int = 0) -> Expr | None:
     """`expr` with each load whose address is one per warp, and each opaque value that varies no wider
     than a warp, replaced by a nonzero constant (what they hold is one value per warp; the constant
-    keeps `stride * lane` varying); None when one of them may vary across a warp's lanes."""
+    keeps `stride * lane` varying); None when one of them may vary across a warp's lanes.  `seen`
+    holds the answers already found for this batch: unrolled code shares subexpressions, and walking
+    them as a tree grows exponentially."""
     if depth > 16:
         return None
+    if not isinstance(expr, (Load, Opaque, Op)):
+        return expr
+    key = (("load", expr.access_id) if isinstance(expr, Load) else id(expr), depth)
+    if key not in seen:  # the expression is kept with its answer, so that its id is not reused
+        seen[key] = (expr, _stood_in_fresh(expr, batch, dependence, seen, depth))
+    return seen[key][1]
+
+
+def _stood_in_fresh(expr: Load | Opaque | Op, batch: Batch, dependence: Dependence, seen: dict,
+                    depth: int) -> Expr | None:
     if isinstance(expr, Load):
         access = dependence.accesses.get(expr.access_id)
-        return _STAND_IN if access is not None and warp_uniform(access.offset, batch, dependence, depth + 1) else None
+        uniform = access is not None and warp_uniform(access.offset, batch, dependence, seen, depth + 1)
+        return _STAND_IN if uniform else None
     if isinstance(expr, Opaque):
         return _STAND_IN if dependence.level(expr) <= 2 else None
-    if isinstance(expr, Op):
-        args = [_stood_in(a, batch, dependence, depth) for a in expr.args]
-        return None if any(a is None for a in args) else op(expr.name, *args, is_int=expr.is_int)
-    return expr
+    args = []
+    for a in expr.args:
+        stood = _stood_in(a, batch, dependence, seen, depth)
+        if stood is None:
+            return None
+        args.append(stood)
+    return op(expr.name, *args, is_int=expr.is_int)
 
 
 _STAND_IN = Const(1.5, False)
 
 
-def warp_uniform(expr: Expr, batch: Batch, dependence: Dependence, depth: int = 0) -> bool:
+def warp_uniform(expr: Expr, batch: Batch, dependence: Dependence, seen: dict, depth: int = 0) -> bool:
     """Is `expr` one value across the active lanes of every sampled warp?  Its loads must read one
     address per warp (`ids[blockIdx.x * blockDim.y + threadIdx.y]` under a 32-wide block does;
     `ids[tid]` does not) and what they feed must not vary otherwise (`ids[0] * lane` does); an opaque
-    value is judged by the kernel's dependence levels."""
-    probe = _stood_in(expr, batch, dependence, depth)
+    value is judged by the kernel's dependence levels.  `seen`: see `_stood_in`."""
+    probe = _stood_in(expr, batch, dependence, seen, depth)
     if probe is None:
         return False
     values, active = evaluate_on(probe, batch), batch.active
@@ -156,7 +172,8 @@ def executions(access: Access, batch: Batch, issuing: Batch | None = None,
         if np.isnan(address[batch.active]).any():
             pattern, address = "unknown", None
     if pattern is not None and dependence is not None:
-        partial = uniform_stand_in(access.offset, loops or {}, lambda t: warp_uniform(t, batch, dependence))
+        seen: dict = {}
+        partial = uniform_stand_in(access.offset, loops or {}, lambda t: warp_uniform(t, batch, dependence, seen))
         if partial is not None:
             stand_in = evaluate_on(partial, batch)
             stand_in = None if np.isnan(stand_in[batch.active]).any() else stand_in
