@@ -9,13 +9,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-# H200 rates the time terms use: DRAM and the launch overhead measured (docs/ranking.md); sector, atomic
+# H200 rates the time terms use: DRAM and the launch overhead measured (docs/ranking.md); distinct-address atomics
+# at the rate an H100 measured with a footprint beyond L2 (tests/data/h100/atomic_rate); sector
 # and shared rates per SM and clock as the hardware issues them.  `l1_latency_s` is `latency_s` scaled by
 # the H200's measured L1-hit to DRAM latency, both with every warp slot chasing (43 ns and 370 ns:
 # tests/data/h200/memory_latency).
 ARCH = {"sm_count": 132, "clock_hz": 1.98e9, "dram_bps": 4.0e12, "load_sector_bps": 7e12, "store_sector_bps": 2e12,
-        "fp32_flops": 60e12, "atomic_sectors_per_clock": 2.0, "latency_s": 6e-7, "l1_latency_s": 7e-8, "launch_s": 3e-6,
-        "shared_step_cycles": 100.0, "same_address_atomic_s": 1.8e-9}
+        "fp32_flops": 60e12, "atomic_sectors_per_clock": 16.0, "latency_s": 6e-7, "l1_latency_s": 7e-8,
+        "launch_s": 3e-6, "shared_step_cycles": 100.0, "same_address_atomic_s": 1.8e-9}
 
 
 def _kernel_json(kernel: Any) -> dict:
