@@ -740,6 +740,22 @@ torch::Tensor f(torch::Tensor x, torch::Tensor mask) {
     assert [a[1] for a in args] == [("x", 16), ("mask", 4), ("x", 4), ("x", 24), 32]
 
 
+def test_casts_to_multiword_integer_pointers_translate():
+    """A decoupled look-back scan's status words (tests/kb_fresh8's exclusive cumsum) fell back as "cast to
+    'unsigned long long*'": multi-word integer pointees step by their size too."""
+    cuda = """__global__ void k(unsigned long long* s, unsigned short* h, int n) {}
+torch::Tensor f(torch::Tensor x, torch::Tensor scratch) {
+    unsigned long long* status = reinterpret_cast<unsigned long long*>(scratch.data_ptr<int64_t>());
+    k<<<2, 32>>>(status + 2, reinterpret_cast<unsigned short*>(x.data_ptr<float>()) + 3, (int)x.numel());
+    return x;
+}
+"""
+    x, scratch = torch.zeros(32), torch.zeros(8, dtype=torch.int64)
+    _, rec = run(cuda, "f", x, scratch, names={"x": x, "scratch": scratch})
+    (_kernel, _grid, *_rest, args), = rec.calls
+    assert [a[1] for a in args] == [("scratch", 16), ("x", 6), 32]
+
+
 def test_a_translator_bug_is_a_fallback_reason_not_a_crash(monkeypatch):
     """Whatever the translator raises on a candidate's text, the engine and the tracer get a reason and
     take the full build (or the regex reading) instead of failing the candidate's evaluation."""
