@@ -430,7 +430,7 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
             "kb_fresh (tuned on)": measured("fresh"),
             "kb_fresh2 (tuned on)": measured("fresh2"),
             "kb_fresh3 (tuned on)": measured("fresh3"),
-            **{f"kb_fresh{n} (held out)": measured(f"fresh{n}") for n in (4, 5, 6, 7)
+            **{f"kb_fresh{n} (held out)": measured(f"fresh{n}") for n in (4, 5, 6, 7, 8)
                if kb_measured.CORPORA[f"fresh{n}"].timed},
             "CUDA-L1 held-out half": reliability(*cuda_l1_margins("held_out", ranker), ranker)}
 

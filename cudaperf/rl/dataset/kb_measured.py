@@ -82,8 +82,12 @@ FRESH6 = Corpus(("tests/kb_fresh6",), {f"kb_fresh6 run {i}": [f"h100/kb_fresh6/r
 # learnt warp-uniform data-dependent rows (8f61ba7); its estimates committed before it was timed
 FRESH7 = Corpus(("tests/kb_fresh7",), {f"kb_fresh7 run {i}": [f"h100/kb_fresh7/run{i}.jsonl"] for i in (1, 2)},
                 DATA / "kb_fresh7" / "rank_features.jsonl.gz")
+# tests/kb_fresh8: written the same way on 2026-12-05 (session 41), after kb_fresh7 was scored and global atomics
+# priced at a measured rate (the ranker refitted); its estimates committed before it was timed
+FRESH8 = Corpus(("tests/kb_fresh8",), {f"kb_fresh8 run {i}": [f"h100/kb_fresh8/run{i}.jsonl"] for i in (1, 2)},
+                DATA / "kb_fresh8" / "rank_features.jsonl.gz")
 CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
-           "fresh6": FRESH6, "fresh7": FRESH7}
+           "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8}
 
 
 def _relative(path: str, corpus: Corpus) -> str:
