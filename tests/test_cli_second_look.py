@@ -226,7 +226,12 @@ def test_a_second_ctrl_c_during_the_cleanup_is_no_traceback(monkeypatch, capsys)
 
     monkeypatch.setattr(cli, "analyze_rendered", interrupted)
     monkeypatch.setattr(workers, "kill_descendants", second_ctrl_c)
-    assert main(["analyze", str(TRANSPOSE)]) == 130
+    # as a terminal starts it (a job put in the background by a shell starts with SIGINT ignored)
+    found = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert main(["analyze", str(TRANSPOSE)]) == 130
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C works again afterwards
+    finally:
+        signal.signal(signal.SIGINT, found)
     assert killed == [True]
     assert capsys.readouterr().err.strip() == "cudaperf: interrupted"
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C works again afterwards
