@@ -423,15 +423,13 @@ def reliability_tables(items: list[Sample], ranker: Ranker | None = None) -> dic
         found = [s for s in kb_measured.samples(kb_measured.CORPORA[corpus]) if s.inputs["terms"]]
         return reliability(*pair_margins(np.array(kb_measured.scores(found, ranker)["ranker"]), found), ranker)
 
+    tuned = {"kb": "kb corpora", "fresh": "kb_fresh", "fresh2": "kb_fresh2", "fresh3": "kb_fresh3"}
     return {"model-style candidates (fitted on)": reliability(*pair_margins(scores[held], [items[i] for i in held]),
                                                               ranker),
             "CUDA-L1 tuning half (fitted on)": reliability(*cuda_l1_margins("tuning", ranker), ranker),
-            "kb corpora (tuned on)": measured("kb"),
-            "kb_fresh (tuned on)": measured("fresh"),
-            "kb_fresh2 (tuned on)": measured("fresh2"),
-            "kb_fresh3 (tuned on)": measured("fresh3"),
-            **{f"kb_fresh{n} (held out)": measured(f"fresh{n}") for n in (4, 5, 6, 7, 8)
-               if kb_measured.CORPORA[f"fresh{n}"].timed},
+            **{f"{label} (tuned on)": measured(name) for name, label in tuned.items()},
+            **{f"kb_{name} (held out)": measured(name) for name, corpus in kb_measured.CORPORA.items()
+               if name not in tuned and corpus.timed},   # every corpus written since, once timed
             "CUDA-L1 held-out half": reliability(*cuda_l1_margins("held_out", ranker), ranker)}
 
 
