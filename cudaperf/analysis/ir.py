@@ -113,6 +113,7 @@ class Branch:
     exits: bool = False  # the `then` side leaves the block (early return/continue/break)
     returns: bool = False  # ... by the kernel's own `return` (not an inlined helper's): its threads exit
     kind: str = "if"  # if | select (a `?:` whose sides read memory) | case
+    one_block: bool = False  # only one block of the grid takes the then side (the last block's ticket: tickets.py)
 
 
 @dataclass(eq=False)

@@ -39,6 +39,7 @@ from .ir import Access, Barrier, Branch, Kernel, Loop, statements
 from .sampling import Sampler, evaluate_on
 from .sets import common, distinct_rows
 from .symbolic import Const, Expr, Load, Op, Opaque, Sym, evaluate, free_symbols, has_opaque, loads_in, op
+from .tickets import is_ticket
 
 MAX_PAIRS = 2000  # write/access pairs examined per kind and kernel (machine-generated code holds thousands)
 EXACT = 2.0 ** 52  # byte addresses float64 still tells apart (beyond: an absurd default argument)
@@ -693,10 +694,6 @@ def _indexed_by(expr, prefix: str, loops: dict[str, Loop], seen: frozenset[str] 
     return False
 
 
-# atomics whose results differ between calls (tickets) or that one caller wins (locks)
-TICKETS = ("?atomicAdd", "?atomicSub", "?atomicInc", "?atomicDec", "?atomicCAS", "?atomicExch")
-
-
 def _single_passer(condition: Expr, batch, dependence: Dependence) -> int:
     """How many threads at most pass `condition` (the then side of a branch): 2 for one thread of
     the grid (`atomicInc(&done, n) == n - 1`: the last block's ticket), 1 for one thread per block
@@ -708,7 +705,7 @@ def _single_passer(condition: Expr, batch, dependence: Dependence) -> int:
         return 0
     best = 0
     for mine, theirs in (condition.args, condition.args[::-1]):
-        if isinstance(mine, Opaque) and str(mine).startswith(TICKETS) and dependence.level(theirs) == 0:
+        if is_ticket(mine) and dependence.level(theirs) == 0:
             return 2
         if dependence.level(theirs) <= 1 and dependence.level(mine) == 3 and not loads_in(mine) and \
                 not has_opaque(mine):

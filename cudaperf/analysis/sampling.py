@@ -405,12 +405,24 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
     return Batch(new_env, active, weight, batch.exact and known, iterations=iterations), known
 
 
+def _last_block(batch: Batch) -> np.ndarray:
+    """(rows, 1): the rows of the grid's last block, the last index on every axis (always sampled)."""
+    last = np.ones((batch.rows, 1), dtype=bool)
+    for axis in "xyz":
+        last &= np.broadcast_to(batch.env[f"bid.{axis}"] == batch.env[f"gdim.{axis}"] - 1, (batch.rows, 1))
+    return last
+
+
 def enter_branch(batch: Batch, branch: Branch, side: bool) -> Batch:
     """Narrow to lanes taking `side`; a data-dependent condition is assumed taken by every lane on
-    both sides (the warp serialises both paths), which the batch records as inexact."""
+    both sides (the warp serialises both paths), which the batch records as inexact.  The then side of
+    a last block's ticket (`Branch.one_block`) is taken by the grid's last block alone: one block's
+    executions, whichever block it is."""
     cond = _shaped(evaluate(branch.condition, batch.env, batch.cache), batch.active.shape)
     unknown = np.isnan(cond)
     taken = (cond == 1) if side else (cond == 0)
+    if side and branch.one_block:
+        unknown = unknown & _last_block(batch)
     exact = batch.exact and not (unknown & batch.active).any()
     return Batch(batch.env, batch.active & (taken | unknown), batch.weight, exact, batch.cache)
 

@@ -12,6 +12,7 @@ from ..ir import Compute, Kernel, Param, SharedArray, Stmt
 from ..parse import Node, descendants, text
 from ..scope import FileScope, array_dims, function_declarator, kernel_name
 from ..symbolic import ZERO, Const, Expr, Load, Sym
+from ..tickets import mark_last_block
 from .calls import Calls, _Inline
 from .declarations import Declarations, _declare_unbound_constants
 from .expansions import Expansions
@@ -96,8 +97,10 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
         if body is not None:
             self.block(body, env)
         template_params = list(self.template_args)
-        return Kernel(name, line, column, params, template_params, self.shared, self.stmts, bounds,
-                      frozenset(self.uses), self.notes, frozenset(self.spun_on))
+        kernel = Kernel(name, line, column, params, template_params, self.shared, self.stmts, bounds,
+                        frozenset(self.uses), self.notes, frozenset(self.spun_on))
+        mark_last_block(kernel)
+        return kernel
 
     def _launch_bounds(self, definition: Node) -> tuple[int, ...]:
         for child in definition.children:
