@@ -41,6 +41,14 @@ def test_kb_fresh3_and_kb_fresh4_runs_agree_and_every_candidate_is_ranked():
     assert all(math.isfinite(v) for v in kb_measured.scores(items)["ranker"])
 
 
+def test_kb_fresh8_runs_agree_and_every_candidate_is_estimated():
+    """kb_fresh8's two H100 runs (session 42) order all 90 pairs >= 1.25x apart alike; its 48 candidates
+    were estimated before they were timed, none a guess."""
+    assert kb_measured.run_pairs("kb_fresh8 run 1", "kb_fresh8 run 2", corpus=kb_measured.FRESH8) == (90, 90)
+    items = kb_measured.samples(kb_measured.FRESH8)
+    assert len(items) == 48 and all(s.inputs["terms"] is not None and not s.inputs["guess"] for s in items)
+
+
 def test_every_measured_candidate_has_a_committed_estimate():
     items = kb_measured.samples()
     assert len(items) == 53
