@@ -86,8 +86,12 @@ FRESH7 = Corpus(("tests/kb_fresh7",), {f"kb_fresh7 run {i}": [f"h100/kb_fresh7/r
 # priced at a measured rate (the ranker refitted); its estimates committed before it was timed
 FRESH8 = Corpus(("tests/kb_fresh8",), {f"kb_fresh8 run {i}": [f"h100/kb_fresh8/run{i}.jsonl"] for i in (1, 2)},
                 DATA / "kb_fresh8" / "rank_features.jsonl.gz")
+# tests/kb_fresh9: written the same way on 2026-12-05 (session 42), after kb_fresh8 was scored and the last
+# block's ticket counted once (e1408a4); its estimates committed before it was timed
+FRESH9 = Corpus(("tests/kb_fresh9",), {f"kb_fresh9 run {i}": [f"h100/kb_fresh9/run{i}.jsonl"] for i in (1, 2)},
+                DATA / "kb_fresh9" / "rank_features.jsonl.gz")
 CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
-           "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8}
+           "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8, "fresh9": FRESH9}
 
 
 def _relative(path: str, corpus: Corpus) -> str:
