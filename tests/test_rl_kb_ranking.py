@@ -52,8 +52,9 @@ def test_kb_fresh8_runs_agree_and_every_candidate_is_estimated():
 def test_kb_fresh9_runs_agree_and_its_estimates_precede_its_times():
     """kb_fresh9's two H100 runs (session 43): 48 of 48 `correct` in each, 75 of the 78 pairs >= 1.25x
     apart in run 1 in the same order in run 2 (the three others within 1.36x in run 1: two batched_matvec
-    pairs and one of softmax_short_rows); 47 of its 48 candidates estimated before they were timed, none a guess (the 48th
-    launches through a local naming a template instance and is placed at the middle of its task)."""
+    pairs and one of softmax_short_rows); 47 of its 48 candidates estimated before they were timed, none a
+    guess (the 48th launches through a local naming a template instance and is placed at the middle of its
+    task)."""
     assert kb_measured.run_pairs("kb_fresh9 run 1", "kb_fresh9 run 2", corpus=kb_measured.FRESH9) == (78, 75)
     items = kb_measured.samples(kb_measured.FRESH9)
     estimated = [s for s in items if s.inputs["terms"] is not None]
