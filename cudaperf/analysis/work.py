@@ -12,11 +12,12 @@ precision's total is null and `reason` says why.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import networkx as nx
 
 from . import graph as access_graph
+from .instructions import issued
 from .ir import Compute, Loop
 from .sampling import Sampler
 
@@ -27,6 +28,7 @@ PRECISIONS = ("fp16", "bf16", "fp32", "fp64")
 class Work:
     instructions: dict[str, float]  # "fp32_fma" -> thread-level instructions per launch
     unknown: dict[str, str]  # precision -> why its count depends on data
+    issued: dict[str, float] = field(default_factory=dict)  # kind -> warp instructions per launch (instructions.py)
 
     def flops(self, prec: str) -> float | None:
         if prec in self.unknown:
@@ -41,6 +43,7 @@ class Work:
             "flops": None if any(f is None for f in known) else round(sum(known)),
             "instructions": {k: round(v) for k, v in sorted(self.instructions.items())},
             "reason": "; ".join(f"{p}: {why}" for p, why in sorted(self.unknown.items())) or None,
+            "issued": {k: round(v) for k, v in self.issued.items()},
         }
 
 
@@ -60,4 +63,4 @@ def work(g: nx.DiGraph, sampler: Sampler) -> Work:
                 unknown.setdefault(prec, f"line {stmt.line} runs " + (
                     f"in a loop (line {loops[0].line}) whose trip count depends on data" if loops
                     else "under a condition on loaded data"))
-    return Work({k: v for k, v in totals.items() if v}, unknown)
+    return Work({k: v for k, v in totals.items() if v}, unknown, issued(g, sampler))

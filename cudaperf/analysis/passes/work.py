@@ -23,7 +23,7 @@ class Work(Pass):
               "$defs": {"compute": {
                   "type": "object",
                   "required": ["flops_fp16", "flops_bf16", "flops_fp32", "flops_fp64", "flops", "instructions",
-                               "reason", "arithmetic_intensity", "bound"],
+                               "reason", "issued", "arithmetic_intensity", "bound"],
                   "additionalProperties": False,
                   "properties": {"flops_fp16": {"type": ["integer", "null"]},
                                  "flops_bf16": {"type": ["integer", "null"]},
@@ -32,6 +32,7 @@ class Work(Pass):
                                  "flops": {"type": ["integer", "null"]},
                                  "instructions": {"type": "object", "additionalProperties": {"type": "integer"}},
                                  "reason": {"type": ["string", "null"]},
+                                 "issued": {"type": "object", "additionalProperties": {"type": "integer"}},
                                  "arithmetic_intensity": {"type": ["number", "null"], "minimum": 0},
                                  "bound": {"enum": ["memory", "compute", None]}}}}}
     features = (
