@@ -40,7 +40,7 @@ def main(out_dir: str, names: list[str]) -> int:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     names = names or [n for n, c in kb_measured.CORPORA.items() if c.timed]
-    pooled: dict[str, list[float]] = {name: [0.0, 0.0, 0.0, 0.0] for name in ORDERINGS}
+    pooled: dict[str, list[float]] = {name: [0.0, 0.0, 0.0] for name in ORDERINGS}
     for corpus_name in names:
         corpus = kb_measured.CORPORA[corpus_name]
         path = out / f"{corpus_name}.jsonl.gz"

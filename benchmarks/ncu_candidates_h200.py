@@ -29,7 +29,7 @@ METRICS = ("gpu__time_duration.sum", "sm__inst_executed.sum", "smsp__sass_inst_e
            "smsp__sass_inst_executed_op_global_st.sum", "smsp__sass_inst_executed_op_shared_ld.sum",
            "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "sm__inst_executed_pipe_alu.sum",
            "sm__inst_executed_pipe_fma.sum", "sm__inst_executed_pipe_lsu.sum", "sm__inst_executed_pipe_tensor.sum",
-           "sm__warps_active.avg.pct_of_peak_sustained_active", "launch__registers_per_thread")
+           "sm__warps_active.avg.pct_of_peak_sustained_active")
 LAUNCHES = 8
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.rl.rank_train import ranks
 
 DATA = Path(__file__).parent / "data"
 
@@ -103,5 +104,4 @@ def test_the_estimate_follows_the_instructions_ncu_counted():
     error = np.abs(np.log(estimated / measured))
     assert len(pairs) >= 60
     assert np.mean(error < np.log(2.0)) >= 0.85 and np.mean(error < np.log(3.0)) >= 0.95
-    rank = lambda v: np.argsort(np.argsort(v))  # noqa: E731
-    assert np.corrcoef(rank(measured), rank(estimated))[0, 1] >= 0.9
+    assert np.corrcoef(ranks(measured), ranks(estimated))[0, 1] >= 0.9

@@ -27,7 +27,7 @@ import networkx as nx
 
 from . import graph as access_graph
 from .ir import Access, Barrier, Branch, Collective, Compute, Loop
-from .sampling import Batch, Sampler
+from .sampling import Batch, Sampler, comparisons
 from .symbolic import RELATIONS, Const, Expr, Op, Sym, free_symbols
 
 KINDS = ("memory", "arithmetic", "address", "loop", "branch", "collective", "barrier")
@@ -109,7 +109,7 @@ def issued(g: nx.DiGraph, sampler: Sampler) -> dict[str, float]:
             rolled.add(loop.id)
             totals["loop"] += LOOP_CONTROL * warp_executions(sampler.batch(context + (loop,))) / factor
     for branch, context in access_graph.statements(g, Branch):
-        tests = 1 + sum(1 for _ in _relations(branch.condition))
+        tests = 1 + sum(1 for _ in comparisons(branch.condition))
         totals["branch"] += tests * warp_executions(sampler.batch(context))
     issuing = [(access, context) for access, context in access_graph.statements(g, Access)
                if access.space in ("global", "shared") or _moves_with(access.offset, context, rolled)]
@@ -128,11 +128,3 @@ def _moves_with(offset: Expr, context: tuple, rolled: set[int]) -> bool:
     in registers and a constant word as an instruction's operand: no memory instruction of its own."""
     names = {n for c in context if isinstance(c, Loop) and c.id in rolled for n in (c.counter, c.iteration)}
     return bool(names & free_symbols(offset))
-
-
-def _relations(expr: Expr):
-    if isinstance(expr, Op):
-        if expr.name in RELATIONS:
-            yield expr
-        for arg in expr.args:
-            yield from _relations(arg)

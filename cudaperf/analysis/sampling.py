@@ -69,11 +69,11 @@ MAX_CUTS = 2  # interior blocks per grid axis sampled on their own because a bou
 _LAUNCH_SYMBOLS = ("tid", "bid", "bdim", "gdim")
 
 
-def _comparisons(expr: Expr) -> Iterator[Op]:
+def comparisons(expr: Expr) -> Iterator[Op]:
     """The relations a condition is made of (`i < N && j < M`: both)."""
     if isinstance(expr, Op) and expr.name in ("&&", "||", "!"):
         for a in expr.args:
-            yield from _comparisons(a)
+            yield from comparisons(a)
     elif isinstance(expr, Op) and expr.name in RELATIONS:
         yield expr
 
@@ -93,7 +93,7 @@ def crossing_blocks(launch: Launch, conditions: Iterable[Expr], free: Iterable[s
         return ((), (), ())
     free = frozenset(free)
     relations: list[tuple[Op, set[str]]] = []
-    for relation in dict.fromkeys(r for c in conditions for r in _comparisons(c)):
+    for relation in dict.fromkeys(r for c in conditions for r in comparisons(c)):
         names = free_symbols(relation)
         if any(n.startswith("tid.") for n in names) and any(n.startswith("bid.") for n in names) and \
                 all(n.split(".")[0] in _LAUNCH_SYMBOLS or (n.startswith("arg:") and n not in free) for n in names):

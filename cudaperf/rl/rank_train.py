@@ -211,13 +211,14 @@ BASELINES = {
 }
 
 
-def _ranks(values: np.ndarray) -> np.ndarray:
+def ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks of `values` from 0, ties sharing their mean rank (Spearman's correlation is Pearson's over these)."""
     order = np.argsort(values, kind="stable")
-    ranks = np.empty(len(values))
-    ranks[order] = np.arange(len(values))
+    out = np.empty(len(values))
+    out[order] = np.arange(len(values))
     for v in np.unique(values):      # ties share their mean rank
-        ranks[values == v] = ranks[values == v].mean()
-    return ranks
+        out[values == v] = out[values == v].mean()
+    return out
 
 
 def group_metrics(scores: np.ndarray, items: list[Sample]) -> dict:
@@ -234,7 +235,7 @@ def group_metrics(scores: np.ndarray, items: list[Sample]) -> dict:
             continue
         pred, times = scores[group], np.array([items[i].time_ms for i in group])
         taus.append(_tau(pred, -times))
-        rp, rt = _ranks(pred), _ranks(-times)
+        rp, rt = ranks(pred), ranks(-times)
         rhos.append(float(np.corrcoef(rp, rt)[0, 1]) if rp.std() > 0 and rt.std() > 0 else 0.0)
         pick = int(np.argmax(pred))
         top1 += int(times[pick] == times.min())
