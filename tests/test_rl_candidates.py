@@ -260,6 +260,31 @@ def test_structural_score_at_the_task_shapes():
 
 
 @pytest.mark.torch
+def test_a_candidate_whose_launches_cannot_be_followed_is_scored_at_parity_speed():
+    """A launch through a local naming the kernel is read by neither the wrapper interpreter nor the
+    pattern reader: its file-level score stands beside a parity speed-up, on the scale of its traced
+    neighbours (within 1 / (1 + speed_weight) of 0.5), not above them all as the file-level score alone
+    would be (an untraceable wrapper earns nothing) nor last."""
+    pytest.importorskip("torch")
+    from cudaperf.rewards.config import RewardConfig
+    from cudaperf.rewards.extract import extract
+    from cudaperf.rewards.scoring import UNTRACED, Scorer
+    from cudaperf.rewards.structural import score_kernels, score_untraced
+
+    unfollowed = COALESCED.replace("relu_kernel<<<grid, block>>>", "auto k = relu_kernel;\n    k<<<grid, block>>>")
+    assert unfollowed != COALESCED
+    config = RewardConfig(structural_at_shapes=True)
+    scorer = Scorer(config)
+    codes = [extract(f"```python\n{c}\n```") for c in (COALESCED, unfollowed)]
+    traced, untraced = scorer._at_shapes([{"kind": "torch2cuda", "reference": REFERENCE}] * 2, codes)
+    assert untraced is UNTRACED and traced is not UNTRACED
+    file_level = score_kernels(scorer._features(codes[1]), config)
+    placed = score_untraced(file_level, config)
+    assert file_level.score > 0.9 and placed.components["speed"] == 0.5
+    assert abs(placed.score - 0.5) <= 1 / (1 + config.speed_weight) < file_level.score - placed.score
+
+
+@pytest.mark.torch
 def test_tracing_runs_candidates_in_a_bounded_child():
     """The trace executes untrusted candidate Python: its address space is capped and a candidate that
     never returns is killed at the time limit, with a one-line reason either way."""

@@ -20,11 +20,20 @@ from .execution.api import Evaluator, Options
 from .execution.formats import Candidate, Task, candidate_from_source, load_task, task_from_source
 from .execution.result import ExecResult
 from .extract import Code, extract
-from .structural import StructuralScore, Unreadable, floor, kernel_features, score_kernels, score_launches
+from .structural import (
+    StructuralScore,
+    Unreadable,
+    floor,
+    kernel_features,
+    score_kernels,
+    score_launches,
+    score_untraced,
+)
 from .unified import combine
 
 MODES = ("structural", "execution", "unified")
 TASK_KINDS = {"torch2cuda": "torch", "c2cuda": "c", "torch": "torch", "c": "c"}
+UNTRACED = object()     # `Scorer._at_shapes`: the task was traced, the candidate's launches could not be followed
 _evaluators: dict[str, Evaluator] = {}
 _lock = threading.Lock()
 
@@ -131,11 +140,12 @@ class Scorer:
             [None] * len(codes)
         out = []
         for code, result, kernels, place, at_shapes in zip(codes, results, found, places, shaped):
+            untraced = at_shapes is UNTRACED
             if code is None:
                 out.append(_no_code(config, mode))
                 continue
             result = result.result()
-            if at_shapes is not None:
+            if at_shapes is not None and not untraced:
                 structural = at_shapes
             elif kernels is None:
                 structural = floor(config, "not scored (execution reward)")
@@ -143,6 +153,7 @@ class Scorer:
                 structural = floor(config, kernels)
             else:
                 structural = score_kernels(kernels, config, launched=result.kernels_launched or [])
+                structural = score_untraced(structural, config) if untraced else structural
             out.append(_with_place(combine(result, structural, config), place, config))
         return out
 
@@ -166,20 +177,23 @@ class Scorer:
                 places[i] = place
         return places
 
-    def _at_shapes(self, tasks: Sequence[Any], codes: list[Code | None]) -> list[StructuralScore | None]:
+    def _at_shapes(self, tasks: Sequence[Any], codes: list[Code | None]) -> list[StructuralScore | object | None]:
         """The structural score of each KernelBench candidate at its task's input shapes
-        (`structural.score_launches`); None where the candidate cannot be traced or runs no kernel of its
-        own (the file-level score then applies)."""
+        (`structural.score_launches`); UNTRACED where its task was traced but its own launches could not
+        be followed (its file-level score then stands at parity speed, `structural.score_untraced`); None
+        where the task cannot be traced or the candidate runs no kernel of its own (the file-level score
+        then applies)."""
         from ..costmodel.candidates import estimate
 
-        scores: list[StructuralScore | None] = [None] * len(codes)
+        scores: list[StructuralScore | object | None] = [None] * len(codes)
         for reference, members in self._kernelbench_groups(tasks, codes).items():
             try:
                 found = estimate(reference, [codes[i].source for i in members])
             except RuntimeError:
                 continue
             for i, est in zip(members, found):
-                scores[i] = score_launches(est, self.config) if est.rankable and est.torch_only is None else None
+                if est.torch_only is None:
+                    scores[i] = score_launches(est, self.config) if est.rankable else UNTRACED
         return scores
 
     def _static(self, code: Code | None) -> RewardBreakdown:

@@ -37,6 +37,7 @@ from .execution.pysource import parse as parse_python
 from .execution.spec import embedded_spec
 
 _UNREADABLE = ("syntax error", "missing ", "kernel body could not be parsed")
+PARITY = 0.5    # `speed` of a candidate exactly as fast as its reference
 
 
 class Unreadable(ValueError):
@@ -261,7 +262,22 @@ def score_at_shapes(found: list[tuple[str, Mapping[str, float], float]], seconds
     kernels that use the memory system equally well but do 30x different work do not tie."""
     base = score_weighted(found, config)
     fast = speed(seconds, reference_seconds)
-    if base.reason is not None or fast is None or config.speed_weight <= 0:
+    return base if fast is None else with_speed(base, fast, config)
+
+
+def score_untraced(base: StructuralScore, config: RewardConfig) -> StructuralScore:
+    """A candidate whose launches at the task's shapes could not be followed where its task's could: its
+    kernels as the file declares them (`score_kernels`) beside a speed-up taken as parity with the reference,
+    so it lands among the traced candidates by what the analyzer reads of it, neither last nor above them
+    all (the file-level score alone, without the speed term, sits on another scale: a wrapper made
+    untraceable would earn more)."""
+    return with_speed(base, PARITY, config)
+
+
+def with_speed(base: StructuralScore, fast: float, config: RewardConfig) -> StructuralScore:
+    """`base` beside the speed term `fast` (`speed`), weighted `config.speed_weight` against 1, under base's
+    sync hygiene factor; `base` itself where it is floored or the speed weight is off."""
+    if base.reason is not None or config.speed_weight <= 0:
         return base
     hygiene_ = base.components.get("hygiene")
     factor = 1.0 if hygiene_ is None else hygiene_

@@ -189,7 +189,7 @@ def samples(corpus: Corpus = KB) -> list[Sample]:
             f = feats.get(path)
             if f is None:
                 continue
-            structural = None if f["terms"] is None else score_at_shapes(   # none without an estimate
+            structural = _untraced_structural(path, config) if f["terms"] is None else score_at_shapes(
                 [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"]["total"],
                 f.get("reference_seconds"), config).score
             found.append(Sample(f"kb/{Path(task).name}", 0, Path(path).name, ratio,
@@ -198,11 +198,24 @@ def samples(corpus: Corpus = KB) -> list[Sample]:
     return found
 
 
+def _untraced_structural(path: str, config) -> float | None:
+    """What the unified reward scores a candidate whose launches the trace could not follow
+    (`structural.score_untraced`), read from its committed file; None where it cannot be read."""
+    from ...rewards.structural import Unreadable, kernel_features, score_kernels, score_untraced
+
+    try:
+        found = kernel_features((ROOT / path).read_text(), "python", None, config)
+    except (OSError, Unreadable):
+        return None
+    return score_untraced(score_kernels(found, config), config).score
+
+
 def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
     """Per ordering (higher = predicted faster): the ranker (the packaged model unless given), the
     untrained time estimate, and the trivial baselines.  A candidate without an estimate (its kernels'
     launches could not be followed) is placed where `cudaperf rank` places it, at the middle of its
-    task's others, in the first two orderings; in the others it comes last."""
+    task's others, in the first two orderings; the structural reward scores it as the unified reward does
+    (`structural.score_untraced`); in the others it comes last."""
     from ...costmodel.model import Ranker
 
     ranker = ranker or Ranker.default()
@@ -214,7 +227,8 @@ def scores(items: list[Sample], ranker=None) -> dict[str, list[float]]:
         out["untrained time estimate"].append(-terms["total"] if terms else math.nan)
         out["more CUDA lines"].append(s.inputs["lines"])
         out["fewer launches"].append(-s.inputs["launches"] if terms else -math.inf)
-        out["structural reward at the task's shapes"].append(s.inputs["structural"] if terms else -math.inf)
+        structural = s.inputs["structural"]
+        out["structural reward at the task's shapes"].append(-math.inf if structural is None else structural)
     for ordering in ("ranker", "untrained time estimate"):
         _place_at_the_middle(out[ordering], [s.task_id for s in items])
     return out
