@@ -90,8 +90,13 @@ FRESH8 = Corpus(("tests/kb_fresh8",), {f"kb_fresh8 run {i}": [f"h100/kb_fresh8/r
 # block's ticket counted once (e1408a4); its estimates committed before it was timed
 FRESH9 = Corpus(("tests/kb_fresh9",), {f"kb_fresh9 run {i}": [f"h100/kb_fresh9/run{i}.jsonl"] for i in (1, 2)},
                 DATA / "kb_fresh9" / "rank_features.jsonl.gz")
+# tests/kb_fresh10: written the same way on 2026-12-06 (session 44), after kb_fresh9 was scored, the instruction
+# count entered the time model and an untraced candidate's structural score moved to parity speed (d1a8815); its
+# estimates committed before it was timed
+FRESH10 = Corpus(("tests/kb_fresh10",), {f"kb_fresh10 run {i}": [f"h100/kb_fresh10/run{i}.jsonl"] for i in (1, 2)},
+                 DATA / "kb_fresh10" / "rank_features.jsonl.gz")
 CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
-           "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8, "fresh9": FRESH9}
+           "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8, "fresh9": FRESH9, "fresh10": FRESH10}
 
 
 def _relative(path: str, corpus: Corpus) -> str:
