@@ -53,9 +53,16 @@ def drive(candidate: str, forwards: int) -> None:
 
 
 def _build(out: Path, candidate: str) -> str | None:
-    env = {**os.environ, "TORCH_EXTENSIONS_DIR": _extensions(out, Path(candidate))}
-    done = subprocess.run([sys.executable, __file__, "--drive", candidate, "1"], env=env, capture_output=True,
-                          text=True, timeout=400)
+    """None once the candidate's extension is built and has run; else why not.  A build that a killed run
+    left half done holds torch's lock file, on which the next build would wait for ever: removed first."""
+    extensions = _extensions(out, Path(candidate))
+    for lock in Path(extensions).glob("*/lock"):
+        lock.unlink()
+    try:
+        done = subprocess.run([sys.executable, __file__, "--drive", candidate, "1"], capture_output=True, text=True,
+                              env={**os.environ, "TORCH_EXTENSIONS_DIR": extensions}, timeout=400)
+    except subprocess.TimeoutExpired:
+        return "timed out after 400 s"
     return None if done.returncode == 0 else (done.stderr.strip().splitlines() or ["?"])[-1][:300]
 
 

@@ -7,6 +7,7 @@ candidate with its load_inline build on a GPU."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -391,6 +392,27 @@ torch::Tensor f(torch::Tensor idx, torch::Tensor w) {
     assert args[2] == ("f", float(torch.tensor(1.0) / torch.tensor(3.0).sqrt())) and args[3] == ("q", 3)
     mixed = cuda.replace("idx.sizes().end()", "w.sizes().end()")
     assert reason(mixed, ["f"]) == "method .begin() at line 7"     # two containers: not a copy of one
+
+
+def test_host_constants_from_pow_exp_and_log():
+    """Host wrappers fold constants with the C math library (tests/kb_fresh10's Adam steps: `1.0 -
+    std::pow(beta1, (double)step)`): double in, double out; `powf` rounds to float; C's infinities and
+    NaN where Python's math raises."""
+    cuda = """
+__global__ void k(float* y, double bc, float f, double big, double nan, double zero_log) {}
+torch::Tensor f(torch::Tensor x, double beta, int64_t step) {
+    const double bc = 1.0 - std::pow(beta, (double)step);
+    k<<<1, 32>>>(x.data_ptr<float>(), std::exp(std::log(bc)), powf(1.1f, 3.0f), std::exp(1000.0),
+                 pow(-8.0, 1.0 / 3.0), log(0.0));
+    return x;
+}
+"""
+    x = torch.zeros(4)
+    _out, rec = run(cuda, "f", x, 0.9, 10, names={"x": x})
+    (_kernel, _grid, _block, _smem, _stream, args), = rec.calls
+    assert args[1] == ("d", pytest.approx(1.0 - 0.9 ** 10, rel=1e-15))
+    assert args[2] == ("f", float(torch.tensor(1.1) ** 3))
+    assert args[3] == ("d", math.inf) and math.isnan(args[4][1]) and args[5] == ("d", -math.inf)
 
 
 def test_cuda_memset_zeroes_the_bytes_before_the_launch_and_replays():

@@ -115,6 +115,18 @@ def _f32(x: float) -> float:
         return math.copysign(math.inf, x)
 
 
+def _c_math(fn: str, x: list[float]) -> float:
+    """pow, exp or log as C computes them: infinities and NaN where Python's math raises."""
+    try:
+        return {"pow": math.pow, "exp": math.exp, "log": math.log}[fn](*x)
+    except OverflowError:
+        return math.inf
+    except ValueError:          # log of zero or less; pow of zero to a negative or a negative to a fraction
+        if fn == "log":
+            return -math.inf if x[0] == 0 else math.nan
+        return math.inf if x[0] == 0 else math.nan
+
+
 def convert(v: V, ctype: str) -> V:
     """C conversion of a scalar to `ctype`."""
     if ctype == v.ctype or ctype == "auto":
@@ -800,6 +812,9 @@ class Interpreter:
             r = {"ceil": math.ceil, "floor": math.floor, "sqrt": math.sqrt}[fn](v.value) if not (
                 fn == "sqrt" and v.value < 0) else math.nan
             return V(v.ctype, _f32(float(r)) if v.ctype == "float" else float(r))
+        if fn in ("pow", "exp", "log"):          # float in, float out; anything else (ints too) double
+            real = _c_math(fn, [float(convert(a, "double").value) for a in args])
+            return V("float", _f32(real)) if all(a.ctype == "float" for a in args) else V("double", real)
         if fn == "ceil_div":
             a, b = args
             return self._binary("/", self._binary("-", self._binary("+", a, b, e.line), V("int", 1), e.line), b,

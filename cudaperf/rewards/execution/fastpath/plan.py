@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from dataclasses import dataclass, field
 
 from ....analysis.macros import _arguments
@@ -288,7 +289,8 @@ DEVICE_ATTRIBUTES = {"cudaDevAttrMultiProcessorCount": "multiProcessorCount",
                      "cudaDevAttrWarpSize": "warpSize"}
 BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
             "TensorOptions",
-            "dtype", "device", "Device", "min", "max", "ceil", "floor", "sqrt", "abs", "current_stream",
+            "dtype", "device", "Device", "min", "max", "ceil", "floor", "sqrt", "abs", "pow", "exp", "log",
+            "current_stream",
             "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaDeviceSynchronize",
             "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property", "memset", "occupancy"}
 METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "contiguous", "data_ptr", "options",
@@ -1100,6 +1102,13 @@ class _FunctionTranslator:
             if len(args) != 1:
                 raise self.fail(f"sqrtf with {len(args)} arguments", node)
             return Call("sqrt", (Cast("float", args[0]),), line)
+        if name in ("std::pow", "pow", "powf", "std::exp", "exp", "expf", "std::log", "log", "logf"):
+            base = name.split("::")[-1]
+            if len(args) != (2 if base.startswith("pow") else 1):
+                raise self.fail(f"{name} with {len(args)} arguments", node)
+            if base.endswith("f"):                    # the float functions round their arguments to float
+                return Call(base[:-1], tuple(Cast("float", a) for a in args), line)
+            return Call(base, args, line)
         if name in ("std::min", "std::max", "min", "max", "std::ceil", "ceil", "std::floor", "floor", "ceilf",
                     "floorf", "std::sqrt", "sqrt", "std::abs", "abs", "at::ceil_div", "c10::ceil_div"):
             base = name.split("::")[-1].rstrip("f") if name not in ("ceilf", "floorf") else name[:-1]
@@ -1184,6 +1193,14 @@ class _Rebased:
     name: str
 
 
+def _float32(value: float) -> float:
+    """The float nearest a decimal literal (`1.1f` is 1.10000002...), infinite beyond float's range."""
+    try:
+        return struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:
+        return math.inf
+
+
 def _number(raw: str, node: Node, tr: _FunctionTranslator) -> object:
     s = raw.replace("'", "").strip()
     if s[:1] in "+-":   # tree-sitter reads `-1` as one literal: C reads unary minus on 1
@@ -1202,7 +1219,7 @@ def _number(raw: str, node: Node, tr: _FunctionTranslator) -> object:
     if m and ("." in m.group(1) or "e" in m.group(1).lower() or m.group(2)):
         if m.group(2) in ("l", "L"):
             raise tr.fail(f"long double literal {raw}", node)
-        return Lit(float(m.group(1)), "float" if m.group(2) else "double")
+        return Lit(_float32(float(m.group(1))), "float") if m.group(2) else Lit(float(m.group(1)), "double")
     raise tr.fail(f"number {raw}", node)
 
 
