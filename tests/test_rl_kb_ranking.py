@@ -61,6 +61,16 @@ def test_kb_fresh9_runs_agree_and_its_estimates_precede_its_times():
     assert len(items) == 48 and len(estimated) == 47 and not any(s.inputs["guess"] for s in estimated)
 
 
+def test_kb_fresh10_runs_agree_and_every_candidate_was_estimated_before_its_times():
+    """kb_fresh10's two H100 runs (session 44): 48 of 48 `correct` in each, 58 of the 60 pairs >= 1.25x
+    apart in run 1 in the same order in run 2; all 48 estimated before they were timed, seven of them
+    guesses (arguments the wrappers pass through structs or helpers the interpreter did not read)."""
+    assert kb_measured.run_pairs("kb_fresh10 run 1", "kb_fresh10 run 2", corpus=kb_measured.FRESH10) == (60, 58)
+    items = kb_measured.samples(kb_measured.FRESH10)
+    assert len(items) == 48 and all(s.inputs["terms"] is not None for s in items)
+    assert sum(s.inputs["guess"] for s in items) == 7
+
+
 def test_every_measured_candidate_has_a_committed_estimate():
     items = kb_measured.samples()
     assert len(items) == 53

@@ -6,7 +6,10 @@ use is an addition in the same block is counted as an FMA, not a multiply plus a
 and the math library expand into several instructions; their counts below are those of the
 sm_90 SASS nvcc emits with default flags (IEEE division and square root, no fast math):
 ``a / b`` (fp32) is a reciprocal (MUFU, not counted) refined by 5 FFMA, ``sqrtf`` is MUFU.RSQ with
-2 FMUL and 2 FFMA, ``__fdividef`` and ``__expf`` one FMUL beside the MUFU.
+2 FMUL and 2 FFMA, ``__fdividef`` and ``__expf`` one FMUL beside the MUFU.  The other fp32 math
+functions (``powf`` to ``atanf`` below) are counted from the PTX nvcc 13.0 emits for them (``nvcc -ptx
+-O3 -arch=sm_90``, the library body inlined: its fma/mul/add.f32, slow paths included), on a machine
+without the SASS tools; ``powf`` is 44 operations, not the one multiply a call looked like.
 """
 
 from __future__ import annotations
@@ -28,6 +31,11 @@ MATH: dict[str, dict[str, int]] = {
     "sqrtf": {"mul": 2, "fma": 2}, "__fsqrt_rn": {"mul": 2, "fma": 2},
     "__fdividef": {"mul": 1}, "__expf": {"mul": 1}, "__logf": {"mul": 1}, "__exp10f": {"mul": 1},
     "expf": {"fma": 2, "add": 1, "mul": 1}, "exp2f": {"add": 1},
+    "powf": {"fma": 19, "mul": 10, "add": 15}, "logf": {"fma": 12, "mul": 2, "add": 1},
+    "log2f": {"fma": 12, "mul": 3, "add": 2}, "log10f": {"fma": 12, "mul": 3, "add": 1},
+    "log1pf": {"fma": 12, "mul": 2, "add": 1}, "expm1f": {"fma": 8, "mul": 2, "add": 4},
+    "exp10f": {"fma": 3, "mul": 1, "add": 1}, "sinf": {"fma": 9, "mul": 3}, "cosf": {"fma": 9, "mul": 3},
+    "tanhf": {"fma": 6, "mul": 2, "add": 1}, "erff": {"fma": 7, "mul": 1, "add": 1}, "atanf": {"fma": 9, "mul": 2},
     "rsqrtf": {}, "fabsf": {}, "fabs": {}, "fminf": {}, "fmaxf": {}, "fmin": {}, "fmax": {},
 }
 

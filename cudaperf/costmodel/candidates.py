@@ -99,12 +99,17 @@ def _launch_report(text: str, kernel: str, launch: str) -> dict:
 
 
 def defaulted(report: dict) -> list[str]:
-    """What the analyzer assumed for one kernel: scalar arguments it gave a default value, a default launch."""
+    """What the analyzer assumed for one kernel: scalar arguments it gave a default value, a default launch,
+    loops whose trip count rests on loaded values (a CSR row's `crow[r]` to `crow[r + 1]`: taken as one
+    iteration, `sampling.enter_loop`)."""
     launch = report["launch"]
     out = [f"{name} (assumed {a['value']})" for name, a in launch.get("args", {}).items()
            if a.get("source") == "default"]
     if launch.get("source") == "default":
         out.append(f"launch (assumed <<<{launch['grid'][0]}, {launch['block'][0]}>>>)")
+    reason = report["compute"].get("reason") or ""
+    out += [f"{why.split(': ', 1)[-1]} (taken as one iteration)" for why in reason.split("; ")
+            if why.endswith("whose trip count depends on data")]
     return out
 
 
