@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import operator
-import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -108,13 +107,6 @@ def _wrap(value: int, ctype: str) -> int:
     return value - (1 << bits) if signed and value >> (bits - 1) else value
 
 
-def _f32(x: float) -> float:
-    try:
-        return struct.unpack("f", struct.pack("f", x))[0]
-    except OverflowError:
-        return math.copysign(math.inf, x)
-
-
 def _c_math(fn: str, x: list[float]) -> float:
     """pow, exp or log as C computes them: infinities and NaN where Python's math raises."""
     try:
@@ -144,7 +136,7 @@ def convert(v: V, ctype: str) -> V:
             return V(ctype, _wrap(v.value.address(), ctype))
     if ctype in ("float", "double") and (v.ctype in _WIDTH or v.ctype in ("float", "double")):
         value = float(v.value)
-        return V(ctype, _f32(value) if ctype == "float" else value)
+        return V(ctype, P.float32(value) if ctype == "float" else value)
     if ctype.startswith("pointer:") and v.ctype.startswith("pointer"):
         return V(ctype, v.value)
     if ctype in ("error",) and v.ctype in _WIDTH:
@@ -681,7 +673,7 @@ class Interpreter:
                      math.isnan(x) else math.nan))
             else:
                 r = {"+": x + y, "-": x - y, "*": x * y}[op]
-            return V(t, _f32(r) if t == "float" else r)
+            return V(t, P.float32(r) if t == "float" else r)
         if op in ("/", "%"):
             if y == 0:
                 raise PlanError("integer division by zero")
@@ -811,10 +803,10 @@ class Interpreter:
                 return V(v.ctype, abs(v.value) if v.ctype in ("float", "double") else _wrap(abs(v.value), v.ctype))
             r = {"ceil": math.ceil, "floor": math.floor, "sqrt": math.sqrt}[fn](v.value) if not (
                 fn == "sqrt" and v.value < 0) else math.nan
-            return V(v.ctype, _f32(float(r)) if v.ctype == "float" else float(r))
+            return V(v.ctype, P.float32(float(r)) if v.ctype == "float" else float(r))
         if fn in ("pow", "exp", "log"):          # float in, float out; anything else (ints too) double
             real = _c_math(fn, [float(convert(a, "double").value) for a in args])
-            return V("float", _f32(real)) if all(a.ctype == "float" for a in args) else V("double", real)
+            return V("float", P.float32(real)) if all(a.ctype == "float" for a in args) else V("double", real)
         if fn == "ceil_div":
             a, b = args
             return self._binary("/", self._binary("-", self._binary("+", a, b, e.line), V("int", 1), e.line), b,

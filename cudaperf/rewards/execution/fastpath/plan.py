@@ -1098,11 +1098,7 @@ class _FunctionTranslator:
         if name in ("at::cuda::getCurrentCUDAStream", "c10::cuda::getCurrentCUDAStream",
                     "at::cuda::getDefaultCUDAStream", "c10::cuda::getDefaultCUDAStream"):
             return Call("current_stream", (), line)
-        if name == "sqrtf":                           # a float's square root, rounded to float
-            if len(args) != 1:
-                raise self.fail(f"sqrtf with {len(args)} arguments", node)
-            return Call("sqrt", (Cast("float", args[0]),), line)
-        if name in ("std::pow", "pow", "powf", "std::exp", "exp", "expf", "std::log", "log", "logf"):
+        if name in ("std::pow", "pow", "powf", "std::exp", "exp", "expf", "std::log", "log", "logf", "sqrtf"):
             base = name.split("::")[-1]
             if len(args) != (2 if base.startswith("pow") else 1):
                 raise self.fail(f"{name} with {len(args)} arguments", node)
@@ -1193,12 +1189,13 @@ class _Rebased:
     name: str
 
 
-def _float32(value: float) -> float:
-    """The float nearest a decimal literal (`1.1f` is 1.10000002...), infinite beyond float's range."""
+def float32(value: float) -> float:
+    """`value` rounded to the nearest float (`1.1f` is 1.10000002...), infinite beyond float's range: C's
+    conversion to float, for literals here and for the interpreter's float arithmetic."""
     try:
         return struct.unpack("f", struct.pack("f", value))[0]
     except OverflowError:
-        return math.inf
+        return math.copysign(math.inf, value)
 
 
 def _number(raw: str, node: Node, tr: _FunctionTranslator) -> object:
@@ -1219,7 +1216,7 @@ def _number(raw: str, node: Node, tr: _FunctionTranslator) -> object:
     if m and ("." in m.group(1) or "e" in m.group(1).lower() or m.group(2)):
         if m.group(2) in ("l", "L"):
             raise tr.fail(f"long double literal {raw}", node)
-        return Lit(_float32(float(m.group(1))), "float") if m.group(2) else Lit(float(m.group(1)), "double")
+        return Lit(float32(float(m.group(1))), "float") if m.group(2) else Lit(float(m.group(1)), "double")
     raise tr.fail(f"number {raw}", node)
 
 
