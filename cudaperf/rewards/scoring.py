@@ -140,12 +140,11 @@ class Scorer:
             [None] * len(codes)
         out = []
         for code, result, kernels, place, at_shapes in zip(codes, results, found, places, shaped):
-            untraced = at_shapes is UNTRACED
             if code is None:
                 out.append(_no_code(config, mode))
                 continue
             result = result.result()
-            if at_shapes is not None and not untraced:
+            if isinstance(at_shapes, StructuralScore):
                 structural = at_shapes
             elif kernels is None:
                 structural = floor(config, "not scored (execution reward)")
@@ -153,7 +152,7 @@ class Scorer:
                 structural = floor(config, kernels)
             else:
                 structural = score_kernels(kernels, config, launched=result.kernels_launched or [])
-                structural = score_untraced(structural, config) if untraced else structural
+                structural = score_untraced(structural, config) if at_shapes is UNTRACED else structural
             out.append(_with_place(combine(result, structural, config), place, config))
         return out
 

@@ -205,7 +205,8 @@ def samples(corpus: Corpus = KB) -> list[Sample]:
 
 def _untraced_structural(path: str, config) -> float | None:
     """What the unified reward scores a candidate whose launches the trace could not follow
-    (`structural.score_untraced`), read from its committed file; None where it cannot be read."""
+    (`structural.score_untraced`), read from its committed file (every kernel it defines: the reward counts
+    those its run launched, which no run here says); None where it cannot be read."""
     from ...rewards.structural import Unreadable, kernel_features, score_kernels, score_untraced
 
     try:
