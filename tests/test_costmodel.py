@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.costmodel.model import Ranker
 from cudaperf.costmodel.terms import ARCH, describe, request_latency, serial_shared, time_terms
 from cudaperf.rewards.config import RewardConfig
 from cudaperf.rewards.structural import score_at_shapes, speed
@@ -136,10 +137,28 @@ def test_l1_served_weights_order_convolutions_as_the_h200_measured(slow, fast):
     assert found >= 8 and right == found
 
 
+def _terms(seconds: float, loads: float = 0.5) -> dict[str, float]:
+    """A whole candidate's summed terms: `seconds` in all, `loads` of it in its loads' sectors."""
+    return {"dram": 0.8 * seconds, "loads": loads * seconds, "stores": 0.3 * seconds, "issue": 0.1 * seconds,
+            "flops": 0.05 * seconds, "latency": 0.6 * seconds, "shared": 0.1 * seconds, "global_atomics": 0.1 * seconds,
+            "shared_atomics": 0.1 * seconds, "total": seconds}
+
+
+def test_the_rankers_speedup_reads_its_margin_in_doublings_of_time():
+    """Every term doubled (none at zero): the ranker's speed-up is 2x; its own margin otherwise, so two
+    candidates of one total with their time in different terms differ as the model weighs them."""
+    ranker = Ranker.default()
+    assert ranker.speedup(_terms(1e-5), _terms(2e-5)) == pytest.approx(2.0, rel=1e-3)
+    assert ranker.speedup(_terms(1e-5), _terms(1e-5)) == pytest.approx(1.0)
+    heavy, light = _terms(1e-5, loads=0.95), _terms(1e-5, loads=0.05)
+    assert ranker.speedup(light, heavy) > 1.0 and ranker.score_terms(light) > ranker.score_terms(heavy)
+
+
 def test_speed_component():
-    assert speed(1e-5, 1e-5) == pytest.approx(0.5)
-    assert speed(1e-6, 1e-5) > speed(1e-5, 1e-5) > speed(1e-4, 1e-5) > 0
-    assert speed(None, 1e-5) is None and speed(1e-5, None) is None
+    assert speed(_terms(1e-5), _terms(1e-5)) == pytest.approx(0.5)
+    assert speed(_terms(1e-6), _terms(1e-5)) > speed(_terms(1e-5), _terms(1e-5)) > speed(_terms(1e-4), _terms(1e-5)) > 0
+    assert speed(_terms(4e-6), _terms(1.6e-5)) == pytest.approx(2 / 3, rel=1e-3)     # 4x faster
+    assert speed(None, _terms(1e-5)) is None and speed(_terms(1e-5), None) is None
 
 
 def test_structural_score_at_shapes_follows_where_the_time_goes():
@@ -148,14 +167,15 @@ def test_structural_score_at_shapes_follows_where_the_time_goes():
     with it the slow one scores lower, and a race still costs what it did."""
     config = RewardConfig()
     f = _kernel(TREE, (4096, 1, 1), (256, 1, 1), {"cols": 1024})["features"]
-    fast = score_at_shapes([("k", f, 1e-5)], 1e-5, 2e-5, config)
-    slow = score_at_shapes([("k", f, 3e-4)], 3e-4, 2e-5, config)
+    reference = _terms(2e-5)
+    fast = score_at_shapes([("k", f, 1e-5)], _terms(1e-5), reference, config)
+    slow = score_at_shapes([("k", f, 3e-4)], _terms(3e-4), reference, config)
     assert fast.score > slow.score + 0.3 and fast.components["speed"] > slow.components["speed"]
     plain = RewardConfig(speed_weight=0.0)
-    assert score_at_shapes([("k", f, 1e-5)], 1e-5, 2e-5, plain).score == pytest.approx(
-        score_at_shapes([("k", f, 3e-4)], 3e-4, 2e-5, plain).score)
-    assert "speed" not in score_at_shapes([("k", f, 1e-5)], 1e-5, None, config).components
-    racy = score_at_shapes([("k", {**f, "races": 1.0}, 1e-5)], 1e-5, 2e-5, config)
+    assert score_at_shapes([("k", f, 1e-5)], _terms(1e-5), reference, plain).score == pytest.approx(
+        score_at_shapes([("k", f, 3e-4)], _terms(3e-4), reference, plain).score)
+    assert "speed" not in score_at_shapes([("k", f, 1e-5)], _terms(1e-5), None, config).components
+    racy = score_at_shapes([("k", {**f, "races": 1.0}, 1e-5)], _terms(1e-5), reference, config)
     assert racy.score == pytest.approx(fast.score / 2)
 
 

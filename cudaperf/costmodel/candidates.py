@@ -50,11 +50,16 @@ class Estimate:
     note: str | None = None       # how the trace ended when not normally (partial, guessed calls), or nothing ran
     torch_only: str | None = None  # why none of its own kernels runs (no extension, one that cannot build):
     #                                the estimate is its torch operators', priced as the reference's
-    reference_seconds: float | None = None   # the reference's own estimated time (`reference_seconds`)
+    reference_terms: dict[str, float] | None = None   # the reference's own summed terms (`reference_terms`)
 
     @property
     def rankable(self) -> bool:
         return self.terms is not None
+
+    @property
+    def reference_seconds(self) -> float | None:
+        """The reference's estimated time."""
+        return self.reference_terms["total"] if self.reference_terms else None
 
     @property
     def guess(self) -> bool:
@@ -234,9 +239,9 @@ def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels
     labels = labels or [f"candidate {i}" for i in range(len(codes))]
     traced = traced or trace.run(reference, codes, sizes)
     found = [estimate_traced(label, t) for label, t in zip(labels, traced["candidates"])]
-    ref = reference_seconds(traced.get("reference_ops"), traced.get("reference_host"))
+    ref = reference_terms(traced.get("reference_ops"), traced.get("reference_host"))
     for e in found:
-        e.reference_seconds = ref
+        e.reference_terms = ref
     return found
 
 
@@ -254,12 +259,6 @@ def reference_terms(ops: list[dict] | None, host_calls: dict | None = None) -> d
     terms["host"] = sum(op_host(op) for op in ops) + host_only(host_calls)
     terms["total"] = max(terms.get("total", 0.0), terms["host"])
     return terms
-
-
-def reference_seconds(ops: list[dict] | None, host_calls: dict | None = None) -> float | None:
-    """The reference's estimated time (`reference_terms`' total)."""
-    terms = reference_terms(ops, host_calls)
-    return terms["total"] if terms else None
 
 
 def task_reference(task: Any) -> str:

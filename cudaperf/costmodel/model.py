@@ -74,6 +74,13 @@ class Ranker:
         """Higher is faster, for summed terms (a candidate's, `candidates.Estimate.terms`)."""
         return float(self.inputs_of_terms(terms) @ self.weights)
 
+    def speedup(self, terms: dict[str, float], reference_terms: dict[str, float]) -> float:
+        """The model's estimated speed-up of a whole candidate over its reference (both as summed terms): the
+        score margin read in doublings of time, the score moving by minus the weights' sum (over their
+        scales) when every term doubles (the inputs are log2 microseconds)."""
+        per_doubling = -float(np.sum(self.weights / self.scale))
+        return 2.0 ** ((self.score_terms(terms) - self.score_terms(reference_terms)) / per_doubling)
+
     def score(self, kernel: Any) -> float:
         """Higher is faster: minus the model's log-time-like estimate for one kernel."""
         return self.score_described(describe(kernel))

@@ -15,14 +15,16 @@ and the sync hygiene factor 1 / (1 + sum of penalty x count) over races, barrier
 never reach and redundant barriers multiplies their weighted mean: a racy kernel's speed is moot.
 A candidate scores the mean over its kernels; unreadable code or no kernel scores the floor.  At the
 task's real shapes (`score_launches`, `score_at_shapes`) the kernels are weighted by their estimated
-seconds, and the candidate's estimated speed-up over the reference counts beside them with
-`RewardConfig.speed_weight`: where the time goes, not only how well each kernel uses the memory system."""
+seconds, and the candidate's speed-up over the reference as the ranker estimates it (the trained time
+model, `costmodel.model.Ranker.speedup`) counts beside them with `RewardConfig.speed_weight`: where the time
+goes, not only how well each kernel uses the memory system."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 from ..analysis import arch as arch_table
 from ..analysis import passes
@@ -31,6 +33,7 @@ from ..analysis.launch import LaunchError
 from ..analysis.passes import features
 from ..analysis.report import FileReport, KernelReport
 from ..analysis.source import SourceError
+from ..costmodel.model import Ranker
 from .config import STRUCTURAL_COMPONENTS, RewardConfig
 from .execution.gate_python import cuda_strings
 from .execution.pysource import parse as parse_python
@@ -238,30 +241,35 @@ def score_launches(estimate, config: RewardConfig) -> StructuralScore:
     if not estimate.launches:
         return floor(config, estimate.reason or "no kernel launched")
     return score_at_shapes([(k.kernel, k.report["features"], k.count * k.terms["total"]) for k in estimate.launches],
-                           estimate.seconds, estimate.reference_seconds, config)
+                           estimate.terms, estimate.reference_terms, config)
 
 
-def speed(seconds: float | None, reference_seconds: float | None) -> float | None:
-    """The estimated speed-up s = reference time / candidate time mapped to [0, 1): sqrt(s) / (1 +
-    sqrt(s)), 0.5 at parity with the reference and symmetric in log s (4x faster 2/3, 4x slower 1/3), so
-    candidates all far faster (or all far slower) than the reference are still told apart; None without
-    both estimates."""
-    if not seconds or not reference_seconds or seconds <= 0 or reference_seconds <= 0:
+@cache
+def _ranker() -> Ranker:
+    return Ranker.default()
+
+
+def speed(terms: Mapping[str, float] | None, reference_terms: Mapping[str, float] | None) -> float | None:
+    """The speed-up s of a whole candidate over its reference (summed time terms, torch operators and host
+    time included) as the ranker estimates it, mapped to [0, 1): sqrt(s) / (1 + sqrt(s)), 0.5 at parity
+    with the reference and symmetric in log s (4x faster 2/3, 4x slower 1/3), so candidates all far faster
+    (or all far slower) than the reference are still told apart; None without both."""
+    if not terms or not reference_terms:
         return None
-    root = math.sqrt(reference_seconds / seconds)
+    root = math.sqrt(_ranker().speedup(terms, reference_terms))
     return root / (1.0 + root)
 
 
-def score_at_shapes(found: list[tuple[str, Mapping[str, float], float]], seconds: float | None,
-                    reference_seconds: float | None, config: RewardConfig) -> StructuralScore:
+def score_at_shapes(found: list[tuple[str, Mapping[str, float], float]], terms: Mapping[str, float] | None,
+                    reference_terms: Mapping[str, float] | None, config: RewardConfig) -> StructuralScore:
     """Kernels (name, features, estimated seconds) at the task's shapes: their components weighted by
     their seconds (`score_weighted`), and beside them with `config.speed_weight` (against 1 for the
-    kernel components together) the candidate's estimated speed-up over the reference (`speed`: the
-    whole candidate's time, launches, torch operators and host time included), under the same sync
-    hygiene factor.  Within a task this is what orders candidates by where their time goes: two
-    kernels that use the memory system equally well but do 30x different work do not tie."""
+    kernel components together) the candidate's estimated speed-up over the reference (`speed`, from the
+    summed terms of both), under the same sync hygiene factor.  Within a task this is what orders
+    candidates by where their time goes: two kernels that use the memory system equally well but do 30x
+    different work do not tie."""
     base = score_weighted(found, config)
-    fast = speed(seconds, reference_seconds)
+    fast = speed(terms, reference_terms)
     return base if fast is None else with_speed(base, fast, config)
 
 

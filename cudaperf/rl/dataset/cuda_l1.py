@@ -194,8 +194,8 @@ def samples(features: tuple[Path, ...] = (FEATURES,), data: Path = DATA, which: 
             if f is None:
                 continue
             structural = None if f["terms"] is None else score_at_shapes(
-                [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"]["total"],
-                ref["terms"]["total"], config).score
+                [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"],
+                ref["terms"], config).score
             found.append(Sample(f"cuda_l1/{task}", 0, solution, ratio, _solution_inputs(f, structural)))
     return found
 

@@ -195,8 +195,8 @@ def samples(corpus: Corpus = KB) -> list[Sample]:
             if f is None:
                 continue
             structural = _untraced_structural(path, config) if f["terms"] is None else score_at_shapes(
-                [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"]["total"],
-                f.get("reference_seconds"), config).score
+                [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"],
+                f["reference_terms"], config).score
             found.append(Sample(f"kb/{Path(task).name}", 0, Path(path).name, ratio,
                                 {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
                                  "guess": f["guess"], "reason": f["reason"], "structural": structural}))

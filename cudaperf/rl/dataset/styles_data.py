@@ -35,7 +35,7 @@ def cuda_lines(source: str) -> int:
 
 def estimate_row(est, source: str) -> dict:
     """What the features files keep of one candidate's estimate (`candidates.Estimate`)."""
-    return {"terms": est.terms, "reference_seconds": est.reference_seconds, "reason": est.reason,
+    return {"terms": est.terms, "reference_terms": est.reference_terms, "reason": est.reason,
             "guess": est.guess, "unknown": est.unknown, "note": est.note,
             "launches": est.launch_count(), "lines": cuda_lines(source), "inferred": est.sizes,
             "kernels": [{"kernel": k.kernel, "count": k.count, "grid": k.grid, "block": k.block,
@@ -78,8 +78,8 @@ def samples(data: str | Path = STYLES) -> list[Sample]:
             found.append(Sample(r["task_id"], r["config_id"], r["cand_id"], r["time_ms"],
                                 {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
                                  "structural": score_at_shapes([(k["kernel"], k["features"], k["count"] * k["seconds"])
-                                                                for k in f["kernels"]], f["terms"]["total"],
-                                                               f.get("reference_seconds"), config).score,
+                                                                for k in f["kernels"]], f["terms"],
+                                                               f["reference_terms"], config).score,
                                  "reference_ms": r["reference_ms"]}))
     return found
 
