@@ -71,6 +71,14 @@ def test_kb_fresh10_runs_agree_and_every_candidate_was_estimated_before_its_time
     assert sum(s.inputs["guess"] for s in items) == 7
 
 
+def test_kb_fresh11_runs_agree_and_every_candidate_was_estimated_before_its_times():
+    """kb_fresh11's two H100 runs (session 45): 48 of 48 `correct` in each, 68 of the 70 pairs >= 1.25x
+    apart in run 1 in the same order in run 2; all 48 estimated before they were timed, none a guess."""
+    assert kb_measured.run_pairs("kb_fresh11 run 1", "kb_fresh11 run 2", corpus=kb_measured.FRESH11) == (70, 68)
+    items = kb_measured.samples(kb_measured.FRESH11)
+    assert len(items) == 48 and all(s.inputs["terms"] is not None and not s.inputs["guess"] for s in items)
+
+
 def test_every_measured_candidate_has_a_committed_estimate():
     items = kb_measured.samples()
     assert len(items) == 53
