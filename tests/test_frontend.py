@@ -109,6 +109,20 @@ def test_template_arguments_from_kernel_name_and_arg():
     assert by_arg.accesses[0].coalescing.sectors_per_request == pytest.approx(16)
 
 
+@pytest.mark.parametrize("flag, requests", [("true", 2.0), ("false", 8.0)])
+def test_a_bool_template_argument_from_the_kernel_name_picks_its_branch(flag, requests):
+    """`k<true>` named as the kernel (how the cost model asks for a traced launch) binds `VEC`: only the taken
+    side of `if (VEC)` counts (tests/kb_fresh11's SwiGLU counted its vector and scalar paths both)."""
+    code = """template <bool VEC> __global__ void k(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (VEC) { reinterpret_cast<float4*>(y)[i] = reinterpret_cast<const float4*>(x)[i]; }
+    else { for (int j = 0; j < 4; ++j) y[4 * i + j] = x[4 * i + j]; }
+}"""
+    report = analyze_source(code, "t.cu", Options(kernel=f"k<{flag}>", grid=(64, 1, 1), block=(256, 1, 1),
+                                                  args={"n": 65536}))
+    assert report.kernels[0].to_json()["features"]["global_requests_per_thread"] == pytest.approx(requests)
+
+
 def test_host_launch_with_dim3_and_arguments():
     code = """
 __global__ void k(const float* in, float* out, int width, int height) {

@@ -105,3 +105,18 @@ def test_the_estimate_follows_the_instructions_ncu_counted():
     assert len(pairs) >= 60
     assert np.mean(error < np.log(2.0)) >= 0.85 and np.mean(error < np.log(3.0)) >= 0.95
     assert np.corrcoef(ranks(measured), ranks(estimated))[0, 1] >= 0.9
+
+
+@pytest.mark.slow
+def test_the_estimate_follows_the_instructions_ncu_counted_on_a_corpus_it_was_not_designed_on():
+    """kb_fresh11's 48 candidates under Nsight Compute on an H100 (tests/data/h100/kb_fresh11/ncu), profiled
+    after its estimates were committed: 50 kernels over a million warp instructions.  As committed (7c49a18)
+    the estimate was within 2x for 74% of them, within 3x for 98%, Spearman 0.976; after the bool template
+    argument was bound (read on this corpus, so no longer held out) 80%, 100%, 0.980.  The naive GEMMs'
+    K loops are counted 2.4x high (nvcc unrolls them and folds their address arithmetic)."""
+    pairs = _pairs("kb_fresh11")
+    measured, estimated = np.array(pairs).T
+    error = np.abs(np.log(estimated / measured))
+    assert len(pairs) == 50
+    assert np.mean(error < np.log(2.0)) >= 0.78 and np.mean(error < np.log(3.0)) >= 0.98
+    assert np.corrcoef(ranks(measured), ranks(estimated))[0, 1] >= 0.97

@@ -346,14 +346,20 @@ def infer_arguments(kernel: Kernel, launch: Launch) -> None:
             launch.arg_sources[param.name] = "default"
 
 
+_BOOLEANS = {"true": 1.0, "false": 0.0}
+
+
 def template_bindings(names: list[str], kinds: list[str], given: list[str], types_lookup) -> dict[str, object]:
-    """Map template parameters to launch template arguments (ints become constants, types CTypes)."""
+    """Map template parameters to launch template arguments (integers and `true`/`false` become constants,
+    types CTypes)."""
     bound: dict[str, object] = {}
     for name, kind, value in zip(names, kinds, given):
         if kind == "type":
             ctype = types_lookup(value)
             if isinstance(ctype, CType):
                 bound[name] = ctype
+        elif value.strip() in _BOOLEANS:
+            bound[name] = Const(_BOOLEANS[value.strip()])
         else:
             try:
                 bound[name] = Const(float(int(value.rstrip("uUlL"), 0)))
