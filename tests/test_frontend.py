@@ -231,3 +231,26 @@ template <unsigned int BLOCK> __global__ void k(float* g) {
 """
     report = kernel_report(code, kernel="k<256>", grid=(4, 1, 1), block=(256, 1, 1))
     assert [b["uniformity"] for b in report["branches"] if b["line"] == 2] == ["grid"]
+
+
+def test_loads_through_a_local_array_of_row_pointers_are_followed():
+    """A register-blocked kernel keeps its rows' pointers in a local array (`rows[i] = a + (m0 + i) * K`, filled
+    in one loop, read in another): the loads through them are the global loads they are (tests/kb_fresh9's
+    batched matvec had none, so its estimate was the host time alone).  A second pointer stored at one
+    element (a swap) and the array's pointers are not followed."""
+    code = """__global__ void k(const float* __restrict__ a, float* out, int K) {
+    const float* rows[4];
+    for (int i = 0; i < 4; ++i) rows[i] = a + (blockIdx.x * 4 + i) * K;
+    float acc = 0.f;
+    for (int j = threadIdx.x; j < K; j += 32)
+        for (int i = 0; i < 4; ++i) acc += __ldg(rows[i] + j);
+    out[blockIdx.x * 32 + threadIdx.x] = acc;
+}"""
+    options = Options(grid=(64, 1, 1), block=(32, 1, 1), args={"K": 1024})
+    loads = [a for a in analyze_source(code, "t.cu", options).kernels[0].to_json()["memory"]["accesses"]
+             if a["space"] == "global" and a["kind"] == "load"]
+    assert len(loads) == 1 and loads[0]["executions_per_thread"] == pytest.approx(128)
+    assert loads[0]["pattern"] == "coalesced" and "blockIdx.x" in loads[0]["index"]
+    swapped = code.replace("float acc = 0.f;", "rows[0] = rows[1]; float acc = 0.f;")
+    assert not [a for a in analyze_source(swapped, "t.cu", options).kernels[0].to_json()["memory"]["accesses"]
+                if a["space"] == "global" and a["kind"] == "load"]

@@ -294,6 +294,7 @@ class Expressions:
             if record:
                 self._write(target, left_node, value=right.expr if operator == "=" and isinstance(right, Scalar)
                             else None)
+            self._store_pointer_element(target, right, operator == "=")
             return right
         root = _root_identifier(left_node)
         local = env.lookup(root) if root is not None else None

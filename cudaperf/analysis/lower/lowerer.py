@@ -51,6 +51,7 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
         self.inline_stack: list[_Inline] = []
         self.pending_unroll: int | None = None
         self.cse: dict[tuple, Load] = {}  # loads available for reuse: (space, array, offset, size)
+        self.pointer_elements: dict[str, dict | None] = {}  # local arrays of pointers (_store_pointer_element)
         self.writes = 0  # clobbers so far (see _clobber)
         self.work = WorkCounter()
         self.statements = 0

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..ctype import UNKNOWN
 from ..ir import Access, OpaqueMemory
 from ..parse import Node, descendants, text
-from ..symbolic import ZERO, Expr, Load, Opaque, lift, op
+from ..symbolic import ZERO, Const, Expr, Load, Op, Opaque, Sym, lift, op, substitute
 from .values import Env, Loc, Ptr, Scalar, Val, _opaque
 
 _ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
@@ -51,12 +51,43 @@ class Memory:
         return value
 
     def _loaded(self, value: Val, node: Node | None, record: bool) -> Val:
-        """What reading `value` gives: a location is loaded (an array decays to a pointer)."""
+        """What reading `value` gives: a location is loaded (an array decays to a pointer; an element of
+        a local array of pointers is the pointer stored there, `_pointer_element`)."""
         if isinstance(value, Loc):
             if value.type.is_array:
                 return Ptr(value.space, value.array, value.offset, value.type.element)
-            return self._read(value, node, record)
+            read = self._read(value, node, record)
+            return self._pointer_element(value) or read
         return value
+
+    def _store_pointer_element(self, loc: Loc, value: Val, plain: bool) -> None:
+        """Remember what a local array of pointers holds (`rows[i] = a + (m0 + i) * K;`, a register-blocked
+        kernel's row pointers): one pointer per element offset; any other store to the array, or a second
+        pointer at one offset (a swap of double buffers), and nothing is remembered of it."""
+        if loc.space != "local":
+            return
+        held = self.pointer_elements.get(loc.array, {})
+        if held is None or not plain or not isinstance(value, Ptr) or held.get(loc.offset, value) != value:
+            self.pointer_elements[loc.array] = None
+            return
+        self.pointer_elements[loc.array] = {**held, loc.offset: value}
+
+    def _pointer_element(self, loc: Loc) -> Ptr | None:
+        """The pointer an element of a local array of pointers holds: the one stored at the same offset, or
+        the one stored at `c * size` for a loop counter `c` (the loop that filled the array), with `c` read
+        as the index the element is loaded at."""
+        held = self.pointer_elements.get(loc.array) if loc.space == "local" else None
+        if not held:
+            return None
+        if loc.offset in held:
+            return held[loc.offset]
+        if len(held) != 1:
+            return None
+        (offset, ptr), = held.items()
+        counter, index = _scaled(offset, loc.type.size), _scaled(loc.offset, loc.type.size)
+        if not isinstance(counter, Sym) or index is None:
+            return None
+        return Ptr(ptr.space, ptr.array, substitute(ptr.offset, {counter.name: index}), ptr.pointee)
 
     def _read(self, loc: Loc, node: Node | None, record: bool) -> Scalar:
         if not record or node is None:
@@ -209,3 +240,12 @@ def _result_read(call: Node) -> bool:
     if parent is None or parent.type == "expression_statement":
         return False
     return not (parent.type == "cast_expression" and text(parent.child_by_field_name("type") or parent) == "void")
+
+
+def _scaled(offset: Expr, size: int) -> Expr | None:
+    """`x` of an element offset `x * size`."""
+    if isinstance(offset, Op) and offset.name == "*" and len(offset.args) == 2:
+        for a, b in (offset.args, reversed(offset.args)):
+            if isinstance(b, Const) and b.value == size:
+                return a
+    return None
