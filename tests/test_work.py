@@ -105,7 +105,7 @@ def test_flops_against_ncu_sass_counts():
 def test_dram_bytes_against_ncu_for_kernels_moving_more_than_16_mb():
     """The issue's target: within 35% of ncu's dram__bytes_read + dram__bytes_write on >= 80% of the
     kernels moving more than 16 MB.  Kernels whose addresses depend on data report null, which
-    counts as a miss here."""
+    counts as a miss here; what they report as `dram_bytes_at_least` is under ncu's count in each."""
     hits, total, misses = 0, 0, []
     for set_name, case in CASES:
         root, data = SETS[set_name]
@@ -118,6 +118,7 @@ def test_dram_bytes_against_ncu_for_kernels_moving_more_than_16_mb():
         total += 1
         if memory["dram_bytes_read"] is None:
             misses.append((case["id"], truth, None))
+            assert 0 < memory["dram_bytes_at_least"] <= truth, case["id"]   # a lower bound (5% to 100% here)
             continue
         estimate = memory["dram_bytes_read"] + memory["dram_bytes_write"]
         if abs(estimate - truth) <= 0.35 * truth:
@@ -147,6 +148,25 @@ def test_dram_model_first_principles():
     assert strided["dram_bytes_read"] == 64 * 2**20   # one scattered sector per thread, 64 B fetched each
     stencil = kernel_report(copy, kernel="stencil", grid=(4096, 1, 1), block=(256, 1, 1))["memory"]
     assert stencil["dram_bytes_read"] == pytest.approx(4 * (2**20 + 2), abs=32)  # neighbours re-read from L2
+
+
+def test_known_accesses_bound_the_dram_bytes_where_others_depend_on_data():
+    """A gather's table is read at loaded indices: its totals are unknown (null, with the reason), and the
+    arrays read and written at known addresses still move their footprints, which the time model prices
+    (`dram_bytes_at_least`) instead of nothing (82 of 741 kernels of the timed KernelBench-style corpora
+    were priced with no DRAM time at all)."""
+    from cudaperf.costmodel.terms import describe
+
+    code = """__global__ void gather(const float* table, const int* idx, float* out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = table[idx[i]]; }"""
+    report = kernel_report(code, kernel="gather", grid=(4096, 1, 1), block=(256, 1, 1))
+    memory = report["memory"]
+    assert memory["dram_bytes_read"] is None and memory["dram_bytes_write"] is None
+    assert memory["dram_bytes_at_least"] == 4 * 2**20    # idx's footprint; out's 4 MiB stay in the L2
+    assert describe(report)["dram_bytes"] == 4 * 2**20
+    known = kernel_report(code.replace("table[idx[i]]", "table[i]"), kernel="gather", grid=(4096, 1, 1),
+                          block=(256, 1, 1))["memory"]
+    assert known["dram_bytes_at_least"] is None and describe({**report, "memory": known})["dram_bytes"] == 4 * 2**20
 
 
 def test_roofline_bound_agrees_with_measured_utilisation():

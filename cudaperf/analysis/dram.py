@@ -7,7 +7,8 @@ costs the smaller of its footprint (the span of addresses the launch touches) an
 loads request.  Writes: stores land in the L2 and reach DRAM only when evicted during the kernel;
 measured on the H200, a 16 MiB copy wrote 0.44 MB.  The model evicts the written footprint in
 proportion to how far the launch's whole footprint exceeds the L2.  Data-dependent addresses
-make a total unknown (null, with the reason).
+make a total unknown (null, with the reason); the bytes of the arrays and accesses that are known
+stay as a lower bound (`at_least`), which is what the time model prices then rather than nothing.
 
 The roofline's intensity divides by the compulsory traffic instead: the reads, and every written
 byte once.  A write the L2 still holds when the kernel ends reaches DRAM afterwards, costing the
@@ -58,6 +59,7 @@ class Dram:
     reason: str | None
     written: float | None = None  # the written footprint: reaches DRAM during the kernel or after it
     unseen: str | None = None  # an operation whose bytes are not counted: the totals are a lower bound
+    at_least: float | None = None  # unknown totals: what the known accesses read and write back
 
     @property
     def compulsory(self) -> float | None:
@@ -74,11 +76,11 @@ def unseen_traffic(kernel: Kernel) -> str | None:
 
 def traffic(loads: dict[str, ArrayTraffic], stores: dict[str, ArrayTraffic], l2_bytes: int,
             unseen: str | None = None) -> Dram:
-    unknown = sorted(name for name, t in {**loads, **stores}.items() if t.unknown)
-    if unknown:
-        return Dram(None, None, f"addresses of {', '.join(unknown)} depend on data")
     read = sum(t.footprint for t in loads.values())
     written = sum(t.footprint for t in stores.values())
     total = read + written
     evicted = written * max(0.0, (total - l2_bytes) / total) if total else 0.0
+    unknown = sorted(name for name, t in {**loads, **stores}.items() if t.unknown)
+    if unknown:
+        return Dram(None, None, f"addresses of {', '.join(unknown)} depend on data", at_least=read + evicted)
     return Dram(read, evicted, None, written, unseen)

@@ -140,6 +140,8 @@ class KernelReport:
             "shared_store_wavefronts_per_request": rounded(self.wavefronts_per_request("store")),
             "dram_bytes_read": None if self.dram is None or self.dram.read is None else round(self.dram.read),
             "dram_bytes_write": None if self.dram is None or self.dram.write is None else round(self.dram.write),
+            "dram_bytes_at_least": None if self.dram is None or self.dram.at_least is None
+            else round(self.dram.at_least),
             "accesses": [a.to_json() for a in self.accesses],
         }
 

@@ -26,6 +26,14 @@ def _kernel_json(kernel: Any) -> dict:
     return kernel.to_json() if hasattr(kernel, "to_json") else kernel
 
 
+def _dram_bytes(memory: dict) -> float:
+    """DRAM bytes of one launch: read and written back, or where addresses depend on data, what the known
+    accesses move (`dram_bytes_at_least`, absent from reports made before it: nothing then)."""
+    if memory["dram_bytes_read"] is not None:
+        return float(memory["dram_bytes_read"] + (memory["dram_bytes_write"] or 0))
+    return float(memory.get("dram_bytes_at_least") or 0)
+
+
 def describe(kernel: Any) -> dict[str, float]:
     """Launch totals of one analysed kernel: what the model's vector is built from.  Accepts a
     `cudaperf.analyze/1` kernel object (dict) or a KernelReport."""
@@ -66,7 +74,7 @@ def describe(kernel: Any) -> dict[str, float]:
     return {
         "threads": float(blocks * block_threads), "blocks": float(blocks), "block_threads": float(block_threads),
         "warps": float(warps), **totals,
-        "dram_bytes": float((k["memory"]["dram_bytes_read"] or 0) + (k["memory"]["dram_bytes_write"] or 0)),
+        "dram_bytes": _dram_bytes(k["memory"]),
         "flops": float(k["compute"]["flops"] or 0),
         "issued_instructions": float(sum(k["compute"]["issued"].values())),
         "active_blocks_per_sm": float(occupancy.get("active_blocks_per_sm") or 0),

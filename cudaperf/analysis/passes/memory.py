@@ -93,7 +93,7 @@ def _dram_per_thread(report: KernelReport) -> float:
 
 
 _SUMMARY = ("global_load_sectors_per_request", "global_store_sectors_per_request", "shared_load_wavefronts_per_request",
-            "shared_store_wavefronts_per_request", "dram_bytes_read", "dram_bytes_write")
+            "shared_store_wavefronts_per_request", "dram_bytes_read", "dram_bytes_write", "dram_bytes_at_least")
 
 
 @register
