@@ -178,7 +178,7 @@ def samples(features: tuple[Path, ...] = (FEATURES,), data: Path = DATA, which: 
     first file's row winning; `also`: directories of more runs (`BASELINE_RUNS`, with `features` naming
     `BASELINE_FEATURES` too)."""
     from ...rewards.config import RewardConfig
-    from ...rewards.structural import score_at_shapes
+    from .styles_data import row_structural
 
     config = RewardConfig()
     feats = _features(features)
@@ -193,9 +193,7 @@ def samples(features: tuple[Path, ...] = (FEATURES,), data: Path = DATA, which: 
             f = feats.get((task, solution))
             if f is None:
                 continue
-            structural = None if f["terms"] is None else score_at_shapes(
-                [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"],
-                ref["terms"], config).score
+            structural = None if f["terms"] is None else row_structural(f, ref["terms"], config)
             found.append(Sample(f"cuda_l1/{task}", 0, solution, ratio, _solution_inputs(f, structural)))
     return found
 

@@ -189,7 +189,7 @@ def samples(corpus: Corpus = KB) -> list[Sample]:
     """Measured candidates joined with their committed estimates; `time_ms` is the relative time
     (candidate over reference), `inputs` as `styles_data.samples` gives them."""
     from ...rewards.config import RewardConfig
-    from ...rewards.structural import score_at_shapes
+    from .styles_data import row_structural
 
     config = RewardConfig()
     feats = {r["impl_id"]: r for r in read_jsonl(corpus.features)}
@@ -199,9 +199,8 @@ def samples(corpus: Corpus = KB) -> list[Sample]:
             f = feats.get(path)
             if f is None:
                 continue
-            structural = _untraced_structural(path, config) if f["terms"] is None else score_at_shapes(
-                [(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in f["kernels"]], f["terms"],
-                f["reference_terms"], config).score
+            structural = _untraced_structural(path, config) if f["terms"] is None else \
+                row_structural(f, f["reference_terms"], config)
             found.append(Sample(f"kb/{Path(task).name}", 0, Path(path).name, ratio,
                                 {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
                                  "guess": f["guess"], "reason": f["reason"], "structural": structural}))

@@ -44,6 +44,15 @@ def estimate_row(est, source: str) -> dict:
             "torch_ops": [o["op"] for o in est.torch_ops]}
 
 
+def row_structural(row: dict, reference_terms: dict | None, config) -> float:
+    """The structural reward at the task's shapes of one features row (`estimate_row`) against its
+    reference's summed terms (`structural.score_at_shapes`)."""
+    from ...rewards.structural import score_at_shapes
+
+    return score_at_shapes([(k["kernel"], k["features"], k["count"] * k["seconds"]) for k in row["kernels"]],
+                           row["terms"], reference_terms, config).score
+
+
 def rows(families: tuple[str, ...] = ()) -> list[dict]:
     """Every (task, configuration, candidate) estimated at the configuration's shapes (of `families`
     only, when given)."""
@@ -66,7 +75,6 @@ def samples(data: str | Path = STYLES) -> list[Sample]:
     """Verified measurements joined with their estimates; `inputs` carries the summed `terms` and
     the baselines' counts."""
     from ...rewards.config import RewardConfig
-    from ...rewards.structural import score_at_shapes
 
     config = RewardConfig()
     data = Path(data)
@@ -77,9 +85,7 @@ def samples(data: str | Path = STYLES) -> list[Sample]:
         if r.get("verified") and r.get("time_ms") and f is not None and f["terms"] is not None:
             found.append(Sample(r["task_id"], r["config_id"], r["cand_id"], r["time_ms"],
                                 {"terms": f["terms"], "launches": f["launches"], "lines": f["lines"],
-                                 "structural": score_at_shapes([(k["kernel"], k["features"], k["count"] * k["seconds"])
-                                                                for k in f["kernels"]], f["terms"],
-                                                               f["reference_terms"], config).score,
+                                 "structural": row_structural(f, f["reference_terms"], config),
                                  "reference_ms": r["reference_ms"]}))
     return found
 
