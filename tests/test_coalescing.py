@@ -137,6 +137,29 @@ def test_a_warp_uniform_gathered_row_keeps_its_sectors(row, sectors):
     assert gather["pattern"] == "indirect" and gather["sectors_per_request"] == sectors
 
 
+@pytest.mark.parametrize("broadcast, sectors", [
+    ("__shfl_sync(0xffffffffu, row, 0)", 16.0),        # lane 0's row, read by every lane
+    ("__shfl_sync(0xffffffffu, row, threadIdx.x & 1)", None),  # two lanes' rows: not one per warp
+    ("__shfl_sync(0xffffffffu, row, 0, 16)", None),    # one per half warp
+])
+def test_a_row_broadcast_by_a_shuffle_keeps_its_sectors(broadcast, sectors):
+    """One lane loads a row index and `__shfl_sync` hands it to the warp (kb_fresh7's embedding lookup,
+    a warp per token): every lane reads that lane's value, so the row is one per warp and the float4
+    copy of it touches 16 sectors per request, not a sector range per lane."""
+    code = f"""
+    __global__ void k(const long long* idx, const float4* w4, float4* out4, long long D4) {{
+        int lane = threadIdx.x & 31;
+        long long t = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+        long long row = 0;
+        if (lane == 0) row = idx[t];
+        row = {broadcast};
+        for (long long c = lane; c < D4; c += 32) out4[t * D4 + c] = w4[row * D4 + c];
+    }}"""
+    r = kernel_report(code, grid=(64, 1, 1), block=(256, 1, 1), D4=128)
+    gather = accesses(r, "w4")[0]
+    assert gather["pattern"] == "indirect" and gather["sectors_per_request"] == sectors
+
+
 def test_shared_subexpressions_are_judged_once_for_warp_uniformity(monkeypatch):
     """A merge path's cursors (segsort's `bb_comput_l`): every step selects on loads at the cursors of the
     step before, so the address is a DAG whose tree is exponential in the steps.  Judged as a tree, six

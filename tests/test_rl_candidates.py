@@ -840,3 +840,39 @@ def test_torch_s_convolutions_and_gemms_on_shapes_nobody_fitted_on():
         torch.backends.cuda.matmul.allow_tf32 = False
     assert len(errors["conv"]) > 100 and statistics.median(errors["conv"]) < 0.45
     assert len(errors["gemm"]) > 30 and statistics.median(errors["gemm"]) < 0.15
+
+
+_BINCOUNT_REFERENCE = '''
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.bincount(x, minlength=64)
+
+def get_inputs():
+    return [torch.randint(0, 64, (1 << 20,), dtype=torch.int64)]
+
+def get_init_inputs():
+    return []
+'''
+
+
+@pytest.mark.torch
+def test_a_reference_meta_tensors_cannot_run_is_priced_as_reading_its_inputs():
+    """`bincount` sizes its output by the data, so the reference cannot run on meta tensors; its speed-up
+    baseline is then one operator reading its inputs (4-byte elements) and a host call, the same for every
+    candidate, not nothing (kb_fresh9's bincount had no speed term: its structural rewards saturated)."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel import trace
+    from cudaperf.costmodel.candidates import reference_floor
+    from cudaperf.costmodel.terms import ARCH
+    from cudaperf.costmodel.torch_ops import TORCH
+
+    traced = trace.run(_BINCOUNT_REFERENCE, [])
+    assert traced["reference_ops"] is None
+    floor = reference_floor(traced["inputs"])
+    assert floor["dram"] == pytest.approx(4.0 * (1 << 20) / ARCH["dram_bps"])
+    assert floor["host"] == pytest.approx(TORCH["host_s"])
+    assert floor["total"] == pytest.approx(max(floor["dram"] + ARCH["launch_s"], floor["host"]))
+    assert reference_floor([{"value": 3}]) is None

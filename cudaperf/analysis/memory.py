@@ -112,6 +112,9 @@ def _stood_in_fresh(expr: Load | Opaque | Op, batch: Batch, dependence: Dependen
         return _STAND_IN if uniform else None
     if isinstance(expr, Opaque):
         return _STAND_IN if dependence.level(expr) <= 2 else None
+    if expr.name == "warp_uniform" or (expr.name == "shfl_idx" and _whole_warp_broadcast(expr, batch, dependence,
+                                                                                         seen, depth)):
+        return _STAND_IN  # a vote, or one lane's value read by every lane (`__shfl_sync(m, row, 0)`)
     args = []
     for a in expr.args:
         stood = _stood_in(a, batch, dependence, seen, depth)
@@ -122,6 +125,13 @@ def _stood_in_fresh(expr: Load | Opaque | Op, batch: Batch, dependence: Dependen
 
 
 _STAND_IN = Const(1.5, False)
+
+
+def _whole_warp_broadcast(shfl: Op, batch: Batch, dependence: Dependence, seen: dict, depth: int) -> bool:
+    """`__shfl_sync` over the whole warp from a source lane that is one value per warp."""
+    _, source, width = shfl.args
+    return isinstance(width, Const) and width.value >= 32 and \
+        warp_uniform(source, batch, dependence, seen, depth + 1)
 
 
 def warp_uniform(expr: Expr, batch: Batch, dependence: Dependence, seen: dict, depth: int = 0) -> bool:

@@ -239,7 +239,8 @@ def estimate(reference: str, codes: list[str], sizes: dict | None = None, labels
     labels = labels or [f"candidate {i}" for i in range(len(codes))]
     traced = traced or trace.run(reference, codes, sizes)
     found = [estimate_traced(label, t) for label, t in zip(labels, traced["candidates"])]
-    ref = reference_terms(traced.get("reference_ops"), traced.get("reference_host"))
+    ref = reference_terms(traced.get("reference_ops"), traced.get("reference_host")) or \
+        reference_floor(traced.get("inputs"))
     for e in found:
         e.reference_terms = ref
     return found
@@ -258,6 +259,21 @@ def reference_terms(ops: list[dict] | None, host_calls: dict | None = None) -> d
             _add(terms, op_terms(op))
     terms["host"] = sum(op_host(op) for op in ops) + host_only(host_calls)
     terms["total"] = max(terms.get("total", 0.0), terms["host"])
+    return terms
+
+
+def reference_floor(inputs: list[dict] | None) -> dict[str, float] | None:
+    """The reference priced as one torch operator that reads its inputs once (4-byte elements), where its
+    own operators cannot be run on meta tensors (`bincount`, whose output is sized by the data; sparse
+    tensors): a floor its real time is above, the same for every candidate of the task, so that a
+    speed-up against it still orders them.  None without input tensors."""
+    shapes = [x["shape"] for x in inputs or [] if "shape" in x]
+    if not shapes:
+        return None
+    op = {"op": "reference", "bytes": 4.0 * sum(math.prod(s) for s in shapes), "flops": 0.0, "strided": False}
+    terms = op_terms(op)
+    terms["host"] = op_host(op)
+    terms["total"] = max(terms["total"], terms["host"])
     return terms
 
 
