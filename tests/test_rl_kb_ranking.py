@@ -79,6 +79,16 @@ def test_kb_fresh11_runs_agree_and_every_candidate_was_estimated_before_its_time
     assert len(items) == 48 and all(s.inputs["terms"] is not None and not s.inputs["guess"] for s in items)
 
 
+def test_kb_fresh12_runs_agree_and_every_candidate_was_estimated_before_its_times():
+    """kb_fresh12's two H100 runs (session 46): 48 of 48 `correct` in each, 65 of the 66 pairs >= 1.25x
+    apart in run 1 in the same order in run 2; all 48 estimated before they were timed (91d28b6), twelve of
+    them guesses (loops whose trip count the sampler takes from data, wrappers the interpreter did not read)."""
+    assert kb_measured.run_pairs("kb_fresh12 run 1", "kb_fresh12 run 2", corpus=kb_measured.FRESH12) == (66, 65)
+    items = kb_measured.samples(kb_measured.FRESH12)
+    assert len(items) == 48 and all(s.inputs["terms"] is not None for s in items)
+    assert sum(s.inputs["guess"] for s in items) == 12
+
+
 def test_every_measured_candidate_has_a_committed_estimate():
     items = kb_measured.samples()
     assert len(items) == 53

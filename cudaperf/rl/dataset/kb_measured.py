@@ -100,7 +100,7 @@ FRESH10 = Corpus(("tests/kb_fresh10",), {f"kb_fresh10 run {i}": [f"h100/kb_fresh
 FRESH11 = Corpus(("tests/kb_fresh11",), {f"kb_fresh11 run {i}": [f"h100/kb_fresh11/run{i}.jsonl"] for i in (1, 2)},
                  DATA / "kb_fresh11" / "rank_features.jsonl.gz")
 # tests/kb_fresh12: written the same way on 2026-12-06 (session 46), after kb_fresh11 was scored; its estimates
-# committed before it was timed
+# committed before it was timed on an H100
 FRESH12 = Corpus(("tests/kb_fresh12",), {f"kb_fresh12 run {i}": [f"h100/kb_fresh12/run{i}.jsonl"] for i in (1, 2)},
                  DATA / "kb_fresh12" / "rank_features.jsonl.gz")
 CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
