@@ -310,6 +310,33 @@ torch::Tensor f(torch::Tensor x, torch::Tensor targets, int64_t dim) {
     assert args[1][1][0] == "?"             # the converted targets: a new int64 tensor, not the int32 input
 
 
+def test_cstdint_limits_and_the_opt_in_shared_memory_are_known(monkeypatch):
+    """`INT32_MAX` (<cstdint>) in a size check and the shared memory a block may opt into, asked of the
+    device to size a privatised histogram (tests/kb_fresh12's index_add_ wrappers fell back to the full
+    build, and the cost model to reading them by patterns, on both)."""
+    cuda = """
+__global__ void k(const float* x, float* y, int cols, int slice) {}
+torch::Tensor f(torch::Tensor x) {
+    TORCH_CHECK(x.numel() < INT32_MAX && x.numel() > INT32_MIN && (uint64_t)x.numel() < UINT32_MAX, "too large");
+    TORCH_CHECK((int64_t)x.numel() < INT64_MAX && (int64_t)x.numel() > INT64_MIN, "too large");
+    int budget = 0, per_sm = 0;
+    cudaDeviceGetAttribute(&budget, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
+    cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0);
+    int slice = budget / (int)(x.size(1) * sizeof(float));
+    auto y = torch::empty_like(x);
+    k<<<per_sm / 1024, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), (int)x.size(1), slice);
+    return y;
+}
+"""
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: type(
+        "P", (), {"shared_memory_per_block_optin": 232448, "shared_memory_per_multiprocessor": 233472}))
+    x = torch.randn(4, 64)
+    out, rec = run(cuda, "f", x, names={"x": x})
+    (_kernel, grid, _block, _smem, _stream, args), = rec.calls
+    assert grid == (233472 // 1024, 1, 1) and args[-1][1] == 232448 // 256 and tuple(out.shape) == (4, 64)
+
+
 def test_pop_back_edits_a_copy_of_the_sizes():
     """`auto s = x.sizes().vec(); s.pop_back();` (a last-dimension reduction's output shape, tests/kb_fresh5):
     the copy loses its last size, the tensor's sizes and a vector assigned from it stay; popping an empty
@@ -1007,3 +1034,41 @@ def test_the_occupancy_answer_and_a_templated_helper_match_the_load_inline_build
     torch.cuda.synchronize()
     assert torch.equal(expected, got)
     assert 0 < int((got > 0).sum()) <= 64 and got.max().item() == 2 * int((got > 0).sum())
+
+
+LIMITS_ON_GPU = """#include <cstdint>
+__global__ void put(float* y, int optin, int per_sm) {
+    if (threadIdx.x == 0) { y[0] = (float)optin; y[1] = (float)per_sm; y[2] = (float)(INT32_MAX / 65536); }
+}
+torch::Tensor f(torch::Tensor x) {
+    TORCH_CHECK(x.numel() < INT32_MAX && (uint64_t)x.numel() < UINT32_MAX, "too large");
+    int optin = 0, per_sm = 0;
+    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
+    cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0);
+    auto y = torch::zeros({3}, x.options());
+    put<<<1, 32>>>(y.data_ptr<float>(), optin, per_sm);
+    return y;
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _gpu() or not _nvrtc(), reason="needs a CUDA GPU, a CUDA torch and NVRTC")
+def test_the_shared_memory_attributes_and_cstdint_limits_match_the_load_inline_build(tmp_path):
+    """The opt-in and per-SM shared memory torch reports are what cudaDeviceGetAttribute gives the C++ build,
+    and <cstdint>'s INT32_MAX is the prelude's in the device code."""
+    from torch.utils.cpp_extension import load_inline
+
+    from cudaperf.rewards.execution.fastpath import device
+
+    args = spec(LIMITS_ON_GPU, ["f"])
+    translation = translate(args)
+    major, minor = torch.cuda.get_device_capability()
+    built = device.compile_device(translation, f"sm_{major}{minor}", cache=False)
+    assert built.ok, built.log
+    x = torch.ones(4, device="cuda")
+    fast = device.load(translation, built)
+    full = load_inline(**{**args, "name": "fastpath_limits_check"}, build_directory=str(tmp_path))
+    expected, got = full.f(x), fast.f(x)
+    torch.cuda.synchronize()
+    assert torch.equal(expected, got) and got[0].item() > 48 * 1024 and got[2].item() == 32767

@@ -91,7 +91,10 @@ class Ptr:
 _TORCH_PROPERTIES = {"multiProcessorCount": lambda p: p.multi_processor_count,
                      "maxThreadsPerBlock": lambda p: p.max_threads_per_block,
                      "maxThreadsPerMultiProcessor": lambda p: p.max_threads_per_multi_processor,
-                     "sharedMemPerBlock": lambda p: p.shared_memory_per_block, "warpSize": lambda p: p.warp_size}
+                     "sharedMemPerBlock": lambda p: p.shared_memory_per_block,
+                     "sharedMemPerBlockOptin": lambda p: p.shared_memory_per_block_optin,
+                     "sharedMemPerMultiprocessor": lambda p: p.shared_memory_per_multiprocessor,
+                     "warpSize": lambda p: p.warp_size}
 
 
 class _Return(Exception):

@@ -278,6 +278,10 @@ CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
                   # <climits>, as split.PRELUDE gives them to the device code
                   "INT_MAX": Lit(2**31 - 1, "int"), "INT_MIN": Lit(-2**31, "int"),
                   "UINT_MAX": Lit(2**32 - 1, "unsigned"), "LLONG_MAX": Lit(2**63 - 1, "long"),
+                  # <cstdint>'s
+                  "INT32_MAX": Lit(2**31 - 1, "int"), "INT32_MIN": Lit(-2**31, "int"),
+                  "UINT32_MAX": Lit(2**32 - 1, "unsigned"), "INT64_MAX": Lit(2**63 - 1, "long"),
+                  "INT64_MIN": Lit(-2**63, "long"),
                   # <cmath>'s
                   "NAN": Lit(math.nan, "float"), "INFINITY": Lit(math.inf, "float")}
 # cudaDeviceGetAttribute's attributes and the cudaDeviceProp fields they read (the interpreter's
@@ -286,6 +290,8 @@ DEVICE_ATTRIBUTES = {"cudaDevAttrMultiProcessorCount": "multiProcessorCount",
                      "cudaDevAttrMaxThreadsPerBlock": "maxThreadsPerBlock",
                      "cudaDevAttrMaxThreadsPerMultiProcessor": "maxThreadsPerMultiProcessor",
                      "cudaDevAttrMaxSharedMemoryPerBlock": "sharedMemPerBlock",
+                     "cudaDevAttrMaxSharedMemoryPerBlockOptin": "sharedMemPerBlockOptin",
+                     "cudaDevAttrMaxSharedMemoryPerMultiprocessor": "sharedMemPerMultiprocessor",
                      "cudaDevAttrWarpSize": "warpSize"}
 BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
             "TensorOptions",

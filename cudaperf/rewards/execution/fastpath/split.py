@@ -43,6 +43,11 @@ typedef long intptr_t; typedef unsigned long uintptr_t; typedef long ptrdiff_t;
 #define INT_MIN (-INT_MAX - 1)
 #define UINT_MAX 4294967295U
 #define LLONG_MAX 9223372036854775807LL
+#define INT32_MAX 2147483647
+#define INT32_MIN (-INT32_MAX - 1)
+#define UINT32_MAX 4294967295U
+#define INT64_MAX 9223372036854775807LL
+#define INT64_MIN (-INT64_MAX - 1)
 #define FLT_MAX 3.402823466e+38F
 #define FLT_MIN 1.175494351e-38F
 #define FLT_EPSILON 1.192092896e-07F
