@@ -876,3 +876,19 @@ def test_a_reference_meta_tensors_cannot_run_is_priced_as_reading_its_inputs():
     assert floor["host"] == pytest.approx(TORCH["host_s"])
     assert floor["total"] == pytest.approx(max(floor["dram"] + ARCH["launch_s"], floor["host"]))
     assert reference_floor([{"value": 3}]) is None
+
+
+@pytest.mark.torch
+def test_a_traced_launch_sizes_its_compressed_rows_from_its_tensors():
+    """kb_fresh12's CSR gather for `index_add_`: each output row sums the source rows a counting sort listed
+    for it, `for (j = offsets[r]; j < offsets[r + 1]; ++j)`.  The trace records the bytes each pointer
+    argument reaches, so the row loop runs 262,144 entries over 4,096 rows, 64 times, not once."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel.candidates import estimate
+
+    task = ROOT / "tests" / "kb_fresh12" / "index_add_rows"
+    (est,) = estimate((task / "reference.py").read_text(), [(task / "honest_csr_gather_block.py").read_text()])
+    gather = next(k for k in est.launches if k.kernel == "gather_block_kernel")
+    src = next(a for a in gather.report["memory"]["accesses"] if a["array"] == "src")
+    assert src["executions_per_thread"] == pytest.approx(64.0) and src["sectors_per_request"] == 4.0
+    assert any("a row taken as 64 entries" in u for u in est.unknown)

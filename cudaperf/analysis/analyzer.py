@@ -16,6 +16,7 @@ from . import frontend, islands, parse, passes
 from . import graph as access_graph
 from .annotations import HEAD_BYTES, launch_annotation
 from .budget import KERNEL_BUDGET_S, BudgetExceeded, kernel_budget
+from .extents import row_spans
 from .host import HostResolver
 from .indices import index_fills
 from .ir import Kernel
@@ -63,6 +64,7 @@ class Options:
     block: tuple[int, int, int] | None = None
     dynamic_smem: int | None = None
     args: dict[str, float | str] = field(default_factory=dict)  # str: a type for a template parameter
+    extents: dict[str, int] = field(default_factory=dict)  # bytes each pointer argument reaches (a traced launch)
     defines: dict[str, str] = field(default_factory=dict)
     arch: str = "sm_90"
     resources: str = "auto"
@@ -331,7 +333,9 @@ class FileAnalysis:
             (host.dynamic_smem if host is not None and host.dynamic_smem is not None else 0)
         site = f"{Path(host.path or self.source.path).name}:{host.line}" if host is not None else ""
         launch = Launch(tuple(grid), tuple(block), smem, source, guessed=guessed, host_site=site,
-                        known_block=tuple(host.block) if partial else ())
+                        known_block=tuple(host.block) if partial else (),
+                        extents={p.name: int(o.extents[p.name]) for p in kernel.params
+                                 if p.pointer and p.name in o.extents})
         scalars = [p for p in kernel.params]
         for param in scalars:
             if param.name in o.args and isinstance(o.args[param.name], (int, float)):
@@ -440,7 +444,7 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     report = KernelReport(kernel, launch, [], [], access_graph.build(kernel), arch=target,
                           resources=resources or estimate(kernel, target))
     running = passes.wanted(analyses)
-    ctx = passes.Context(report, Sampler(launch), running)
+    ctx = passes.Context(report, Sampler(launch, row_spans=row_spans(report.graph, launch.extents)), running)
     for p in passes.ordered():
         if not (p.always or p.name in running):
             continue

@@ -36,6 +36,7 @@ class Launch:
     source: str = "default"  # cli | annotation (the file's header, annotations.py) | inferred | default
     args: dict[str, float] = field(default_factory=dict)
     arg_sources: dict[str, str] = field(default_factory=dict)
+    extents: dict[str, int] = field(default_factory=dict)  # pointer parameter -> bytes it reaches (traced)
     # index arrays a store scatters through that the host fills with a permutation: (a, b) for
     # `idx[j] = a*j + b` (indices.py)
     index_fills: dict[str, tuple[int, int]] = field(default_factory=dict)

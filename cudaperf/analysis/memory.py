@@ -15,7 +15,7 @@ import numpy as np
 from .divergence import Dependence, disagrees
 from .ir import Access, Loop
 from .sampling import Batch, evaluate_on
-from .symbolic import Const, Expr, Load, Op, Opaque, free_symbols, has_opaque, loads_in, op
+from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, loads_in, op
 
 
 @dataclass
@@ -96,6 +96,9 @@ def _stood_in(expr: Expr, batch: Batch, dependence: Dependence, seen: dict, dept
     them as a tree grows exponentially."""
     if depth > 16:
         return None
+    if isinstance(expr, Sym):   # a loop counter started from loaded data (`j = ptr[r]`): unknown, uniform or not
+        unseen = expr.name in batch.env and np.isnan(batch.env[expr.name]).any()
+        return expr if not unseen else _STAND_IN if dependence.level(expr) <= 2 else None
     if not isinstance(expr, (Load, Opaque, Op)):
         return expr
     key = (("load", expr.access_id) if isinstance(expr, Load) else id(expr), depth)

@@ -350,7 +350,7 @@ def _affine_from(values: list[np.ndarray], value: np.ndarray, step: np.ndarray,
     return lambda k: values[k] if k < start else value + (k - start) * step
 
 
-def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch, bool]:
+def enter_loop(batch: Batch, loop: Loop, unknown_trips: float | np.ndarray = 1) -> tuple[Batch, bool]:
     """Rows for sampled iterations of `loop`; also whether the trip count was known.  A trip count
     resting on values the sampler cannot see is taken as `unknown_trips` (the race analysis takes
     2: a loop on data may repeat, and its tail then meets its head)."""
@@ -364,12 +364,12 @@ def enter_loop(batch: Batch, loop: Loop, unknown_trips: int = 1) -> tuple[Batch,
         step = _shaped(evaluate(loop.step, env, batch.cache), shape).astype(float)
         trips = _closed_form_trips(loop, init, step, env, batch.cache)
     if trips is None:
-        counter_at, trips, known = _stepped(batch, loop, init, unknown_trips)
+        counter_at, trips, known = _stepped(batch, loop, init, int(np.max(unknown_trips)))
     else:
         bad = ~np.isfinite(trips) & batch.active
         if bad.any():
             known = False
-            trips = np.where(np.isfinite(trips), trips, float(unknown_trips))
+            trips = np.where(np.isfinite(trips), trips, np.asarray(unknown_trips, dtype=float))
         if loop.at_least_once:
             trips = np.maximum(trips, 1)
     trips = np.where(batch.active, trips, 0)
@@ -431,9 +431,11 @@ class Sampler:
     """Batches per statement context, memoised on the chain of enclosing loops and branches."""
 
     def __init__(self, launch: Launch, all_warps: bool = False, neighbours: bool = False,
-                 cuts: tuple[tuple[int, ...], ...] = ((), (), ()), assumed_trips: int = 1):
+                 cuts: tuple[tuple[int, ...], ...] = ((), (), ()), assumed_trips: int = 1,
+                 row_spans: dict[int, float] | None = None):
         self.root = initial_batch(launch, all_warps=all_warps, neighbours=neighbours, cuts=cuts)
         self.assumed_trips = assumed_trips  # trips of a loop whose count rests on unseen values (enter_loop)
+        self.row_spans = row_spans or {}    # entries of a compressed-row loop's row, by loop id (extents.row_spans)
         self.cache: dict[tuple, Batch] = {(): self.root}
         self.unknown_trips: set[int] = set()
 
@@ -444,7 +446,7 @@ class Sampler:
         parent = self.batch(ancestors[:-1])
         last = ancestors[-1]
         if isinstance(last, Loop):
-            out, known = enter_loop(parent, last, self.assumed_trips)
+            out, known = enter_loop(parent, last, self._unknown_trips(parent, last))
             if not known:
                 self.unknown_trips.add(last.id)
         else:
@@ -453,6 +455,16 @@ class Sampler:
         self.cache[ancestors] = out
         return out
 
+
+    def _unknown_trips(self, batch: Batch, loop: Loop) -> float | np.ndarray:
+        """Trips of a loop whose count rests on unseen values: a compressed row's entries over the counter's
+        step (`for (j = ptr[r] + lane; j < ptr[r + 1]; j += 32)`: a 32nd each), else `assumed_trips`."""
+        span = self.row_spans.get(loop.id)
+        if span is None or loop.step is None:
+            return float(self.assumed_trips)
+        step = np.abs(_shaped(evaluate(loop.step, batch.env, batch.cache), batch.active.shape).astype(float))
+        return np.where(np.isfinite(step) & (step > 0), np.maximum(1.0, span / np.maximum(step, 1e-9)),
+                        float(self.assumed_trips))
 
     def exits(self, ancestors: tuple, loop: Loop) -> Batch:
         """The loop's sampled iterations with every lane that entered the loop marked active, so

@@ -60,7 +60,9 @@ def work(g: nx.DiGraph, sampler: Sampler) -> Work:
             if not batch.exact:
                 prec = key.split("_", 1)[0]
                 loops = [c for c in context if isinstance(c, Loop) and c.id in sampler.unknown_trips]
+                averaged = sampler.row_spans.get(loops[0].id) if loops else None
                 unknown.setdefault(prec, f"line {stmt.line} runs " + (
                     f"in a loop (line {loops[0].line}) whose trip count depends on data" if loops
-                    else "under a condition on loaded data"))
+                    else "under a condition on loaded data") + (
+                    f" (a row taken as {averaged:.3g} entries: its arrays' entries over its rows)" if averaged else ""))
     return Work({k: v for k, v in totals.items() if v}, unknown, issued(g, sampler))

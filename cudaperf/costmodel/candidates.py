@@ -90,12 +90,12 @@ def _analysed(text: str, scalars: str) -> list:
 @lru_cache(maxsize=2048)
 def _launch_report(text: str, kernel: str, launch: str) -> dict:
     """The analyzer's report of one kernel (a name expression: `k` or `k<float, 256>`) under one traced
-    launch (JSON: grid, block, smem, scalar arguments by name)."""
+    launch (JSON: grid, block, smem, scalar arguments by name, bytes each pointer argument reaches)."""
     from ..analysis.analyzer import Options, analyze_source
 
     cfg = json.loads(launch)
     options = Options(kernel=kernel, grid=tuple(cfg["grid"]), block=tuple(cfg["block"]), dynamic_smem=cfg["smem"],
-                      args=cfg["args"], resources="estimate")
+                      args=cfg["args"], extents=cfg.get("extents", {}), resources="estimate")
     base = kernel.split("<", 1)[0].strip()
     for k in analyze_source(text, options=options).kernels:
         if k.kernel.name == base:
@@ -105,16 +105,17 @@ def _launch_report(text: str, kernel: str, launch: str) -> dict:
 
 def defaulted(report: dict) -> list[str]:
     """What the analyzer assumed for one kernel: scalar arguments it gave a default value, a default launch,
-    loops whose trip count rests on loaded values (a CSR row's `crow[r]` to `crow[r + 1]`: taken as one
-    iteration, `sampling.enter_loop`)."""
+    loops whose trip count rests on loaded values (taken as one iteration, `sampling.enter_loop`; a CSR
+    row's `crow[r]` to `crow[r + 1]` as its arrays' entries over its rows where the trace gave their lengths,
+    `analysis.extents`)."""
     launch = report["launch"]
     out = [f"{name} (assumed {a['value']})" for name, a in launch.get("args", {}).items()
            if a.get("source") == "default"]
     if launch.get("source") == "default":
         out.append(f"launch (assumed <<<{launch['grid'][0]}, {launch['block'][0]}>>>)")
     reason = report["compute"].get("reason") or ""
-    out += [f"{why.split(': ', 1)[-1]} (taken as one iteration)" for why in reason.split("; ")
-            if why.endswith("whose trip count depends on data")]
+    out += [why.split(': ', 1)[-1] + ("" if why.endswith("over its rows)") else " (taken as one iteration)")
+            for why in reason.split("; ") if "whose trip count depends on data" in why]
     return out
 
 
@@ -133,7 +134,8 @@ def _traced_launches(est: Estimate, terms: dict[str, float], cuda: str, call: di
     """The launches the interpreter recorded for one call, each analysed under its own configuration."""
     fn = call["function"]
     for launch in call["launches"]:
-        cfg = json.dumps({k: launch[k] for k in ("grid", "block", "smem", "args")}, sort_keys=True)
+        cfg = json.dumps({k: launch[k] for k in ("grid", "block", "smem", "args", "extents") if k in launch},
+                         sort_keys=True)
         try:
             k = _launch_report(cuda, launch["kernel"], cfg)
         except Exception as exc:   # the analyzer's one-line errors: priced by the bytes the call moves, a guess

@@ -303,7 +303,8 @@ def _scalar(tensor, phase: str):
 
 class _Launches:
     """The interpreter's launcher while tracing: each launch recorded (kernel name expression, grid,
-    block, dynamic shared memory and the scalar arguments by parameter name), identical ones counted."""
+    block, dynamic shared memory, the scalar arguments by parameter name and the bytes each pointer argument
+    reaches, `extents`), identical ones counted."""
 
     def __init__(self, translation, cuda: str):
         self.translation, self.cuda = translation, cuda
@@ -325,10 +326,12 @@ class _Launches:
             raise Unsupported(f"occupancy of {kernel} with {threads} threads not estimated")
         return int(blocks)
 
-    def launch(self, kernel, grid, block, smem, stream, args) -> None:
+    def launch(self, kernel, grid, block, smem, stream, args, extents=()) -> None:
         params = self.translation.kernels[kernel.split("<", 1)[0].strip()].params
         scalars = {p.name: value for p, (code, value) in zip(params, args) if code != "p"}
-        entry = {"kernel": kernel, "grid": list(grid), "block": list(block), "smem": int(smem), "args": scalars}
+        extents = {p.name: e for p, (code, _), e in zip(params, args, extents) if code == "p" and e}
+        entry = {"kernel": kernel, "grid": list(grid), "block": list(block), "smem": int(smem), "args": scalars,
+                 "extents": extents}
         key = json.dumps(entry, sort_keys=True)
         if key in self._index:
             self._index[key]["count"] += 1
@@ -484,7 +487,7 @@ def _trace_one(source: str, reference_inputs, init) -> dict:
                 ops_before = len(record["ops"])
                 state["inside"] = "interp"
                 try:
-                    out = Interpreter(translation, launcher, cuda_device="meta").call(fn, *args, **kwargs)
+                    out = Interpreter(translation, launcher, cuda_device="meta", extents=True).call(fn, *args, **kwargs)
                     entry["launches"] = launcher.launches
                     entry["outputs"] = [list(t.shape) for t in _flat(out) if isinstance(t, torch.Tensor)]
                     return out

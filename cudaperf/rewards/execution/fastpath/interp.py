@@ -86,6 +86,13 @@ class Ptr:
     def address(self) -> int:
         return 0 if self.tensor is None else int(self.tensor.data_ptr()) + self.offset
 
+    def extent(self) -> int | None:
+        """Bytes from here to the end of the tensor's storage; None for nullptr."""
+        if self.tensor is None:
+            return None
+        storage = self.tensor.untyped_storage().nbytes()
+        return max(0, storage - self.tensor.storage_offset() * self.tensor.element_size() - self.offset)
+
 
 # plan.DEVICE_ATTRIBUTES' cudaDeviceProp fields as torch.cuda.get_device_properties names them
 _TORCH_PROPERTIES = {"multiProcessorCount": lambda p: p.multi_processor_count,
@@ -196,11 +203,13 @@ def _common(a: str, b: str) -> str:
 class Interpreter:
     """One translated extension's functions, callable with Python arguments."""
 
-    def __init__(self, translation: P.Translation, launcher: Launcher, cuda_device: str = "cuda"):
+    def __init__(self, translation: P.Translation, launcher: Launcher, cuda_device: str = "cuda",
+                 extents: bool = False):
         import torch
 
         self.torch = torch
         self.tr, self.launcher, self.cuda_device = translation, launcher, cuda_device
+        self.extents = extents   # give each launch the bytes its pointer arguments reach (`extents=`: the cost model's)
         self.dtypes = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
                        "bfloat16": torch.bfloat16, "int32": torch.int32, "int64": torch.int64, "int8": torch.int8,
                        "uint8": torch.uint8, "int16": torch.int16, "bool": torch.bool}
@@ -525,8 +534,9 @@ class Interpreter:
             self.last_error = 1
             return
         addresses = [(c, v.address() if isinstance(v, Ptr) else v) for c, v in args]
+        reach = {"extents": [v.extent() if isinstance(v, Ptr) else None for _, v in args]} if self.extents else {}
         try:
-            self.launcher.launch(s.kernel, grid.value, block.value, smem, stream, addresses)
+            self.launcher.launch(s.kernel, grid.value, block.value, smem, stream, addresses, **reach)
         except LaunchFailure as exc:
             self.last_error = exc.code
             if self.tape is not None:

@@ -1,0 +1,58 @@
+"""Compressed-row loops (`for j = ptr[r] .. ptr[r + 1]`) sized from the lengths of the arrays a traced launch
+passes (`Options.extents`, analysis/extents.py), and their warp-uniform counters."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import accesses
+
+from cudaperf.analysis.analyzer import Options, analyze_source
+from cudaperf.analysis.report import document
+
+CSR_ROW_PER_BLOCK = """
+__global__ void spmv(const int* ptr, const int* col, const float* val, const float* x, float* y) {
+    const int r = blockIdx.x;
+    float acc = 0.0f;
+    for (int j = ptr[r]; j < ptr[r + 1]; ++j)
+        acc += val[j] * x[col[j] * 128 + threadIdx.x];
+    y[r * 128 + threadIdx.x] = acc;
+}
+"""
+
+
+def _report(code: str, extents: dict[str, int]) -> dict:
+    options = Options(grid=(4096, 1, 1), block=(128, 1, 1), extents=extents, resources="estimate")
+    return document([analyze_source(code, "csr.cu", options)], "sm_90")["files"][0]["kernels"][0]
+
+
+@pytest.mark.parametrize("extents, trips", [
+    ({"ptr": 4 * 4097, "col": 4 * 262144, "val": 4 * 262144}, 64.0),   # 262,144 entries over 4,096 rows
+    ({"ptr": 4 * 4097, "col": 4 * 262144, "val": 4 * 8192}, 2.0),      # the shorter array bounds the walk
+    ({"col": 4 * 262144, "val": 4 * 262144}, 1.0),                     # rows not known: one iteration
+    ({}, 1.0),
+])
+def test_a_compressed_row_loop_runs_its_entries_over_its_rows(extents, trips):
+    report = _report(CSR_ROW_PER_BLOCK, extents)
+    assert accesses(report, "val")[0]["executions_per_thread"] == pytest.approx(trips)
+    reason = report["compute"]["reason"]
+    assert "whose trip count depends on data" in reason
+    assert ("its arrays' entries over its rows" in reason) == (trips != 1.0)
+
+
+def test_a_loop_not_bounded_by_neighbouring_elements_keeps_one_iteration():
+    """`ptr[r]` to `ptr[r] + len[r]`, or to an element two on, is not a compressed row: not averaged."""
+    for bound in ("ptr[r] + len[r]", "ptr[r + 2]"):
+        code = CSR_ROW_PER_BLOCK.replace("ptr[r + 1]", bound)
+        code = code.replace("const int* ptr,", "const int* ptr, const int* len,")
+        report = _report(code, {"ptr": 4 * 4097, "len": 4 * 4096, "col": 4 * 262144, "val": 4 * 262144})
+        assert accesses(report, "val")[0]["executions_per_thread"] == pytest.approx(1.0)
+
+
+def test_a_counter_started_from_one_value_per_warp_keeps_the_sectors_it_indexes():
+    """`j` runs from `ptr[blockIdx.x]`: unknown, but one value across the block, so `col[j]` is one word per
+    request and the row `x[col[j] * 128 + threadIdx.x]` it selects four sectors, not a sector range per lane."""
+    report = _report(CSR_ROW_PER_BLOCK, {})
+    assert accesses(report, "col")[0]["sectors_per_request"] == 1.0
+    assert accesses(report, "x")[0]["sectors_per_request"] == 4.0
+    per_lane = CSR_ROW_PER_BLOCK.replace("const int r = blockIdx.x;", "const int r = blockIdx.x * 128 + threadIdx.x;")
+    assert accesses(_report(per_lane, {}), "x")[0]["sectors_per_request"] is None
