@@ -56,3 +56,13 @@ def test_a_counter_started_from_one_value_per_warp_keeps_the_sectors_it_indexes(
     assert accesses(report, "x")[0]["sectors_per_request"] == 4.0
     per_lane = CSR_ROW_PER_BLOCK.replace("const int r = blockIdx.x;", "const int r = blockIdx.x * 128 + threadIdx.x;")
     assert accesses(_report(per_lane, {}), "x")[0]["sectors_per_request"] is None
+
+
+def test_a_counter_one_per_warp_by_arithmetic_keeps_its_sectors():
+    """A thread per (row, column), the row `i / 128`: the levels call it per thread, but the row's start,
+    step and end are one value per warp of 128 columns, so the gathered row keeps its four sectors."""
+    per_element = CSR_ROW_PER_BLOCK.replace(
+        "const int r = blockIdx.x;", "const int i = blockIdx.x * blockDim.x + threadIdx.x; const int r = i / 128;")
+    report = _report(per_element, {})
+    assert accesses(report, "col")[0]["sectors_per_request"] == 1.0
+    assert accesses(report, "x")[0]["sectors_per_request"] == 4.0

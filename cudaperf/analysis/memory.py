@@ -15,7 +15,7 @@ import numpy as np
 from .divergence import Dependence, disagrees
 from .ir import Access, Loop
 from .sampling import Batch, evaluate_on
-from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, loads_in, op
+from .symbolic import Const, Expr, Load, Op, Opaque, Sym, free_symbols, has_opaque, loads_in, op, substitute
 
 
 @dataclass
@@ -98,7 +98,7 @@ def _stood_in(expr: Expr, batch: Batch, dependence: Dependence, seen: dict, dept
         return None
     if isinstance(expr, Sym):   # a loop counter started from loaded data (`j = ptr[r]`): unknown, uniform or not
         unseen = expr.name in batch.env and np.isnan(batch.env[expr.name]).any()
-        return expr if not unseen else _STAND_IN if dependence.level(expr) <= 2 else None
+        return expr if not unseen else _STAND_IN if _uniform_counter(expr, batch, dependence, seen, depth) else None
     if not isinstance(expr, (Load, Opaque, Op)):
         return expr
     key = (("load", expr.access_id) if isinstance(expr, Load) else id(expr), depth)
@@ -128,6 +128,19 @@ def _stood_in_fresh(expr: Load | Opaque | Op, batch: Batch, dependence: Dependen
 
 
 _STAND_IN = Const(1.5, False)
+
+
+def _uniform_counter(counter: Sym, batch: Batch, dependence: Dependence, seen: dict, depth: int) -> bool:
+    """Is a loop counter the sampler could not compute one value per warp?  By the kernel's dependence
+    levels, or where its start, update and condition are with the counter taken as one (`j = ptr[b]` with
+    `b = i / 256`: one row per warp by arithmetic, which the levels do not see)."""
+    if dependence.level(counter) <= 2:
+        return True
+    parts = dependence.cycles.get(counter.name)
+    if not parts:
+        return False
+    held = {counter.name: _STAND_IN}
+    return all(warp_uniform(substitute(part, held), batch, dependence, seen, depth + 1) for part in parts)
 
 
 def _whole_warp_broadcast(shfl: Op, batch: Batch, dependence: Dependence, seen: dict, depth: int) -> bool:
