@@ -125,13 +125,15 @@ def test_the_estimate_follows_the_instructions_ncu_counted_on_a_corpus_it_was_no
 @pytest.mark.slow
 def test_the_estimate_follows_the_instructions_ncu_counted_on_kb_fresh12():
     """kb_fresh12's 48 candidates under Nsight Compute on an H100 (tests/data/h100/kb_fresh12/ncu), profiled
-    after their estimates were committed (91d28b6): 49 kernels over a million warp instructions, the
-    estimate within 2x for 41 (84%), within 3x for 46, Spearman 0.865.  The lowest ratios (0.43 to 0.6) are
-    kernels of transcendental math (BCE's log and exp, a vector norm's square root and division), whose
-    expansions the arithmetic count prices as one instruction or a few."""
+    after their estimates were committed (91d28b6): as committed, 49 kernels over a million warp
+    instructions, the estimate within 2x for 41 (84%), within 3x for 46, Spearman 0.865.  Since the fast path
+    reads the privatised `index_add_` wrapper (5c1de41), its shared-memory kernel is matched too: 50
+    kernels, 84%, 96%, 0.888.  The lowest ratios (0.43 to 0.6) are kernels of transcendental math (BCE's log
+    and exp, a vector norm's square root and division), whose expansions the arithmetic count prices as one
+    instruction or a few."""
     pairs = _pairs("kb_fresh12")
     measured, estimated = np.array(pairs).T
     error = np.abs(np.log(estimated / measured))
-    assert len(pairs) == 49
+    assert len(pairs) == 50
     assert np.mean(error < np.log(2.0)) >= 0.8 and np.mean(error < np.log(3.0)) >= 0.93
     assert np.corrcoef(ranks(measured), ranks(estimated))[0, 1] >= 0.85
