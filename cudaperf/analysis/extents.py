@@ -15,13 +15,7 @@ import networkx as nx
 
 from . import graph as access_graph
 from .ir import Access, Loop
-from .symbolic import Expr, Load, Op, Sym, evaluate, free_symbols
-
-
-def _loads(expr: Expr) -> list[Load]:
-    if isinstance(expr, Load):
-        return [expr]
-    return [x for a in expr.args for x in _loads(a)] if isinstance(expr, Op) else []
+from .symbolic import Op, Sym, evaluate, free_symbols, loads_in
 
 
 def _row_bounds(loop: Loop, accesses: dict[int, Access]) -> Access | None:
@@ -31,8 +25,8 @@ def _row_bounds(loop: Loop, accesses: dict[int, Access]) -> Access | None:
     if not (isinstance(condition, Op) and condition.name in ("<", ">")):
         return None
     counter, bound = condition.args if condition.name == "<" else condition.args[::-1]
-    starts = [accesses.get(x.access_id) for x in _loads(loop.init)]
-    ends = [accesses.get(x.access_id) for x in _loads(bound)]
+    starts = [accesses.get(x.access_id) for x in loads_in(loop.init)]
+    ends = [accesses.get(x.access_id) for x in loads_in(bound)]
     if not (isinstance(counter, Sym) and counter.name == loop.counter) or len(starts) != 1 or len(ends) != 1:
         return None
     start, end = starts[0], ends[0]
@@ -56,14 +50,15 @@ def row_spans(g: nx.DiGraph, extents: dict[str, int]) -> dict[int, float]:
     compressed-row loop whose arrays' lengths `extents` gives."""
     if not extents:
         return {}
-    accesses = {a.id: a for a, _ in access_graph.accesses(g)}
+    placed = list(access_graph.accesses(g))
+    accesses = {a.id: a for a, _ in placed}
     found: dict[int, float] = {}
     for loop, _ in access_graph.statements(g, Loop):
         start = _row_bounds(loop, accesses)
         if start is None or start.array not in extents:
             continue
         rows = extents[start.array] // start.size - 1
-        walked = [extents[a.array] // a.size for a, context in access_graph.accesses(g)
+        walked = [extents[a.array] // a.size for a, context in placed
                   if any(c is loop for c in context) and a.array in extents and a.array != start.array
                   and loop.counter in free_symbols(a.offset) and a.kind == "load"]
         if rows > 0 and walked:

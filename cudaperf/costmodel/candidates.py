@@ -269,14 +269,10 @@ def reference_floor(inputs: list[dict] | None) -> dict[str, float] | None:
     own operators cannot be run on meta tensors (`bincount`, whose output is sized by the data; sparse
     tensors): a floor its real time is above, the same for every candidate of the task, so that a
     speed-up against it still orders them.  None without input tensors."""
-    shapes = [x["shape"] for x in inputs or [] if "shape" in x]
-    if not shapes:
+    if not any("shape" in x for x in inputs or []):
         return None
-    op = {"op": "reference", "bytes": 4.0 * sum(math.prod(s) for s in shapes), "flops": 0.0, "strided": False}
-    terms = op_terms(op)
-    terms["host"] = op_host(op)
-    terms["total"] = max(terms["total"], terms["host"])
-    return terms
+    return reference_terms([{"op": "reference", "bytes": _call_bytes({"args": inputs}), "flops": 0.0,
+                             "strided": False}])
 
 
 def task_reference(task: Any) -> str:
