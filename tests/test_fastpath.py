@@ -337,6 +337,30 @@ torch::Tensor f(torch::Tensor x) {
     assert grid == (233472 // 1024, 1, 1) and args[-1][1] == 232448 // 256 and tuple(out.shape) == (4, 64)
 
 
+def test_sizeof_a_cuda_vector_type_and_a_cluster_kernel_translate():
+    """`sizeof(float4)` (the grammar reads `float4` as a parenthesised variable) sizing dynamic shared memory,
+    and a kernel declared `__global__ void __cluster_dims__(2, 1, 1) k(...)` (read as a declaration, so its
+    launch was "not a kernel of the sources"): tests/kb_fresh13 fell back on both.  `sizeof` of a variable
+    still falls back."""
+    cuda = """
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256) k(const float* x, float* y, int n) {}
+torch::Tensor f(torch::Tensor x) {
+    auto y = torch::empty_like(x);
+    int n = (int)x.numel();
+    size_t smem = (size_t)(n / 4) * sizeof(float4) + sizeof(double2);
+    k<<<2 * ((n + 255) / 256), 256, smem>>>(x.data_ptr<float>(), y.data_ptr<float>(), n);
+    return y;
+}
+"""
+    assert "__cluster_dims__(2, 1, 1)" in split(HEAD + cuda, "").device   # NVRTC still sees the attribute
+    x = torch.randn(1024)
+    _out, rec = run(cuda, "f", x, names={"x": x})
+    (kernel, grid, block, smem, _stream, _args), = rec.calls
+    assert kernel == "k" and grid == (8, 1, 1) and block == (256, 1, 1) and smem == 256 * 16 + 16
+    assert "sizeof(n)" in reason("__global__ void k(float* y) {}\ntorch::Tensor f(torch::Tensor x) {\n"
+                                 "    int n = 4; k<<<1, sizeof(n)>>>(x.data_ptr<float>()); return x;\n}\n", ["f"])
+
+
 def test_pop_back_edits_a_copy_of_the_sizes():
     """`auto s = x.sizes().vec(); s.pop_back();` (a last-dimension reduction's output shape, tests/kb_fresh5):
     the copy loses its last size, the tensor's sizes and a vector assigned from it stay; popping an empty
@@ -1072,3 +1096,44 @@ def test_the_shared_memory_attributes_and_cstdint_limits_match_the_load_inline_b
     expected, got = full.f(x), fast.f(x)
     torch.cuda.synchronize()
     assert torch.equal(expected, got) and got[0].item() > 48 * 1024 and got[2].item() == 32767
+
+
+CLUSTER_ON_GPU = """__global__ void __cluster_dims__(2, 1, 1) rank_of(float* y) {
+    extern __shared__ float4 tile[];
+    tile[threadIdx.x] = make_float4(1.f, 2.f, 3.f, 4.f);
+    __syncthreads();
+    unsigned rank;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));   // cg's block_rank(), without its headers
+    if (threadIdx.x == 0) y[blockIdx.x] = (float)rank + 10.f * tile[31].w;
+}
+torch::Tensor f(torch::Tensor x) {
+    auto y = torch::zeros({8}, x.options());
+    rank_of<<<8, 32, 32 * sizeof(float4)>>>(y.data_ptr<float>());
+    return y;
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _gpu() or not _nvrtc(), reason="needs a CUDA GPU, a CUDA torch and NVRTC")
+def test_a_cluster_kernel_sized_by_sizeof_float4_matches_the_load_inline_build(tmp_path):
+    """A kernel with compile-time cluster dimensions, launched with `<<<>>>` and dynamic shared memory sized
+    by `sizeof(float4)`, gives on the fast path what its C++ build gives: each block's rank in its cluster."""
+    from torch.utils.cpp_extension import load_inline
+
+    from cudaperf.rewards.execution.fastpath import device
+
+    if torch.cuda.get_device_capability()[0] < 9:
+        pytest.skip("thread-block clusters need sm_90")
+    args = spec(CLUSTER_ON_GPU, ["f"])
+    translation = translate(args)
+    major, minor = torch.cuda.get_device_capability()
+    built = device.compile_device(translation, f"sm_{major}{minor}", cache=False)
+    assert built.ok, built.log
+    x = torch.ones(4, device="cuda")
+    fast = device.load(translation, built)
+    full = load_inline(**{**args, "name": "fastpath_cluster_check", "extra_cuda_cflags": [f"-arch=sm_{major}{minor}"]},
+                       build_directory=str(tmp_path))
+    expected, got = full.f(x), fast.f(x)
+    torch.cuda.synchronize()
+    assert torch.equal(expected, got) and got.tolist() == [40.0, 41.0] * 4

@@ -416,6 +416,13 @@ _GUARDS = re.compile(r"^(?:(?:at|c10)::cuda::)?(?:CUDAGuard|OptionalCUDAGuard|De
                      r"^(?:at|c10|torch)::(?:DeviceGuard|OptionalDeviceGuard)$|^(?:at|c10)::cuda::(?:Optional)?CUDAGuard$")
 
 
+def _type_in_parentheses(value: Node | None) -> Node | None:
+    """`sizeof(float4)`: the grammar knows no CUDA type names, so it reads a parenthesised identifier; the
+    identifier, which `sizeof` then takes as a type name (a variable's name is not one, and fails there)."""
+    inner = value.named_children if value is not None and value.type == "parenthesized_expression" else []
+    return inner[0] if len(inner) == 1 and inner[0].type in ("identifier", "qualified_identifier") else None
+
+
 def _line(node: Node, base: int) -> int:
     return base + node.start_point[0]
 
@@ -995,7 +1002,7 @@ class _FunctionTranslator:
         if kind == "cast_expression":
             return self.cast(text(node.child_by_field_name("type")), node.child_by_field_name("value"), node)
         if kind == "sizeof_expression":
-            t = node.child_by_field_name("type")
+            t = node.child_by_field_name("type") or _type_in_parentheses(node.child_by_field_name("value"))
             if t is None:
                 raise self.fail("sizeof of an expression", node)
             raw = " ".join(text(t).split())

@@ -254,10 +254,15 @@ def split(cuda: str, cpp: str) -> Split:
     return result
 
 
+# `__global__ void __cluster_dims__(2, 1, 1) k(...)`: the grammar reads the attribute as a declaration and
+# loses the kernel, so the tree is parsed with it blanked (same bytes, no newline inside)
+_CLUSTER_DIMS = re.compile(rb"\b__cluster_dims__\s*\([^()\n]*\)")
+
+
 def _walk(source: str, label: str, result: Split) -> str:
     """Collect kernels and host functions of one source; return it with host parts blanked."""
     data = source.encode()
-    tree = parse(data)
+    tree = parse(_CLUSTER_DIMS.sub(lambda m: b" " * len(m.group()), data))  # NVRTC keeps it; the grammar cannot
     blanks: list[tuple[int, int]] = []
 
     def blank(node: Node) -> None:
