@@ -89,6 +89,16 @@ def test_kb_fresh12_runs_agree_and_every_candidate_was_estimated_before_its_time
     assert sum(s.inputs["guess"] for s in items) == 12
 
 
+def test_kb_fresh13_runs_agree_and_every_candidate_was_estimated_before_its_times():
+    """kb_fresh13's two H100 runs (session 47): 48 of 48 `correct` in each, 71 of the 73 pairs >= 1.25x
+    apart in run 1 in the same order in run 2; all 48 estimated before they were timed (7fa172e), five of
+    them guesses (loops whose trip count the sampler takes from data)."""
+    assert kb_measured.run_pairs("kb_fresh13 run 1", "kb_fresh13 run 2", corpus=kb_measured.FRESH13) == (73, 71)
+    items = kb_measured.samples(kb_measured.FRESH13)
+    assert len(items) == 48 and all(s.inputs["terms"] is not None for s in items)
+    assert sum(s.inputs["guess"] for s in items) == 5
+
+
 def test_every_measured_candidate_has_a_committed_estimate():
     items = kb_measured.samples()
     assert len(items) == 53
