@@ -455,7 +455,6 @@ class Sampler:
         self.cache[ancestors] = out
         return out
 
-
     def _unknown_trips(self, batch: Batch, loop: Loop) -> float | np.ndarray:
         """Trips of a loop whose count rests on unseen values: a compressed row's entries over the counter's
         step (`for (j = ptr[r] + lane; j < ptr[r + 1]; j += 32)`: a 32nd each), else `assumed_trips`."""

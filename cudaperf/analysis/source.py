@@ -153,9 +153,9 @@ def _blank(buf: bytearray, start: int, end: int) -> None:
     buf[start:end] = bytes(b if b in b"\r\n" else 32 for b in buf[start:end])
 
 
-def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
-    """Blank out what the grammar cannot parse; return the new bytes and the attributes removed."""
-    buf = bytearray(data)
+def _blank_attributes(data: bytes, buf: bytearray) -> list[tuple[int, str, tuple[str, ...]]]:
+    """Blank in `buf` the kernel attributes the grammar cannot parse (`__cluster_dims__(...)`, a
+    `__launch_bounds__` past its second argument); the attributes found."""
     attributes: list[tuple[int, str, tuple[str, ...]]] = []
     for m in _ATTRIBUTE.finditer(data):
         name = m.group(1).decode()
@@ -167,6 +167,21 @@ def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
                 _blank(buf, m.start(2) + 1 + commas[1], m.end() - 1)
         else:
             _blank(buf, m.start(), m.end())
+    return attributes
+
+
+def without_attributes(data: bytes) -> bytes:
+    """`data` with the kernel attributes the grammar cannot parse blanked, at the same length and lines:
+    for a reader that parses this and keeps the text (the fast path's split, which NVRTC compiles)."""
+    buf = bytearray(data)
+    _blank_attributes(data, buf)
+    return bytes(buf)
+
+
+def clean(data: bytes) -> tuple[bytes, list[tuple[int, str, tuple[str, ...]]]]:
+    """Blank out what the grammar cannot parse; return the new bytes and the attributes removed."""
+    buf = bytearray(data)
+    attributes = _blank_attributes(data, buf)
     for m in _LAMBDA_QUALIFIERS.finditer(data):
         _blank(buf, m.start(1), m.end(1))
     for m in _GNU_RESTRICT.finditer(data):

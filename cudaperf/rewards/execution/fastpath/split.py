@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from ....analysis.parse import Node, parse, text
-from ....analysis.source import Macro
+from ....analysis.source import Macro, without_attributes
 
 # Headers torch's extension headers bring; none is needed by device code.
 _TORCH_INCLUDE = re.compile(r"^(?:torch/|ATen/|c10/|pybind11/|THC/|caffe2/|Python\.h|cuda\.h|cublas\w*\.h|cublasLt\.h|"
@@ -254,15 +254,12 @@ def split(cuda: str, cpp: str) -> Split:
     return result
 
 
-# `__global__ void __cluster_dims__(2, 1, 1) k(...)`: the grammar reads the attribute as a declaration and
-# loses the kernel, so the tree is parsed with it blanked (same bytes, no newline inside)
-_CLUSTER_DIMS = re.compile(rb"\b__cluster_dims__\s*\([^()\n]*\)")
-
-
 def _walk(source: str, label: str, result: Split) -> str:
     """Collect kernels and host functions of one source; return it with host parts blanked."""
     data = source.encode()
-    tree = parse(_CLUSTER_DIMS.sub(lambda m: b" " * len(m.group()), data))  # NVRTC keeps it; the grammar cannot
+    # `__global__ void __cluster_dims__(2, 1, 1) k(...)`: the grammar reads the attribute as a declaration and
+    # loses the kernel; the tree is parsed without it, the text NVRTC compiles keeps it
+    tree = parse(without_attributes(data))
     blanks: list[tuple[int, int]] = []
 
     def blank(node: Node) -> None:
