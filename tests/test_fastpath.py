@@ -16,6 +16,7 @@ from conftest import declarations
 
 from cudaperf.cli import main
 from cudaperf.rewards.execution.fastpath import Fallback, translate
+from cudaperf.rewards.execution.fastpath.plan import translate_or_reason
 from cudaperf.rewards.execution.fastpath.report import candidate_path, plan_record, read_builds
 from cudaperf.rewards.execution.fastpath.split import PRELUDE, split
 from cudaperf.rewards.execution.formats import load_candidate, load_task
@@ -617,6 +618,141 @@ def test_an_occupancy_query_is_answered_by_the_launchers_device(blocks, grid):
                                       "local at line 9")
 
 
+CONSTANT_WEIGHTS = """#define MAX_W 64
+__constant__ float c_w[MAX_W];
+__global__ void k(const float* x, float* y, int n, int nw) {}
+torch::Tensor f(torch::Tensor x, torch::Tensor w) {
+    auto y = torch::empty_like(x);
+    const int nw = (int)w.numel();
+    cudaMemcpyToSymbolAsync(c_w, w.data_ptr<float>() + 1, (nw - 1) * sizeof(float), sizeof(float),
+                            cudaMemcpyDeviceToDevice, 0);
+    cudaError_t err = cudaGetLastError();
+    TORCH_CHECK(err == cudaSuccess, "copy failed: ", cudaGetErrorString(err));
+    k<<<1, 32>>>(x.data_ptr<float>(), y.data_ptr<float>(), (int)x.numel(), nw);
+    return y;
+}
+"""
+
+
+class Copier(Recorder):
+    """A recorder that also logs copies into device variables, in order with the launches."""
+
+    def copy_to_symbol(self, source, start, count, symbol, offset, stream):
+        self.calls.append(("copy", symbol, start, count, offset, stream))
+        return source
+
+    def symbol_size(self, symbol):
+        return None
+
+
+def test_weights_copied_into_constant_memory_precede_the_launch_and_replay():
+    """`cudaMemcpyToSymbolAsync(c_w, w.data_ptr<float>() + 1, ..., sizeof(float), cudaMemcpyDeviceToDevice, 0)`
+    (kb_fresh3/8/10's constant-memory convolutions): the variable's size comes from its declaration
+    (64 floats), the copy is recorded before the launch and replayed; one past the variable's end is the
+    runtime's cudaErrorInvalidValue ("invalid argument"), which the wrapper's check raises; a host-to-device
+    copy is left to the full build."""
+    t = translate(spec(CONSTANT_WEIGHTS, ["f"]))
+    assert t.symbols == {"c_w": 256} and t.device_names() == ["k", "&c_w"]
+    rec = Copier({})
+    module = FastModule(interp.Interpreter(t, rec, "cpu"))
+    for _ in range(3):
+        module.f(torch.ones(8), torch.ones(9))
+    assert rec.calls[:2] == [("copy", "c_w", 4, 32, 4, "default"), rec.calls[1]] and rec.calls[1][0] == "k"
+    assert len(rec.calls) == 6 and module._calls.replayed == 2
+    module.f(torch.ones(8), torch.ones(64))                      # 63 floats from offset 4: the last byte fits
+    with pytest.raises(interp.PlanError, match="copy failed: invalid argument"):
+        module.f(torch.ones(8), torch.ones(65))
+    to_device = CONSTANT_WEIGHTS.replace("cudaMemcpyDeviceToDevice", "cudaMemcpyHostToDevice")
+    with pytest.raises(interp.Unsupported, match="cudaMemcpyToSymbol from outside a GPU tensor"):
+        FastModule(interp.Interpreter(translate(spec(to_device, ["f"])), Copier({}), "cpu")).f(torch.ones(8),
+                                                                                               torch.ones(9))
+    assert reason(CONSTANT_WEIGHTS.replace("(c_w, w.data", "(y, w.data"), ["f"]) == \
+        "cudaMemcpyToSymbolAsync into 'y', not a device variable of the sources at line 9"
+
+
+PARAMETER_STRUCT = """struct Consts { float scale, shift; long long n; int flag; };
+__device__ float one(float x, const Consts& c) { return c.scale * x + c.shift; }
+__global__ void k(const float* x, float* y, Consts c) {}
+static int blocks_for(const Consts& c) { return (int)((c.n + 255) / 256); }
+torch::Tensor f(torch::Tensor x, double a, double b) {
+    auto y = torch::empty_like(x);
+    Consts c;
+    c.scale = (float)a;
+    c.shift = (float)(1.0 - b);
+    c.n = x.numel();
+    c.n += 1;
+    Consts d = c;
+    d.scale = 5;
+    k<<<blocks_for(c), 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), c);
+    Consts z{2.5f};
+    k<<<1, 32>>>(x.data_ptr<float>(), y.data_ptr<float>(), z);
+    return y;
+}
+"""
+
+
+def test_a_struct_filled_on_the_host_is_passed_by_value_in_c_layout():
+    """kb_fresh10's Adam wrappers: `AdamConsts k; k.beta1 = ...; kernel<<<...>>>(..., k)`.  Fields are set
+    one by one, copied with the struct (`d = c` then `d.scale = 5` leaves `c`), read by a helper through a
+    const reference, brace-initialised with the rest zero, and packed as the C ABI lays them out (a long
+    long at offset 8, 24 bytes in all); a field never set packs as 0.  A struct whose layout is not plain
+    (an array, a bit field, a const field, an alignment attribute) is left to the full build."""
+    import struct
+
+    x = torch.ones(1000)
+    _, rec = run(PARAMETER_STRUCT, "f", x, 0.5, 0.25, names={"x": x})
+    (_, grid, _, _, _, args), (_, _, _, _, _, zeroed) = rec.calls
+    assert grid == (4, 1, 1) and args[-1][0] == "s" and len(args[-1][1]) == 24
+    assert struct.unpack("@ffqi0q", args[-1][1]) == (0.5, 0.75, 1001, 0)
+    assert struct.unpack("@ffqi0q", zeroed[-1][1]) == (2.5, 0.0, 0, 0)
+    unset = PARAMETER_STRUCT.replace("Consts d = c;\n    d.scale = 5;", "int flag = c.flag;")
+    with pytest.raises(interp.Unsupported, match="field flag read before it was given a value"):
+        run(unset, "f", x, 0.5, 0.25)
+    for layout in ("int flag[2]; }", "int flag : 4; }", "const int flag; }", "alignas(16) int flag; }"):
+        assert reason(PARAMETER_STRUCT.replace("int flag; }", layout), ["f"]) == "local of type 'Consts' at line 9"
+    aligned = PARAMETER_STRUCT.replace("struct Consts {", "struct __align__(32) Consts {")
+    assert reason(aligned, ["f"]) == "local of type 'Consts' at line 9"
+
+
+KERNEL_ALIASES = """template <int W> __global__ void rows(const float* x, float* y, long long m) {}
+__global__ void any_rows(const float* x, float* y, long long m, int w) {}
+template <typename K>
+static long long grid_for(K kernel, long long m) {
+    int per_sm = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, 0);
+    return std::min<long long>((long long)132 * per_sm, (m + 7) / 8);
+}
+torch::Tensor f(torch::Tensor x, int64_t w) {
+    auto y = torch::empty_like(x);
+    const long long m = x.size(0);
+    if (w == 4) {
+        auto k = rows<4>;
+        k<<<(unsigned)grid_for(k, m), 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), m);
+    } else {
+        auto k = any_rows;
+        k<<<(unsigned)grid_for(any_rows, m), 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), m, (int)w);
+    }
+    return y;
+}
+"""
+
+
+@pytest.mark.parametrize("w, launched", [(4, "rows<4>"), (3, "any_rows")])
+def test_a_local_naming_a_kernel_and_a_helper_deducing_its_type(w, launched):
+    """kb_fresh9's `auto k = index_select_persistent_fixed_kernel<6>; k<<<pw_grid(k, m), ...>>>` and
+    kb_fresh10's `persistent_blocks(embedding_bag_vec_kernel<VPL>, ...)`: the local stands for its kernel,
+    and a helper whose template parameter only types its kernel parameter is translated once per kernel,
+    its occupancy query asking about that kernel.  Assigning the local or using it as a number falls back."""
+    rec = Occupied(3)
+    FastModule(interp.Interpreter(translate(spec(KERNEL_ALIASES, ["f"])), rec, "cpu")).f(torch.ones(1000, 4), w)
+    assert rec.asked == [(launched, 256, 0)]
+    assert [c[:3] for c in rec.calls] == [(launched, (125, 1, 1), (256, 1, 1))]     # min(132 * 3, 1000 / 8)
+    reassigned = KERNEL_ALIASES.replace("auto k = any_rows;", "auto k = any_rows;\n        k = any_rows;")
+    assert reason(reassigned, ["f"]) == "assignment to 'k' at line 19"
+    as_number = KERNEL_ALIASES.replace("auto k = any_rows;", "auto k = any_rows;\n        long long z = k + 1;")
+    assert reason(as_number, ["f"]) == "kernel k used as a value at line 19"
+
+
 TAIL = """__global__ void partial_sums(const float* x, float* partials, long long n) {}
 torch::Tensor mean_of(torch::Tensor x) {
     const long long n = x.numel();
@@ -1137,3 +1273,83 @@ def test_a_cluster_kernel_sized_by_sizeof_float4_matches_the_load_inline_build(t
     expected, got = full.f(x), fast.f(x)
     torch.cuda.synchronize()
     assert torch.equal(expected, got) and got.tolist() == [40.0, 41.0] * 4
+
+
+CONSTANT_ON_GPU = """#define MAX_W 64
+__constant__ float c_w[MAX_W];
+__global__ void weigh(const float* x, float* y, int n, int nw) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i] * c_w[i % nw] + c_w[MAX_W - 1];
+}
+torch::Tensor f(torch::Tensor x, torch::Tensor w) {
+    auto y = torch::empty_like(x);
+    const int nw = (int)w.numel(), n = (int)x.numel();
+    cudaMemcpyToSymbolAsync(c_w, w.data_ptr<float>(), nw * sizeof(float), 0, cudaMemcpyDeviceToDevice, 0);
+    cudaMemcpyToSymbol(c_w, w.data_ptr<float>() + 1, sizeof(float), (MAX_W - 1) * sizeof(float),
+                       cudaMemcpyDeviceToDevice);
+    weigh<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), n, nw);
+    return y;
+}
+"""
+
+STRUCT_ON_GPU = """struct Affine { float scale; double shift; int n; long long stride; bool flip; };
+__global__ void apply(const float* x, float* y, Affine a) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < a.n) y[i] = (a.flip ? -1.f : 1.f) * x[(i * a.stride) % a.n] * a.scale + (float)a.shift;
+}
+torch::Tensor f(torch::Tensor x, double s, double t) {
+    auto y = torch::empty_like(x);
+    Affine a;
+    a.scale = (float)s;
+    a.shift = t;
+    a.n = (int)x.numel();
+    a.stride = 3;
+    a.flip = true;
+    apply<<<(a.n + 127) / 128, 128>>>(x.data_ptr<float>(), y.data_ptr<float>(), a);
+    return y;
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _gpu() or not _nvrtc(), reason="needs a CUDA GPU, a CUDA torch and NVRTC")
+def test_constant_memory_copies_and_a_struct_argument_match_the_load_inline_build(tmp_path):
+    """Weights copied into `__constant__` memory (both copy calls, one at an offset) and a struct of mixed
+    field widths passed by value give on the fast path what the C++ build gives, on the first call and
+    on replayed calls with new weights (the copy reads the new tensor)."""
+    from torch.utils.cpp_extension import load_inline
+
+    from cudaperf.rewards.execution.fastpath import device
+
+    major, minor = torch.cuda.get_device_capability()
+    x = torch.randn(1000, device="cuda")
+    for name, source, calls in (("constant", CONSTANT_ON_GPU, [(x, torch.randn(7, device="cuda")) for _ in range(3)]),
+                                ("struct", STRUCT_ON_GPU, [(x, 0.5, 0.25), (x, -2.0, 3.5), (x, -2.0, 3.5)])):
+        args = spec(source, ["f"])
+        translation = translate(args)
+        built = device.compile_device(translation, f"sm_{major}{minor}", cache=False)
+        assert built.ok, built.log
+        fast = device.load(translation, built)
+        (tmp_path / name).mkdir()
+        full = load_inline(**{**args, "name": f"fastpath_{name}_check"}, build_directory=str(tmp_path / name))
+        for call in calls:
+            expected, got = full.f(*call), fast.f(*call)
+            torch.cuda.synchronize()
+            assert torch.equal(expected, got), name
+        assert fast._calls.replayed >= 1, name
+
+
+def test_the_candidates_checked_on_an_h100_still_take_the_fast_path():
+    """The fourteen kb candidates that copy weights into `__constant__` memory, pass a struct by value or hold
+    a kernel in a local ran on an H100 through the fast path, correct in both runs
+    (tests/data/h100/gpu_tests/fastpath_constant_struct); each still translates, so a change that sends
+    one back to the full build fails here."""
+    records = [json.loads(line) for name in ("run1", "run2") for line in
+               (ROOT / "tests/data/h100/gpu_tests/fastpath_constant_struct/fast" / f"{name}.jsonl").open()]
+    assert len(records) == 28 and all(r["status"] == "correct" and "fast-path: fast" in r["flags"] for r in records)
+    candidates = sorted({tuple(r["candidate"].split("/")[-2:]) for r in records})   # run 2 ran a copy
+    assert len(candidates) == 14
+    for task, name in candidates:
+        (path,) = (ROOT / "tests").glob(f"kb_*/{task}/{name}")
+        builds = read_builds(path.read_text())
+        assert builds and all(translate_or_reason(b)[1] is None for b in builds), path

@@ -141,3 +141,15 @@ def test_a_grid_stride_loop_over_a_fixed_count_is_judged_at_that_count(n, fires)
     kernel_only = source.split("int main")[0]
     report = analyze_source(kernel_only, "k.cu", given)
     assert bool(lint_file(report, select(["divergent-full-mask"]), kernel_only)) is fires
+
+
+def test_a_struct_passed_by_value_is_not_given_a_made_up_number():
+    """A struct argument's fields are values of their own (opaque, one per launch): the analyzer lists no
+    default for the struct itself, so an estimate over it is not marked as resting on a made-up value,
+    while a plain integer argument beside it still gets one."""
+    code = """struct P { float a; long long n; };
+__global__ void k(const float* x, float* y, P p, int m) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) y[i] = p.a * x[i];
+}"""
+    launch = analyze_source(code, "k.cu", GUESSED).kernels[0].to_json()["launch"]
+    assert launch["args"] == {"m": {"value": 1024, "source": "default"}}

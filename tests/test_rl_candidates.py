@@ -261,8 +261,8 @@ def test_structural_score_at_the_task_shapes():
 
 @pytest.mark.torch
 def test_a_candidate_whose_launches_cannot_be_followed_is_scored_at_parity_speed():
-    """A launch through a local naming the kernel is read by neither the wrapper interpreter nor the
-    pattern reader: its file-level score stands beside a parity speed-up, on the scale of its traced
+    """A launch through a function pointer naming the kernel is read by neither the wrapper interpreter nor
+    the pattern reader: its file-level score stands beside a parity speed-up, on the scale of its traced
     neighbours (within 1 / (1 + speed_weight) of 0.5), not above them all as the file-level score alone
     would be (an untraceable wrapper earns nothing) nor last."""
     pytest.importorskip("torch")
@@ -271,7 +271,8 @@ def test_a_candidate_whose_launches_cannot_be_followed_is_scored_at_parity_speed
     from cudaperf.rewards.scoring import UNTRACED, Scorer
     from cudaperf.rewards.structural import score_kernels, score_untraced
 
-    unfollowed = COALESCED.replace("relu_kernel<<<grid, block>>>", "auto k = relu_kernel;\n    k<<<grid, block>>>")
+    unfollowed = COALESCED.replace("relu_kernel<<<grid, block>>>",
+                                   "void (*k)(const float*, float*, int, int) = relu_kernel;\n    k<<<grid, block>>>")
     assert unfollowed != COALESCED
     config = RewardConfig(structural_at_shapes=True)
     scorer = Scorer(config)

@@ -342,7 +342,7 @@ def infer_arguments(kernel: Kernel, launch: Launch) -> None:
             launch.args[param.name] = float(min(max(best, lo), hi))
             launch.arg_sources[param.name] = "inferred"
             launch.bounded += (param.name,)
-        elif not param.type.is_float:
+        elif not param.type.is_float and not param.type.fields:   # a struct's fields are values of their own
             launch.args[param.name] = float(min(max(DEFAULT_ARGUMENT, lo), hi))
             launch.arg_sources[param.name] = "default"
 

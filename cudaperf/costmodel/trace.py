@@ -328,7 +328,7 @@ class _Launches:
 
     def launch(self, kernel, grid, block, smem, stream, args, extents=()) -> None:
         params = self.translation.kernels[kernel.split("<", 1)[0].strip()].params
-        scalars = {p.name: value for p, (code, value) in zip(params, args) if code != "p"}
+        scalars = {p.name: value for p, (code, value) in zip(params, args) if code not in ("p", "s")}
         extents = {p.name: e for p, (code, _), e in zip(params, args, extents) if code == "p" and e}
         entry = {"kernel": kernel, "grid": list(grid), "block": list(block), "smem": int(smem), "args": scalars,
                  "extents": extents}
@@ -341,6 +341,17 @@ class _Launches:
 
     def synchronize(self) -> None:
         pass
+
+    def symbol_size(self, symbol: str) -> None:
+        return None     # a size the translation could not work out is left to the GPU: the wrapper is not followed
+
+    @staticmethod
+    def copy_to_symbol(source, start: int, count: int, symbol: str, offset: int, stream: str):
+        """A device-to-device copy of `count` bytes, priced as torch's copy of those bytes is."""
+        import torch
+
+        source.reshape(-1).view(torch.uint8)[start:start + count].clone()
+        return source
 
 
 def _guess_arguments(params, pool: list, scalars: list) -> list:

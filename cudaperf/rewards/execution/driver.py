@@ -12,7 +12,8 @@ _PERSISTING_L2_LIMIT = 0x06          # CU_LIMIT_PERSISTING_L2_CACHE_SIZE
 _CC_MAJOR, _CC_MINOR = 75, 76        # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_{MAJOR,MINOR}
 _DEFAULT_SMEM = 48 * 1024
 _CTYPES = {"i": ctypes.c_int32, "q": ctypes.c_int64, "I": ctypes.c_uint32, "Q": ctypes.c_uint64,
-           "f": ctypes.c_float, "d": ctypes.c_double, "p": ctypes.c_void_p, "b": ctypes.c_bool}
+           "f": ctypes.c_float, "d": ctypes.c_double, "p": ctypes.c_void_p, "b": ctypes.c_bool,
+           "s": lambda packed: ctypes.create_string_buffer(packed, len(packed))}   # a struct passed by value
 
 
 class CudaError(RuntimeError):
@@ -95,6 +96,18 @@ class Module:
                 break
             sizes.append(size.value)
         return sizes or None  # no parameters, or a driver that cannot say: not checked
+
+    def variable(self, name: str) -> tuple[int, int]:
+        """(device address, bytes) of the module's global variable `name` (cuModuleGetGlobal)."""
+        address, size = ctypes.c_uint64(), ctypes.c_size_t()
+        _check(self._lib.cuModuleGetGlobal_v2(ctypes.byref(address), ctypes.byref(size), self._handle, name.encode()),
+               f"cuModuleGetGlobal {name}")
+        return address.value, size.value
+
+    def copy(self, destination: int, source: int, count: int, stream: int) -> None:
+        """`count` bytes device to device, in order on `stream` (cuMemcpyDtoDAsync)."""
+        _check(self._lib.cuMemcpyDtoDAsync_v2(ctypes.c_uint64(destination), ctypes.c_uint64(source),
+                                              ctypes.c_size_t(count), ctypes.c_void_p(stream)), "cuMemcpyDtoDAsync")
 
     def max_active_blocks(self, name: str, threads: int, smem: int) -> int:
         """cuOccupancyMaxActiveBlocksPerMultiprocessor: blocks of kernel `name` one SM holds at once."""

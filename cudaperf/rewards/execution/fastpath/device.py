@@ -51,7 +51,7 @@ def compile_device(translation: Translation, arch: str, timeout: float = 60.0, c
     if nvrtc.library() is None:
         return DeviceBuild(False, None, {}, "NVRTC not found", 0.0)
     request = {"source": translation.device_source, "arch": arch, "options": translation.nvrtc_options,
-               "names": translation.name_expressions}
+               "names": translation.device_names()}
     key = hashlib.sha256(json.dumps({**request, "nvrtc": f"{nvrtc.version()} {nvrtc.library()}"},
                                     sort_keys=True).encode()).hexdigest()
     directory = exec_cache() / "fastpath"
@@ -104,6 +104,8 @@ class DriverLauncher:
         self.lowered = lowered
         self.launched: list[str] = []
         self._checked: set[str] = set()
+        self._variables: dict[str, tuple[int, int]] = {}
+        self._stream_of, self._device_now = _current_raw_stream()
 
     def launch(self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int, stream: str,
                args: list[tuple[str, Any]]) -> None:
@@ -119,7 +121,8 @@ class DriverLauncher:
         name = self.lowered[kernel]
         if name not in self._checked:
             sizes = self.module.parameter_sizes(name)
-            given = [{"p": 8, "i": 4, "I": 4, "f": 4, "q": 8, "Q": 8, "d": 8, "b": 1}[code] for code, _ in args]
+            widths = {"p": 8, "i": 4, "I": 4, "f": 4, "q": 8, "Q": 8, "d": 8, "b": 1}
+            given = [len(value) if code == "s" else widths[code] for code, value in args]   # "s": a struct's bytes
             if sizes is not None and sizes != given:
                 raise Unsupported(f"kernel {kernel} takes parameters of {sizes} bytes, the plan passes {given}")
             self._checked.add(name)
@@ -140,6 +143,22 @@ class DriverLauncher:
 
     def occupancy(self, kernel: str, threads: int, smem: int) -> int:
         return self.module.max_active_blocks(self.lowered[kernel], threads, smem)
+
+    def _variable(self, symbol: str) -> tuple[int, int]:
+        """(address, bytes) of a device variable, looked up once (a replayed call copies into it each time)."""
+        if symbol not in self._variables:
+            self._variables[symbol] = self.module.variable(self.lowered[f"&{symbol}"])
+        return self._variables[symbol]
+
+    def symbol_size(self, symbol: str) -> int:
+        return self._variable(symbol)[1]
+
+    def copy_to_symbol(self, source: Any, start: int, count: int, symbol: str, offset: int, stream: str) -> Any:
+        """cudaMemcpyToSymbolAsync device to device, on the stream the C++ names (`current`: torch's), as the
+        launches go."""
+        self.module.copy(self._variable(symbol)[0] + offset, source.data_ptr() + start, count,
+                         self._stream_of(self._device_now()) if stream == "current" else 0)
+        return source
 
     def synchronize(self) -> None:
         import torch

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
+import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -70,6 +71,15 @@ class Launcher(Protocol):
         ...
 
     def synchronize(self) -> None: ...
+
+    def copy_to_symbol(self, source: Any, start: int, count: int, symbol: str, offset: int, stream: str) -> Any:
+        """`count` bytes of tensor `source` from byte `start` into device variable `symbol` at `offset`, on
+        `stream` ("default" or "current"); returns `source` (the step replays as a torch call does)."""
+        ...
+
+    def symbol_size(self, symbol: str) -> int | None:
+        """Bytes of device variable `symbol` (None where the launcher cannot say)."""
+        ...
 
 
 @dataclass
@@ -328,7 +338,8 @@ class Interpreter:
         raise Unsupported(f"cannot return a {returns} to Python")
 
     def _invoke(self, fn: P.Function, values: list[V]) -> V | None:
-        env = [{pname: convert(v, ctype) if ctype not in ("tensor", "list", "sizes") else v
+        env = [{pname: self._assign_type(v, ctype) if ctype.startswith("struct:") else
+                convert(v, ctype) if ctype not in ("tensor", "list", "sizes") else v
                 for (pname, ctype), v in zip(fn.params, values)}]
         try:
             self._run(fn.body, env)
@@ -381,6 +392,13 @@ class Interpreter:
                     raise Unsupported(f"line {s.line}: {s.op} on a tensor")
                 value = self._binary(s.op[:-1], current, value, s.line)
             self._set(env, s.name, self._assign_type(value, current.ctype))
+        elif isinstance(s, P.SetField):
+            fields = self._get(env, s.name).value
+            value = self._eval(s.value, env)
+            if s.op != "=":
+                value = self._binary(s.op[:-1], self._field(fields, s.field, s.line), value, s.line)
+            fields[s.field] = convert(value, P.STRUCT_FIELDS[dict(self.tr.structs[self._get(env, s.name).ctype[7:]])
+                                                             [s.field]][0])
         elif isinstance(s, P.SetItem):
             sizes = self._get(env, s.name)
             i = self._size_index(sizes, self._eval(s.index, env), s.line)
@@ -440,6 +458,10 @@ class Interpreter:
             raise Unsupported(f"unknown plan statement {type(s).__name__}")
 
     def _assign_type(self, value: V, ctype: str) -> V:
+        if ctype.startswith("struct:") or value.ctype.startswith("struct:"):   # copied by value, field for field
+            if value.ctype != ctype:
+                raise Unsupported(f"a {value.ctype} given for a {ctype}")
+            return V(ctype, dict(value.value))
         if value.ctype == "sizes":   # a vector assigned is copied: editing one must not edit the other
             return V("sizes", list(value.value)) if ctype in ("sizes", "auto") else convert(value, ctype)
         if ctype in ("tensor", "list", "tuple") or value.ctype == ctype:
@@ -454,6 +476,8 @@ class Interpreter:
             if len(args) == 1:
                 return self._assign_type(args[0], s.ctype) if s.ctype != "auto" else args[0]
             raise Unsupported(f"constructor of {s.ctype} with {len(args)} arguments")
+        if s.ctype.startswith("struct:"):
+            return self._struct(s.ctype, self._eval(s.init, env) if s.init is not None else None)
         if s.init is None:  # what C++ default-constructs; a scalar has no value until assigned
             defaults = {"dim3": V("dim3", (1, 1, 1)), "tensor": V("tensor", None), "sizes": V("sizes", []),
                         "list": V("list", [])}
@@ -465,6 +489,37 @@ class Interpreter:
             return V("list", [x.value for x in value.value])
         value = value if s.ctype == "auto" else self._assign_type(value, s.ctype)
         return V(value.ctype, list(value.value)) if value.ctype in ("sizes", "list") else value  # C++ copies
+
+    def _struct(self, ctype: str, init: V | None) -> V:
+        """A struct local: its fields unset (`P p;`), from a brace list in order with the rest zero
+        (`P p = {a, b};`, `P p{};`), or a copy of another."""
+        layout = self.tr.structs[ctype[7:]]
+        if init is None:
+            return V(ctype, {name: None for name, _ in layout})
+        if init.ctype != "list_init":
+            return self._assign_type(init, ctype)
+        if len(init.value) > len(layout):
+            raise Unsupported(f"{len(init.value)} values for the {len(layout)} fields of {ctype[7:]}")
+        items = list(init.value) + [V("int", 0)] * (len(layout) - len(init.value))
+        return V(ctype, {name: convert(v, P.STRUCT_FIELDS[t][0]) for (name, t), v in zip(layout, items)})
+
+    @staticmethod
+    def _field(fields: dict, name: str, line: int) -> V:
+        value = fields[name]
+        if value is None:
+            raise Unsupported(f"line {line}: field {name} read before it was given a value")
+        return value
+
+    def _packed(self, v: V, name: str, line: int) -> bytes:
+        """A struct argument's bytes as the kernel reads them (C layout; a field never set packs as 0, where
+        the C++ would pass whatever its stack held)."""
+        if v.ctype != f"struct:{name}":
+            raise Unsupported(f"line {line}: a {v.ctype} passed for a {name} parameter")
+        layout = self.tr.structs[name]
+        letters = [P.STRUCT_FIELDS[t][1] for _, t in layout]
+        widest = max(letters, key=struct.calcsize)
+        values = [0 if v.value[f] is None else v.value[f].value for f, _ in layout]
+        return struct.pack("@" + "".join(letters) + "0" + widest, *values)
 
     def _size_index(self, sizes: V, index: V, line: int) -> int:
         """`sizes[index]`'s position (read or written); one outside the list is left to the full build
@@ -511,7 +566,9 @@ class Interpreter:
         args: list[tuple[str, Any]] = []     # pointers as Ptr until launched
         for expr, code in zip(s.args, s.codes):
             v = self._eval(expr, env)
-            if code == "p":
+            if code.startswith("s:"):
+                args.append(("s", self._packed(v, code[2:], s.line)))
+            elif code == "p":
                 if not v.ctype.startswith("pointer"):
                     if v.ctype in _WIDTH and v.value == 0:
                         args.append(("p", 0))
@@ -607,6 +664,8 @@ class Interpreter:
             return V("long", obj.value[self._size_index(obj, self._eval(e.index, env), e.line)])
         if isinstance(e, P.Field):
             obj = self._eval(e.obj, env)
+            if obj.ctype.startswith("struct:"):
+                return self._field(obj.value, e.name, 0)
             if obj.ctype != "dim3":
                 raise Unsupported(f".{e.name} of a {obj.ctype}")
             return V("unsigned", obj.value["xyz".index(e.name)])
@@ -852,6 +911,8 @@ class Interpreter:
             return V("int", 0)
         if fn == "memset":
             return self._memset(*args, line=e.line)
+        if fn == "copy_to_symbol":
+            return self._copy_to_symbol(*args, line=e.line)
         if fn == "occupancy":    # cudaOccupancyMaxActiveBlocksPerMultiprocessor: the launcher's device answers
             threads, smem = (int(convert(a, "unsigned long").value) for a in args[1:])
             return V("int", self.launcher.occupancy(args[0].value, threads, smem))
@@ -865,6 +926,29 @@ class Interpreter:
         if t is None or not t.is_contiguous() or not 0 <= pointer.value.offset <= t.numel() * t.element_size() - n:
             raise Unsupported(f"line {line}: cudaMemset outside a contiguous tensor's bytes")
         self._torch(_fill_bytes, t, pointer.value.offset, n, int(convert(value, "int").value) & 0xFF)
+        return V("error", 0)
+
+    def _copy_to_symbol(self, symbol: V, source: V, count: V, offset: V, kind: V, stream: V, line: int) -> V:
+        """cudaMemcpyToSymbol(Async) from a contiguous GPU tensor's own bytes (weights copied into
+        `__constant__` memory), recorded like a torch call; a copy past the variable's end is the runtime's
+        cudaErrorInvalidValue.  A host source, or any other kind than device to device or default, is left
+        to the full build."""
+        t = source.value.tensor if source.ctype.startswith("pointer") else None
+        n, at = (int(convert(v, "unsigned long").value) for v in (count, offset))
+        on_gpu = t is not None and (t.is_cuda or (self.cuda_device != "cuda" and t.device.type == self.cuda_device))
+        if int(convert(kind, "int").value) not in (3, 4) or not on_gpu or \
+                not t.is_contiguous() or not 0 <= source.value.offset <= t.numel() * t.element_size() - n:
+            raise Unsupported(f"line {line}: cudaMemcpyToSymbol from outside a GPU tensor's bytes")
+        size = self.launcher.symbol_size(symbol.value)     # the module's answer where there is one: NVRTC's truth
+        size = self.tr.symbols.get(symbol.value) if size is None else size
+        if size is None:
+            raise Unsupported(f"line {line}: the size of {symbol.value} is not known")
+        if at + n > size:
+            self.last_error = 1
+            return V("error", 1)
+        if n:
+            where = stream.value if stream.ctype == "stream" else convert(stream, "stream").value
+            self._torch(self.launcher.copy_to_symbol, t, source.value.offset, n, symbol.value, at, where)
         return V("error", 0)
 
     def _method(self, e: P.Method, obj: V, args: list[V]) -> V:

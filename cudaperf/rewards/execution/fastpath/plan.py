@@ -87,7 +87,7 @@ class Helper:
 
 @dataclass(frozen=True)
 class Field:
-    """`.x`, `.y` or `.z` of a dim3."""
+    """`.x`, `.y` or `.z` of a dim3, or a field of a struct local."""
     obj: object
     name: str
 
@@ -127,6 +127,16 @@ class SetItem:
     """`sizes[i] = value` (or `op=`) on a local std::vector<int64_t>."""
     name: str
     index: object
+    op: str
+    value: object
+    line: int
+
+
+@dataclass(frozen=True)
+class SetField:
+    """`params.n = value` (or `op=`) on a struct local."""
+    name: str
+    field: str
     op: str
     value: object
     line: int
@@ -218,6 +228,14 @@ class Translation:
     constants: dict[str, object]               # name -> expression node
     kernels: dict[str, splitting.Kernel]
     nvrtc_options: list[str] = field(default_factory=list)
+    # device variables the wrappers copy into (cudaMemcpyToSymbol) -> their bytes (None: not known statically)
+    symbols: dict[str, int | None] = field(default_factory=dict)
+    # structs the wrappers fill and pass by value -> ((field, STRUCT_FIELDS key), ...)
+    structs: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+
+    def device_names(self) -> list[str]:
+        """The name expressions NVRTC lowers: the kernels launched, then `&symbol` for each variable copied into."""
+        return self.name_expressions + [f"&{name}" for name in self.symbols]
 
 
 class Fallback(Exception):
@@ -269,6 +287,13 @@ DISPATCH = {"AT_DISPATCH_FLOATING_TYPES": ("float32", "float64"),
 DTYPE_CTYPE = {"float32": "float", "float64": "double", "float16": "at::Half", "bfloat16": "at::BFloat16",
                "int32": "int", "int64": "int64_t", "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t",
                "bool": "bool"}
+# the field types a struct passed by value may hold: (plan ctype, `struct` format letter; native alignment
+# is the C ABI's, on the host and on the GPU)
+STRUCT_FIELDS = {**{t: ("int", "i") for t in ("int", "int32_t", "signed", "signed int")},
+                 **{t: ("unsigned", "I") for t in ("unsigned", "unsigned int", "uint32_t")},
+                 **{t: ("long", "q") for t in ("long", "long int", "long long", "long long int", "int64_t")},
+                 **{t: ("unsigned long", "Q") for t in ("unsigned long", "unsigned long long", "uint64_t", "size_t")},
+                 "float": ("float", "f"), "double": ("double", "d"), "bool": ("bool", "?")}
 KERNEL_CODES = {"int": "i", "unsigned": "I", "long": "q", "unsigned long": "Q", "float": "f", "double": "d",
                 "bool": "b"}
 CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
@@ -282,6 +307,10 @@ CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
                   "INT32_MAX": Lit(2**31 - 1, "int"), "INT32_MIN": Lit(-2**31, "int"),
                   "UINT32_MAX": Lit(2**32 - 1, "unsigned"), "INT64_MAX": Lit(2**63 - 1, "long"),
                   "INT64_MIN": Lit(-2**63, "long"),
+                  # cudaMemcpyKind
+                  **{kind: Lit(value, "int") for value, kind in enumerate(
+                      ("cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost",
+                       "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault"))},
                   # <cmath>'s
                   "NAN": Lit(math.nan, "float"), "INFINITY": Lit(math.inf, "float")}
 # cudaDeviceGetAttribute's attributes and the cudaDeviceProp fields they read (the interpreter's
@@ -298,7 +327,8 @@ BUILTINS = {"dim3", "empty", "zeros", "ones", "full", "empty_like", "zeros_like"
             "dtype", "device", "Device", "min", "max", "ceil", "floor", "sqrt", "abs", "pow", "exp", "log",
             "current_stream",
             "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaDeviceSynchronize",
-            "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property", "memset", "occupancy"}
+            "launch_check", "printf", "fprintf", "make_tuple", "ceil_div", "device_property", "memset", "occupancy",
+            "copy_to_symbol"}
 METHODS = {"size", "sizes", "numel", "stride", "strides", "dim", "ndimension", "contiguous", "data_ptr", "options",
            "dtype", "scalar_type", "is_cuda", "is_contiguous", "device", "view", "reshape", "element_size",
            "zero_", "fill_", "vec", "stream",
@@ -423,6 +453,9 @@ def _type_in_parentheses(value: Node | None) -> Node | None:
     return inner[0] if len(inner) == 1 and inner[0].type in ("identifier", "qualified_identifier") else None
 
 
+_KERNEL_TYPE = "cudaperf_kernel_t"   # a deduced template parameter that only types a kernel parameter
+
+
 def _line(node: Node, base: int) -> int:
     return base + node.start_point[0]
 
@@ -435,14 +468,20 @@ class _Translator:
         self.in_progress: set[str] = set()
         self.name_expressions: list[str] = []
         self.constants: dict[str, object] = {}
+        self.symbols: dict[str, int | None] = {}
+        self.structs: dict[str, tuple[tuple[str, str], ...]] = {}
         clash = sorted(set(self.macros) & (RESERVED | set(sp.kernels)))
         self.clash = clash
 
     # -- functions --
-    def function(self, name: str, depth: int = 0, targs: tuple[str, ...] = ()) -> Function:
+    def function(self, name: str, depth: int = 0, targs: tuple[str, ...] = (),
+                 kernels: tuple[tuple[int, str], ...] = ()) -> Function:
         """A host function translated once, by name; a templated one once per instantiation (`targs`, the
-        explicit template arguments as `template_argument` gives them), keyed `name<args>`."""
+        explicit template arguments as `template_argument` gives them), keyed `name<args>`; one given kernels
+        (`kernels`: parameter position, name expression) once per set of them, those parameters standing
+        for their kernel (a template parameter that is only a kernel parameter's type is deduced so)."""
         key = f"{name}<{','.join(targs)}>" if targs else name
+        key += f"[{','.join(f'{i}={e}' for i, e in kernels)}]" if kernels else ""
         if key in self.helpers:
             return self.helpers[key]
         host = self.sp.host.get(name)
@@ -452,33 +491,43 @@ class _Translator:
             raise Fallback(f"recursive host function {name} at line {host.line}")
         if name in self.sp.overloaded:
             raise Fallback(f"overloaded host function {name} at line {host.line}")
-        if host.template != bool(targs):
+        if host.template != bool(targs) and not (host.template and kernels):
             raise Fallback(f"templated host function {name} at line {host.line} called without its template "
                            "arguments" if host.template else f"call of {key}, not a template")
         if self.clash:
             raise Fallback(f"macro {self.clash[0]} redefines a name the translation interprets")
         self.in_progress.add(key)
         try:
-            node, line = self._definition(host, targs)
-            fn = _FunctionTranslator(self, line, depth).definition(node, key)
+            node, line = self._definition(host, targs, dict(kernels))
+            fn = _FunctionTranslator(self, line, depth).definition(node, key, dict(kernels))
         finally:
             self.in_progress.discard(key)
         self.helpers[key] = fn
         return fn
 
-    def _definition(self, host: splitting.HostFunction, targs: tuple[str, ...]) -> tuple[Node, int]:
+    def _definition(self, host: splitting.HostFunction, targs: tuple[str, ...],
+                    kernels: dict[int, str]) -> tuple[Node, int]:
         """The function definition of `host` after macro expansion, and the line it starts on; a template's
         without its `template <...>` header and with its parameters replaced by `targs` (as the
-        preprocessor replaces object-like macros: whole tokens, strings and comments untouched)."""
+        preprocessor replaces object-like macros: whole tokens, strings and comments untouched), or, called
+        without them, by a placeholder where each is the type of a parameter given a kernel."""
         from ....analysis.source import Macro
 
         source, line, macros = host.text, host.line, self.macros
-        if targs:
+        if host.template:
             header = next((c for c in parse(host.text.encode()).root_node.named_children
                            if c.type == "template_declaration"), None)
             inner = next((c for c in header.named_children if c.type == "function_definition"), None) \
                 if header is not None else None
             names = splitting.template_names(header) if inner is not None else ()
+            if not targs:
+                params = inner.child_by_field_name("declarator").child_by_field_name("parameters").named_children \
+                    if inner is not None else []
+                deduced = {text(params[i].child_by_field_name("type")) for i in kernels if i < len(params)}
+                if not names or not set(names) <= deduced:
+                    raise Fallback(f"templated host function {host.name} at line {host.line} called without its "
+                                   "template arguments")
+                targs = tuple(_KERNEL_TYPE for _ in names)
             if len(names) != len(targs) or not all(names):
                 raise Fallback(f"templated host function {host.name} at line {host.line} called with "
                                f"{len(targs)} template arguments for {len(names)} parameters")
@@ -507,6 +556,32 @@ class _Translator:
         node = Cast(norm, expr) if norm != "auto" else expr
         self.constants[name] = node
         return node
+
+
+    def struct(self, raw: str) -> str | None:
+        """`struct:Name` for a struct of the sources whose fields are all plain scalars (STRUCT_FIELDS), else None."""
+        name = " ".join(re.sub(r"\b(?:const|struct)\b", " ", raw).split())
+        fields = self.sp.structs.get(name)
+        if not fields or any(t not in STRUCT_FIELDS for _, t in fields):
+            return None
+        self.structs[name] = fields
+        return f"struct:{name}"
+
+    def symbol(self, name: str, reader: _FunctionTranslator) -> Lit:
+        """A `__constant__`/`__device__` variable a wrapper copies into, and its size in bytes where its
+        element type and dimensions are constants here (NVRTC's module says so on the GPU in any case)."""
+        if name not in self.symbols:
+            ctype, dims, _ = self.sp.symbols[name]
+            size = ELEMENT_SIZES.get(ctype)
+            for dim in dims:
+                try:
+                    tree = parse(f"int x = {expand(dim, self.macros)};".encode()).root_node.named_children[0]
+                    value = tree.child_by_field_name("declarator").child_by_field_name("value")
+                    size = size * reader.const_int(value) if size is not None and value is not None else None
+                except Fallback:
+                    size = None
+            self.symbols[name] = size
+        return Lit(name, "symbol")
 
 
 class _FunctionTranslator:
@@ -540,7 +615,7 @@ class _FunctionTranslator:
         finally:
             self.scopes.pop()
 
-    def definition(self, node: Node, name: str) -> Function:
+    def definition(self, node: Node, name: str, kernels: dict[int, str] | None = None) -> Function:
         specifiers = splitting._specifiers(node)
         if re.search(r"\bextern\b", specifiers):
             raise self.fail(f"host function {name} declared extern", node)
@@ -550,10 +625,13 @@ class _FunctionTranslator:
             raise self.fail(f"return type {specifiers.strip()!r} of {name}", node)
         declarator = node.child_by_field_name("declarator")
         params = []
-        for p in declarator.child_by_field_name("parameters").named_children:
+        for i, p in enumerate(declarator.child_by_field_name("parameters").named_children):
             if p.type != "parameter_declaration":
                 raise self.fail(f"parameter {text(p)!r} of {name}", p)
             d = p.child_by_field_name("declarator")
+            if kernels and i in kernels and d is not None and d.type == "identifier":
+                self.declare(text(d), f"kernel:{kernels[i]}", p)     # stands for the kernel it was given
+                continue
             raw = text(p.child_by_field_name("type"))
             stars = ""
             while d is not None and d.type in ("pointer_declarator", "reference_declarator"):
@@ -562,7 +640,7 @@ class _FunctionTranslator:
                 elif "const" not in text(p) and "Tensor" not in raw:
                     raise self.fail(f"reference parameter {text(p)!r} of {name}", p)
                 d = d.named_children[-1] if d.named_children else None
-            ctype = normalise_type(raw + stars)
+            ctype = normalise_type(raw + stars) or (self.tr.struct(raw) if not stars else None)
             if ctype is None or ctype in ("auto", "void") or d is None:
                 raise self.fail(f"parameter type {text(p)!r} of {name}", p)
             params.append((text(d), ctype))
@@ -690,6 +768,11 @@ class _FunctionTranslator:
             if d.type == "init_declarator":
                 target = d.child_by_field_name("declarator")
                 value = d.child_by_field_name("value")
+                alias = self.kernel_value(value) if value is not None and raw.strip() == "auto" and \
+                    target.type == "identifier" else None
+                if alias is not None:          # `auto k = kern<6>;`: a name for the kernel, nothing to run
+                    self.declare(text(target), f"kernel:{alias}", d)
+                    continue
                 copied = self.iterator_range(value) if value is not None and value.type == "argument_list" else None
                 if copied is not None:       # `std::vector<int64_t> shape(x.sizes().begin(), x.sizes().end())`
                     init = Method(self.expr(copied), "vec", (), None, _line(d, self.base))
@@ -708,7 +791,7 @@ class _FunctionTranslator:
                 target = target.child_by_field_name("declarator")
             if target is None or target.type != "identifier":
                 raise self.fail(f"declarator {text(d)!r}", d)
-            ctype = normalise_type(raw + stars, self.types)
+            ctype = normalise_type(raw + stars, self.types) or (self.tr.struct(raw) if not stars else None)
             if ctype is None or ctype == "void":
                 raise self.fail(f"local of type {raw + stars!r}", node)
             if ctype == "auto" and init is None:
@@ -764,7 +847,12 @@ class _FunctionTranslator:
                 index = self.expr(left).index
                 return [SetItem(text(target), index, op, self.expr(node.child_by_field_name("right")),
                                 _line(node, self.base))]
-            if left.type != "identifier" or self.lookup(text(left)) is None:
+            if left.type == "field_expression":
+                name, member = self.struct_field(left)
+                value = self.expr(node.child_by_field_name("right"))
+                return [SetField(name, member, op, value, _line(node, self.base))]
+            if left.type != "identifier" or self.lookup(text(left)) is None or \
+                    self.lookup(text(left)).startswith("kernel:"):
                 raise self.fail(f"assignment to {text(left)!r}", node)
             return [Assign(text(left), op, self.expr(node.child_by_field_name("right")), _line(node, self.base))]
         if node.type == "update_expression":
@@ -776,6 +864,15 @@ class _FunctionTranslator:
         if node.type == "call_expression":
             return self.call_statement(node)
         raise self.fail(f"expression statement {node.type.replace('_', ' ')}", node)
+
+    def struct_field(self, node: Node) -> tuple[str, str]:
+        """(local, field) of `local.field` where the local is a struct of the sources, else a fallback."""
+        obj, member = node.child_by_field_name("argument"), text(node.child_by_field_name("field"))
+        ctype = self.lookup(text(obj)) if obj.type == "identifier" else None
+        if text(node.child_by_field_name("operator")) != "." or ctype is None or not ctype.startswith("struct:") or \
+                member not in dict(self.tr.structs[ctype[7:]]):
+            raise self.fail(f"field {text(node)!r}", node)
+        return text(obj), member
 
     def call_statement(self, node: Node) -> list:
         fn = node.child_by_field_name("function")
@@ -833,17 +930,26 @@ class _FunctionTranslator:
     def kernel_ref(self, node: Node) -> str:
         while node.type in ("cast_expression", "parenthesized_expression", "pointer_expression"):
             node = node.child_by_field_name("value") or node.child_by_field_name("argument") or node.named_children[-1]
-        name, targs = self.kernel_name(node)
-        return self.name_expression(name, targs, node)
+        return self.kernel_expression(node)[1]
 
-    def kernel_name(self, node: Node) -> tuple[str, tuple]:
-        if node.type == "identifier" and text(node) in self.tr.sp.kernels:
-            return text(node), ()
-        if node.type == "template_function":
-            name = text(node.child_by_field_name("name"))
-            if name in self.tr.sp.kernels:
-                return name, tuple(node.child_by_field_name("arguments").named_children)
-        raise self.fail(f"launch of {text(node)!r}, not a kernel of the sources", node)
+    def kernel_value(self, node: Node) -> str | None:
+        """The name expression of a kernel named by `node`: a kernel of the sources, an instantiation of one,
+        or a local or parameter standing for one (`auto k = kern<4>;`); None for anything else."""
+        if node.type == "identifier" and (self.lookup(text(node)) or "").startswith("kernel:"):
+            return self.lookup(text(node))[7:]
+        if node.type == "identifier" and text(node) in self.tr.sp.kernels and self.lookup(text(node)) is None:
+            return self.name_expression(text(node), (), node)
+        if node.type == "template_function" and text(node.child_by_field_name("name")) in self.tr.sp.kernels:
+            return self.name_expression(text(node.child_by_field_name("name")),
+                                        tuple(node.child_by_field_name("arguments").named_children), node)
+        return None
+
+    def kernel_expression(self, node: Node) -> tuple[str, str]:
+        """(kernel, name expression) of what a launch or a query names, or a fallback."""
+        expression = self.kernel_value(node)
+        if expression is None:
+            raise self.fail(f"launch of {text(node)!r}, not a kernel of the sources", node)
+        return expression.split("<", 1)[0], expression
 
     def template_argument(self, node: Node) -> str:
         if node.type == "type_descriptor":
@@ -907,10 +1013,9 @@ class _FunctionTranslator:
         return expression
 
     def launch(self, fn: Node, config: Node, args: Node, line: int) -> Launch:
-        name, targs = self.kernel_name(fn)
-        expression = self.name_expression(name, targs, fn)
+        name, expression = self.kernel_expression(fn)
         kernel = self.tr.sp.kernels[name]
-        bound = dict(zip(kernel.template, expression[len(name) + 1:-1].split(", ") if targs else ()))
+        bound = dict(zip(kernel.template, expression[len(name) + 1:-1].split(", ") if "<" in expression else ()))
         parts = [self.expr(c) for c in config.named_children]
         if not 2 <= len(parts) <= 4:
             raise Fallback(f"launch of {name} with {len(parts)} configuration values at line {line}")
@@ -926,6 +1031,8 @@ class _FunctionTranslator:
             base = bound.get(p.type, p.type)
             base = " ".join(re.sub(r"\b(?:const|volatile|__restrict__)\b", " ", base).split())
             code = KERNEL_CODES.get(INT_TYPES.get(base, ""))
+            if code is None and self.tr.struct(base) is not None:
+                code = f"s:{self.tr.struct(base)[7:]}"
             if code is None:
                 raise Fallback(f"kernel {name} parameter {p.name} of type {base!r} passed by value at line {line}")
             codes.append(code)
@@ -1034,6 +1141,10 @@ class _FunctionTranslator:
             if field not in DEVICE_ATTRIBUTES.values():
                 raise self.fail(f"device property {field}", node)
             return Call("device_property", (Lit(field, "str"),), line)
+        if kind == "field_expression" and node.child_by_field_name("argument").type == "identifier" and \
+                (self.lookup(text(node.child_by_field_name("argument"))) or "").startswith("struct:"):
+            local, member = self.struct_field(node)
+            return Field(Name(local), member)
         if kind == "field_expression" and text(node.child_by_field_name("field")) in ("x", "y", "z") and \
                 text(node.child_by_field_name("operator")) != "->":
             return Field(self.expr(node.child_by_field_name("argument")), text(node.child_by_field_name("field")))
@@ -1050,6 +1161,8 @@ class _FunctionTranslator:
 
     def name(self, node: Node) -> object:
         name = text(node)
+        if (self.lookup(name) or "").startswith("kernel:"):
+            raise self.fail(f"kernel {name} used as a value", node)
         if self.lookup(name) is not None:
             return Name(name)
         if name in CUDA_CONSTANTS:
@@ -1086,6 +1199,18 @@ class _FunctionTranslator:
         line = _line(node, self.base)
         if any(c.type == "kernel_call_syntax" for c in node.children):
             raise self.fail("kernel launch inside an expression", node)
+        if " ".join(text(fn).split()) in ("cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync"):
+            return self.copy_to_symbol(text(fn), args_node.named_children, node, line)
+        helper = text(fn) if fn.type == "identifier" else text(fn.child_by_field_name("name")) \
+            if fn.type == "template_function" else None
+        items = args_node.named_children if args_node is not None else []
+        kernels = tuple((i, e) for i, e in enumerate(self.kernel_value(a) for a in items) if e is not None) \
+            if helper in self.tr.sp.host and helper not in self.tr.sp.kernels else ()
+        if kernels:      # `blocks_for(kern<4>, n)`: the helper translated for that kernel, which it is not given
+            targs = tuple(self.template_argument(t) for t in fn.child_by_field_name("arguments").named_children) \
+                if fn.type == "template_function" else ()
+            given = tuple(self.expr(a) for i, a in enumerate(items) if i not in dict(kernels))
+            return self.helper_call(helper, targs, given, node, line, kernels)
         args = tuple(self.expr(a) for a in args_node.named_children) if args_node is not None else ()
         template = fn
         scope = ""
@@ -1148,8 +1273,24 @@ class _FunctionTranslator:
             return Cast(normalise_type(name), args[0]) if len(args) == 1 else self._bad(name, node)
         raise self.fail(f"call of {name}", node)
 
-    def helper_call(self, name: str, targs: tuple[str, ...], args: tuple, node: Node, line: int) -> Helper:
-        helper = self.tr.function(name, self.depth + 1, targs)
+    def copy_to_symbol(self, name: str, items: list[Node], node: Node, line: int) -> Call:
+        """`cudaMemcpyToSymbol(symbol, src, count[, offset[, kind]])` and its Async form (`[, stream]` after the
+        kind): the C++ API's defaults filled in (offset 0, host to device, the legacy default stream)."""
+        asynchronous = name.endswith("Async")
+        if not 3 <= len(items) <= (6 if asynchronous else 5):
+            raise self.fail(f"{name} with {len(items)} arguments", node)
+        if items[0].type != "identifier" or text(items[0]) not in self.tr.sp.symbols or self.lookup(text(items[0])):
+            raise self.fail(f"{name} into {text(items[0])!r}, not a device variable of the sources", node)
+        rest = [self.expr(a) for a in items[1:]]
+        offset = rest[2] if len(rest) > 2 else Lit(0, "unsigned long")
+        kind = rest[3] if len(rest) > 3 else CUDA_CONSTANTS["cudaMemcpyHostToDevice"]
+        stream = rest[4] if len(rest) > 4 else Lit("default", "stream")
+        return Call("copy_to_symbol", (self.tr.symbol(text(items[0]), self), rest[0], rest[1], offset, kind, stream),
+                    line)
+
+    def helper_call(self, name: str, targs: tuple[str, ...], args: tuple, node: Node, line: int,
+                    kernels: tuple[tuple[int, str], ...] = ()) -> Helper:
+        helper = self.tr.function(name, self.depth + 1, targs, kernels)
         if len(helper.params) != len(args):
             raise self.fail(f"call of {helper.name} with {len(args)} arguments", node)
         return Helper(helper.name, args, line)
@@ -1343,12 +1484,13 @@ def translate(spec: dict) -> Translation:
     for name, cxx in bindings.items():
         fn = tr.function(cxx)
         for _, ctype in fn.params:
-            if ctype.startswith("pointer:") or ctype in ("dim3", "stream", "error", "options", "str"):
+            if ctype.startswith(("pointer:", "struct:")) or ctype in ("dim3", "stream", "error", "options", "str"):
                 raise Fallback(f"exported function {name} takes a {ctype} from Python")
         exported[name] = fn
     if not tr.name_expressions:
         raise Fallback("the exported functions launch no kernel")
-    return Translation(sp.device, tr.name_expressions, exported, tr.helpers, tr.constants, sp.kernels, options)
+    return Translation(sp.device, tr.name_expressions, exported, tr.helpers, tr.constants, sp.kernels, options,
+                       tr.symbols, tr.structs)
 
 
 def _buildable_bindings(sp: splitting.Split, functions: list[str] | None, cpp: str) -> dict[str, str]:

@@ -163,6 +163,10 @@ class Split:
     host: dict[str, HostFunction] = field(default_factory=dict)
     macros: dict[str, Macro] = field(default_factory=dict)
     constants: dict[str, tuple[str, str, int]] = field(default_factory=dict)   # name -> (type, init, line)
+    # `__constant__`/`__device__` variables of the device code: name -> (element type, array dimensions, line)
+    symbols: dict[str, tuple[str, tuple[str, ...], int]] = field(default_factory=dict)
+    # plain structs of named scalar fields: name -> ((field, type as written), ...); None: other members
+    structs: dict[str, tuple[tuple[str, str], ...] | None] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)   # fallback reasons found while splitting
     overloaded: set[str] = field(default_factory=set)
     bindings: dict[str, str] = field(default_factory=dict)   # PYBIND11_MODULE's m.def: Python name -> C++ name
@@ -329,6 +333,12 @@ def _walk(source: str, label: str, result: Split) -> str:
                 blank(outer)   # a host prototype, or a torch-typed global
                 return
             _constant(node, result)
+            if label == "cuda":
+                _symbol(node, result)
+            return
+        if kind == "struct_specifier" or (kind == "type_definition" and node.child_by_field_name("type") is not None
+                                          and node.child_by_field_name("type").type == "struct_specifier"):
+            _struct(node, data, result)
             return
         if kind == "function_definition":
             return
@@ -337,6 +347,8 @@ def _walk(source: str, label: str, result: Split) -> str:
             blank(outer)
 
     visit(tree.root_node)
+    if re.search(r"^\s*#\s*pragma\s+pack", source, re.M):    # packing the host and device would both have to follow
+        result.structs = dict.fromkeys(result.structs)
     out = bytearray(data)
     for start, end in _bindings(source, label, result):
         blanks.append((len(source[:start].encode()), len(source[:end].encode())))
@@ -363,6 +375,53 @@ def _constant(node: Node, result: Split) -> None:
         if value is not None and name is not None and name.type == "identifier" and value.type not in (
                 "initializer_list", "argument_list"):
             result.constants[text(name)] = (base, text(value), node.start_point[0] + 1)
+
+
+_LAYOUT_CHANGES = re.compile(r"__align__|alignas|__attribute__|__declspec")
+
+
+def _struct(node: Node, data: bytes, result: Split) -> None:
+    """`struct P { float a; int n; };` or `typedef struct { ... } P;`: its fields in order, where each is one
+    or more plain names of one type (the host may fill one and pass it to a kernel by value).  `data` is the
+    source as written: the tree was parsed with attributes blanked, and one may change the layout."""
+    spec = node if node.type == "struct_specifier" else node.child_by_field_name("type")
+    body = spec.child_by_field_name("body")
+    name = spec.child_by_field_name("name") if node is spec else node.child_by_field_name("declarator")
+    if body is None or name is None or name.type != "type_identifier":
+        return
+    head = data[spec.start_byte:body.start_byte].decode(errors="replace")
+    fields: list[tuple[str, str]] | None = [] if not _LAYOUT_CHANGES.search(head) else None
+    for member in body.named_children if fields is not None else ():
+        if member.type == "comment":
+            continue
+        type_node = member.child_by_field_name("type")
+        declarators = member.children_by_field_name("declarator")
+        if member.type != "field_declaration" or type_node is None or not declarators or \
+                any(d.type != "field_identifier" for d in declarators) or \
+                not re.fullmatch(r"(?:\w|\s|::)+(?:,\s*\w+)*\s*;", text(member)) or \
+                re.search(r"\b(?:const|volatile|static|mutable)\b", text(member)):   # plain, writable, laid out
+            fields = None
+            break
+        fields += [(text(d), " ".join(text(type_node).split())) for d in declarators]
+    result.structs[text(name)] = tuple(fields) if fields else None
+
+
+def _symbol(node: Node, result: Split) -> None:
+    """`__constant__ float c_w[N];` or `__device__ int counter;` at namespace scope: a variable the host
+    wrapper may fill with cudaMemcpyToSymbol (its dimensions kept as written, macros unexpanded)."""
+    type_node = node.child_by_field_name("type")
+    qualifiers = node.text[:type_node.start_byte - node.start_byte].decode(errors="replace") \
+        if type_node is not None else ""
+    if not re.search(r"\b(?:__constant__|__device__)\b", qualifiers):
+        return
+    for d in node.children_by_field_name("declarator"):
+        dims = []
+        while d is not None and d.type == "array_declarator":
+            size = d.child_by_field_name("size")
+            dims.insert(0, text(size) if size is not None else "")
+            d = d.child_by_field_name("declarator")
+        if d is not None and d.type == "identifier":
+            result.symbols[text(d)] = (" ".join(text(type_node).split()), tuple(dims), node.start_point[0] + 1)
 
 
 _MODULE = re.compile(r"PYBIND11_MODULE\s*\(\s*TORCH_EXTENSION_NAME\s*,\s*(\w+)\s*\)\s*\{")
