@@ -104,8 +104,6 @@ class DriverLauncher:
         self.lowered = lowered
         self.launched: list[str] = []
         self._checked: set[str] = set()
-        self._variables: dict[str, tuple[int, int]] = {}
-        self._stream_of, self._device_now = _current_raw_stream()
 
     def launch(self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], smem: int, stream: str,
                args: list[tuple[str, Any]]) -> None:
@@ -144,20 +142,15 @@ class DriverLauncher:
     def occupancy(self, kernel: str, threads: int, smem: int) -> int:
         return self.module.max_active_blocks(self.lowered[kernel], threads, smem)
 
-    def _variable(self, symbol: str) -> tuple[int, int]:
-        """(address, bytes) of a device variable, looked up once (a replayed call copies into it each time)."""
-        if symbol not in self._variables:
-            self._variables[symbol] = self.module.variable(self.lowered[f"&{symbol}"])
-        return self._variables[symbol]
-
     def symbol_size(self, symbol: str) -> int:
-        return self._variable(symbol)[1]
+        return self.module.variable(self.lowered[f"&{symbol}"])[1]
 
     def copy_to_symbol(self, source: Any, start: int, count: int, symbol: str, offset: int, stream: str) -> Any:
-        """cudaMemcpyToSymbolAsync device to device, on the stream the C++ names (`current`: torch's), as the
-        launches go."""
-        self.module.copy(self._variable(symbol)[0] + offset, source.data_ptr() + start, count,
-                         self._stream_of(self._device_now()) if stream == "current" else 0)
+        """cudaMemcpyToSymbolAsync device to device, on the stream the C++ names (`current`: torch's)."""
+        address, _ = self.module.variable(self.lowered[f"&{symbol}"])
+        stream_of, device_now = _current_raw_stream()
+        self.module.copy(address + offset, int(source.data_ptr()) + start, count,
+                         stream_of(device_now()) if stream == "current" else 0)
         return source
 
     def synchronize(self) -> None:
