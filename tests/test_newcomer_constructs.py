@@ -187,3 +187,42 @@ def test_a_loop_with_an_empty_body_does_not_take_the_next_statement(exit_first):
     assert not report.diagnostics
     r = kernel_report(code, grid=(1, 1, 1), block=(32, 1, 1), n=4)
     assert accesses(r, "out", "store")[0]["executions_per_thread"] == pytest.approx(4)
+
+
+CLUSTER = """
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+#define SLICES 4
+__global__ void __cluster_dims__(SLICES, 1, 1) slices(const float *x, float *y, long long chunk) {
+  __shared__ float partial;
+  cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();  // every block of the cluster running before any reads another's shared memory
+  const long long begin = (long long)cluster.block_rank() * chunk;
+  float s = 0.f;
+  for (long long i = begin + threadIdx.x; i < begin + chunk; i += blockDim.x) s += x[i];
+  if (threadIdx.x == 0) partial = s;
+  cluster.sync();
+  if (threadIdx.x == 0 && cluster.block_rank() == 0)
+    y[blockIdx.x / cluster.num_blocks()] = *cluster.map_shared_rank(&partial, 1);
+}
+"""
+
+
+def test_a_cluster_kernels_block_rank_and_barrier_are_known():
+    """kb_fresh13's LayerNorm cluster kernel slices its row by `cg::this_cluster().block_rank()`: with
+    `__cluster_dims__(SLICES, 1, 1)` (a macro) the rank is blockIdx.x % 4, so each block's slice loop runs
+    its chunk / blockDim.x trips instead of one taken on faith, and no synchronisation rule fires on its
+    `cluster.sync()` (the first, before any shared access, makes sure every block of the cluster runs)."""
+    from cudaperf.lint.rules import select
+    from cudaperf.lint.run import lint_file
+
+    r = kernel_report(CLUSTER, grid=(16, 1, 1), block=(128, 1, 1), chunk=4096)
+    load = accesses(r, "x", "load")[0]
+    assert load["pattern"] == "coalesced" and load["executions_per_thread"] == pytest.approx(32)
+    assert "depends on data" not in (r["compute"].get("reason") or "")
+    report = analyze_source(CLUSTER, "k.cu", Options(grid=(16, 1, 1), block=(128, 1, 1), args={"chunk": 4096},
+                                                    resources="estimate"))
+    assert [f.name for f in lint_file(report, select(["CP4"]), CLUSTER)] == []
+    unclustered = CLUSTER.replace("__cluster_dims__(SLICES, 1, 1) ", "")
+    r = kernel_report(unclustered, grid=(16, 1, 1), block=(128, 1, 1), chunk=4096)
+    assert accesses(r, "x", "load")[0]["executions_per_thread"] != pytest.approx(32)

@@ -249,7 +249,8 @@ _ON_ARGUMENTS = _Dispatch(
      "__syncwarp": Synchronisation._syncwarp,
      "this_thread_block": Synchronisation._this_thread_block,
      "tiled_partition": Synchronisation._tiled_partition,
-     "this_grid": Synchronisation._this_grid},
+     "this_grid": Synchronisation._this_grid,
+     "this_cluster": Synchronisation._this_cluster},
     ((_ATOMICS.match, Memory._atomic),
      (lambda name: name.startswith(_CACHED_LOADS), Memory._cached_load),
      (lambda name: name.startswith(_CACHED_STORES), Memory._cached_store)))

@@ -61,6 +61,7 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
         self.spun_on: set[str] = set()  # volatile arrays a loop waits on (see _waited_on)
         self.copies: dict[str, _Copy] = {}  # local structs copied from memory, by name
         self.tests: list[Expr] = []  # conditions of the branches and loops enclosing the statement lowered
+        self.cluster: tuple[int, int, int] | None = None  # the kernel's `__cluster_dims__`, where constant
 
     def _id(self) -> int:
         self.next_id += 1
@@ -94,6 +95,7 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
         _declare_unbound_constants(definition, env, self.template_args)
         params = self._params(definition, env)
         bounds = self._launch_bounds(definition)
+        self.cluster = self._cluster_dims(definition)
         body = definition.child_by_field_name("body")
         if body is not None:
             self.block(body, env)
@@ -114,6 +116,21 @@ class Lowerer(Statements, Loops, Declarations, Expressions, Calls, Synchronisati
                     return ()  # an unresolved thread count: the minimum-blocks argument is no block size
                 return tuple(v for v in values if v is not None) + tuple(extra)
         return ()
+
+    def _cluster_dims(self, definition: Node) -> tuple[int, int, int] | None:
+        """`__cluster_dims__(x, y, z)` written before the kernel's name (blanked for the grammar, kept
+        among the source's attributes), each a number or a macro naming one; None otherwise."""
+        declarator = function_declarator(definition)
+        end = declarator.start_byte if declarator is not None else definition.start_byte
+        for offset, name, args in self.scope.source.attributes:
+            if name == "__cluster_dims__" and definition.start_byte <= offset < end:
+                macros = self.scope.source.macros
+                dims = [a.strip() if a.strip().isdigit() else getattr(macros.get(a.strip()), "body", "").strip()
+                        for a in args]
+                if not 1 <= len(dims) <= 3 or not all(d.isdigit() and int(d) > 0 for d in dims):
+                    return None
+                return tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
+        return None
 
     def _params(self, definition: Node, env: Env) -> list[Param]:
         declarator = function_declarator(definition)

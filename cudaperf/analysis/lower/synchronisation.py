@@ -64,6 +64,15 @@ class Synchronisation:
         if method in ("sync", "barrier_wait", "arrive_and_wait"):
             return self._group_sync(group, node, f"{method}()")
         block_threads = op("*", op("*", Sym("bdim.x"), Sym("bdim.y")), Sym("bdim.z"))
+        if group.cluster is not None:  # the block's rank in its cluster: x fastest, as blockIdx runs
+            (cx, cy, cz), axes = group.cluster, ("x", "y", "z")
+            self.uses.update(f"bid.{a}" for a, n in zip(axes, group.cluster) if n > 1)
+            rank = [op("%", Sym(f"bid.{a}"), Const(float(n))) if n > 1 else ZERO for a, n in zip(axes, group.cluster)]
+            blocks = op("+", rank[0], op("*", Const(float(cx)), op("+", rank[1], op("*", Const(float(cy)), rank[2]))))
+            found = {"block_rank": blocks, "num_blocks": Const(float(cx * cy * cz)),
+                     "thread_rank": op("+", op("*", blocks, block_threads), self._linear_tid()),
+                     "num_threads": op("*", Const(float(cx * cy * cz)), block_threads)}.get(method)
+            return Scalar(found) if found is not None else _opaque(f"cluster {method}")
         if group.grid:  # the rank in the grid: blocks in x, y, z order, threads within each
             blocks = op("+", Sym("bid.x"), op("*", Sym("gdim.x"), op("+", Sym("bid.y"), op("*", Sym("gdim.y"),
                                                                                              Sym("bid.z")))))
@@ -170,6 +179,10 @@ class Synchronisation:
 
     def _this_grid(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val:
         return Group(None, grid=True)
+
+    def _this_cluster(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val | None:
+        """`cg::this_cluster()` of a kernel whose cluster dimensions are constants; otherwise an opaque call."""
+        return Group(None, cluster=self.cluster) if self.cluster is not None else None
 
     def _tiled_partition(self, name: str, node: Node, arg_nodes: list[Node], env: Env, record: bool) -> Val | None:
         """`tiled_partition(parent, size)` (the template form `tiled_partition<16>(parent)` is read in _call_of)."""

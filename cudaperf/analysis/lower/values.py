@@ -34,10 +34,12 @@ class Loc:
 @dataclass(frozen=True)
 class Group:
     """A cooperative-groups handle: a thread block (size None), a tile of `size` threads (an opaque
-    size where the source does not fix it), or the whole grid."""
+    size where the source does not fix it), the whole grid, or the kernel's thread-block cluster (`cluster`:
+    its blocks per axis, from `__cluster_dims__`; its barrier is taken as a block's)."""
 
     size: Expr | None
     grid: bool = False
+    cluster: tuple[int, int, int] | None = None
 
 
 Val = Scalar | Ptr | Loc | Group
