@@ -670,7 +670,7 @@ def test_weights_copied_into_constant_memory_precede_the_launch_and_replay():
         "cudaMemcpyToSymbolAsync into 'y', not a device variable of the sources at line 9"
 
 
-PARAMETER_STRUCT = """struct Consts { float scale, shift; long long n; int flag; };
+PARAMETER_STRUCT = """struct Consts { float scale, shift; std::int64_t n; int flag; };
 __device__ float one(float x, const Consts& c) { return c.scale * x + c.shift; }
 __global__ void k(const float* x, float* y, Consts c) {}
 static int blocks_for(const Consts& c) { return (int)((c.n + 255) / 256); }
@@ -694,8 +694,8 @@ torch::Tensor f(torch::Tensor x, double a, double b) {
 def test_a_struct_filled_on_the_host_is_passed_by_value_in_c_layout():
     """kb_fresh10's Adam wrappers: `AdamConsts k; k.beta1 = ...; kernel<<<...>>>(..., k)`.  Fields are set
     one by one, copied with the struct (`d = c` then `d.scale = 5` leaves `c`), read by a helper through a
-    const reference, brace-initialised with the rest zero, and packed as the C ABI lays them out (a long
-    long at offset 8, 24 bytes in all); a field never set packs as 0.  A struct whose layout is not plain
+    const reference, brace-initialised with the rest zero, and packed as the C ABI lays them out (a 64-bit
+    integer at offset 8, 24 bytes in all); a field never set packs as 0.  A struct whose layout is not plain
     (an array, a bit field, a const field, an alignment attribute) is left to the full build."""
     import struct
 

@@ -294,6 +294,7 @@ STRUCT_FIELDS = {**{t: ("int", "i") for t in ("int", "int32_t", "signed", "signe
                  **{t: ("long", "q") for t in ("long", "long int", "long long", "long long int", "int64_t")},
                  **{t: ("unsigned long", "Q") for t in ("unsigned long", "unsigned long long", "uint64_t", "size_t")},
                  "float": ("float", "f"), "double": ("double", "d"), "bool": ("bool", "?")}
+STRUCT_FIELDS |= {f"std::{t}": v for t, v in STRUCT_FIELDS.items() if t.endswith("_t")}   # <cstdint>'s, qualified
 KERNEL_CODES = {"int": "i", "unsigned": "I", "long": "q", "unsigned long": "Q", "float": "f", "double": "d",
                 "bool": "b"}
 CUDA_CONSTANTS = {"cudaSuccess": Lit(0, "error"),
