@@ -226,3 +226,51 @@ def test_a_cluster_kernels_block_rank_and_barrier_are_known():
     unclustered = CLUSTER.replace("__cluster_dims__(SLICES, 1, 1) ", "")
     r = kernel_report(unclustered, grid=(16, 1, 1), block=(128, 1, 1), chunk=4096)
     assert accesses(r, "x", "load")[0]["executions_per_thread"] != pytest.approx(32)
+
+
+REMAINDER = """
+__global__ void k(const float4 *x, float *y, long long n4) {
+  long long i = blockIdx.x * blockDim.x + threadIdx.x;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  float s = 0.f;
+  for (; i + 3 * stride < n4; i += 4 * stride) {
+    float4 a = x[i], b = x[i + stride], c = x[i + 2 * stride], d = x[i + 3 * stride];
+    s += (a.x + b.x) + (c.x + d.x);
+  }
+  for (; i < n4; i += stride) s += x[i].y;
+  y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+"""
+
+
+@pytest.mark.parametrize("n4, main, rest", [(69 * 16384, 17, 1), (68 * 16384, 17, 0), (71 * 16384, 17, 3)])
+def test_a_remainder_loop_starts_where_the_unrolled_loop_left_its_counter(n4, main, rest):
+    """The vectorised reduction's tail (`for (; i < n4; i += stride)` after `for (; i + 3 * stride < n4;
+    i += 4 * stride)`): the counter leaves the first loop at init + 4 * stride * trips, so the tail runs
+    its 0 to 3 trips, not one taken on faith (most of the guesses left in the kb corpora's estimates)."""
+    r = kernel_report(REMAINDER, grid=(64, 1, 1), block=(256, 1, 1), n4=n4)
+    unrolled, tail = accesses(r, "x", "load")[0], accesses(r, "x", "load")[-1]
+    assert unrolled["executions_per_thread"] == pytest.approx(main)
+    assert tail["executions_per_thread"] == pytest.approx(rest) and tail["line"] == 10
+    assert "depends on data" not in (r["compute"].get("reason") or "")
+    left_early = REMAINDER.replace("(c.x + d.x);", "(c.x + d.x);\n    if (s > 1e9f) break;")   # exit unknown
+    r = kernel_report(left_early, grid=(64, 1, 1), block=(256, 1, 1), n4=n4)
+    assert "depends on data" in r["compute"]["reason"]
+
+
+def test_a_loop_counter_declared_in_its_header_leaves_the_outer_namesake_alone():
+    """HeCBench popcount's `int i = <global index>; for (char i = 0; i < 64; i++) {...} r[i] = cnt;`: the
+    store uses the outer i (coalesced), which the loop's own i neither changes nor makes unknown."""
+    code = """
+__global__ void pc(const unsigned long *data, int *r, int length) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= length) return;
+  unsigned long x = data[i];
+  char cnt = 0;
+  for (char i = 0; i < 64; i++) { cnt = cnt + (x & 0x1); x = x >> 1; }
+  r[i] = cnt;
+}
+"""
+    store = accesses(kernel_report(code, grid=(64, 1, 1), block=(256, 1, 1), length=1 << 14), "r", "store")[0]
+    assert store["pattern"] == "coalesced"
+    assert [h["kind"] for h in kernel_report(code, grid=(64, 1, 1), block=(256, 1, 1), length=1 << 14)["sync"]] == []

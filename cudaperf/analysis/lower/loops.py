@@ -10,7 +10,7 @@ from ..arith import WorkCounter
 from ..ctype import UNKNOWN
 from ..ir import CARRIED, Access, Barrier, Loop, walk
 from ..parse import Node, descendants, text
-from ..symbolic import ONE, ZERO, Expr, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
+from ..symbolic import ONE, ZERO, Const, Expr, Op, Opaque, Sym, free_symbols, has_opaque, lift, loads_in, op
 from .syntax import LoopParts, _comma_parts, _identifiers, _mentions, loop_parts
 from .values import Env, Ptr, Scalar, Val, _opaque
 
@@ -49,6 +49,7 @@ class Loops:
         body = node.child_by_field_name("body")
         kind = node.type
         counter_name: str | None = None
+        own: set[str] = set()  # declared by the loop's initializer: gone, and any outer namesake untouched, after it
         if kind == "for_statement":
             init = node.child_by_field_name("initializer")
             if init is not None:
@@ -59,6 +60,7 @@ class Loops:
                         target = decls[0].child_by_field_name("declarator") if decls[0].type == "init_declarator" \
                             else decls[0]
                         counter_name = text(target)
+                        own = {counter_name}
                 else:
                     self.rvalue(init, env)
                     first = init.named_children[0] if init.type == "comma_expression" else init
@@ -149,9 +151,13 @@ class Loops:
             loop.body.extend(tested)
         self.stmts, self.cse = outer, {}
         env.pop()
-        for name in assigned:
+        exit_value = _exit_value(loop, init_expr) if kind == "for_statement" and followed and \
+            isinstance(counter_val, Scalar) and not counter_val.type.is_float else None
+        for name in assigned - own:
             current, start = env.lookup(name), starts.get(name)
-            if isinstance(current, Scalar) and followed and isinstance(start, Scalar):
+            if name == counter_name and exit_value is not None:
+                env.assign(name, Scalar(exit_value, counter_val.type))
+            elif isinstance(current, Scalar) and followed and isinstance(start, Scalar):
                 env.assign(name, Scalar(Opaque(f"{name} after a loop", not current.type.is_float,
                                                follows=(start.expr, condition)), current.type))
             elif isinstance(current, Scalar):
@@ -226,6 +232,45 @@ def _header(node) -> str:
     if body is not None and not isinstance(node, _BodySwap):
         full = full[: body.start_byte - node.start_byte]
     return " ".join(full.split())[:80]
+
+
+def _exit_value(loop: Loop, init: Expr) -> Expr | None:
+    """The counter's value once `for (c = init; c + k < b; c += s)` (or `<=`) ends, for a whole constant
+    s > 0 and k, b fixed while it runs: init + s * max(0, ceil((b - k - init) / s)).  The remainder loop
+    that follows an unrolled one (`for (; c < b; c += s)`) starts there.  None for any other loop."""
+    cond, step = loop.condition, loop.step
+    if step is None or not _positive_whole(step) or not isinstance(cond, Op) or cond.name not in ("<", "<=") \
+            or len(cond.args) != 2:
+        return None
+    left, bound = cond.args
+    counter = Sym(loop.counter)
+    if left == counter:
+        offset: Expr = ZERO
+    elif isinstance(left, Op) and left.name in ("+", "-") and len(left.args) == 2 and left.args[0] == counter:
+        offset = left.args[1] if left.name == "+" else op("-", ZERO, left.args[1])
+    elif isinstance(left, Op) and left.name == "+" and len(left.args) == 2 and left.args[1] == counter:
+        offset = left.args[0]
+    else:
+        return None
+    varying = {loop.counter, loop.iteration}
+    if any(n in varying or n.startswith(CARRIED) for n in free_symbols(offset) | free_symbols(bound)) or \
+            not (offset.is_int and bound.is_int and init.is_int):
+        return None
+    span = op("-", op("-", bound, offset), init)
+    if cond.name == "<=":
+        span = op("+", span, ONE)
+    trips = op("max", ZERO, op("/", op("+", span, op("-", step, ONE)), step))
+    return op("+", init, op("*", step, trips))
+
+
+def _positive_whole(expr: Expr) -> bool:
+    """A whole number above zero whatever the launch: a positive whole constant, a launch dimension
+    (`gridDim.x * blockDim.x`, a grid-stride loop's step), sums and products of them."""
+    if isinstance(expr, Const):
+        return expr.value > 0 and float(expr.value).is_integer()
+    if isinstance(expr, Sym):
+        return expr.name.startswith(("gdim.", "bdim."))
+    return isinstance(expr, Op) and expr.name in ("+", "*") and all(_positive_whole(a) for a in expr.args)
 
 
 def _affine_step(update: Expr, counter: str) -> Expr | None:
