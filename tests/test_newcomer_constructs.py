@@ -256,6 +256,9 @@ def test_a_remainder_loop_starts_where_the_unrolled_loop_left_its_counter(n4, ma
     left_early = REMAINDER.replace("(c.x + d.x);", "(c.x + d.x);\n    if (s > 1e9f) break;")   # exit unknown
     r = kernel_report(left_early, grid=(64, 1, 1), block=(256, 1, 1), n4=n4)
     assert "depends on data" in r["compute"]["reason"]
+    moved = REMAINDER.replace("(c.x + d.x);", "(c.x + d.x);\n    if (s > 1e9f) i += stride;")   # so does a body step
+    r = kernel_report(moved, grid=(64, 1, 1), block=(256, 1, 1), n4=n4)
+    assert "depends on data" in r["compute"]["reason"]
 
 
 def test_a_loop_counter_declared_in_its_header_leaves_the_outer_namesake_alone():

@@ -77,6 +77,7 @@ class Loops:
         if cond_node is not None and self.volatile:
             self.spun_on |= self._waited_on(cond_node, body, env)
         parts = loop_parts(body, self.addresses_written)
+        stepped_in_body = counter_name in parts.assigned
         assigned = parts.assigned
         assigned |= header.assigned
         steps = self._induction_steps(body, assigned, env, update_node, parts.writes + header.writes)
@@ -151,8 +152,8 @@ class Loops:
             loop.body.extend(tested)
         self.stmts, self.cse = outer, {}
         env.pop()
-        exit_value = _exit_value(loop, init_expr) if kind == "for_statement" and followed and \
-            isinstance(counter_val, Scalar) and not counter_val.type.is_float else None
+        exit_value = _exit_value(loop, init_expr) if kind == "for_statement" and followed and not stepped_in_body \
+            and isinstance(counter_val, Scalar) and not counter_val.type.is_float else None
         for name in assigned - own:
             current, start = env.lookup(name), starts.get(name)
             if name == counter_name and exit_value is not None:
