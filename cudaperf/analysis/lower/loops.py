@@ -236,9 +236,10 @@ def _header(node) -> str:
 
 
 def _exit_value(loop: Loop, init: Expr) -> Expr | None:
-    """The counter's value once `for (c = init; c + k < b; c += s)` (or `<=`) ends, for a whole constant
-    s > 0 and k, b fixed while it runs: init + s * max(0, ceil((b - k - init) / s)).  The remainder loop
-    that follows an unrolled one (`for (; c < b; c += s)`) starts there.  None for any other loop."""
+    """The counter's value once `for (c = init; c + k < b; c += s)` (or `<=`) ends, for a step s that is
+    a whole number above zero (`_positive_whole`) and k, b fixed while it runs:
+    init + s * max(0, ceil((b - k - init) / s)).  The remainder loop that follows an unrolled one
+    (`for (; c < b; c += s)`) starts there.  None for any other loop."""
     cond, step = loop.condition, loop.step
     if step is None or not _positive_whole(step) or not isinstance(cond, Op) or cond.name not in ("<", "<=") \
             or len(cond.args) != 2:

@@ -186,6 +186,11 @@ def _fill_bytes(t: Any, start: int, count: int, byte: int) -> Any:
     return t.reshape(-1).view(torch.uint8)[start:start + count].fill_(byte)
 
 
+def _stream(v: V) -> str:
+    """The stream a launch or copy names: "default", "current", or what a cast handle converts to."""
+    return v.value if v.ctype == "stream" else convert(v, "stream").value
+
+
 def _may_read_an_address(e: object) -> bool:
     """An integer cast (of what may be a pointer), or `|` over one: the left side of an alignment test."""
     if isinstance(e, P.Cast):
@@ -393,12 +398,12 @@ class Interpreter:
                 value = self._binary(s.op[:-1], current, value, s.line)
             self._set(env, s.name, self._assign_type(value, current.ctype))
         elif isinstance(s, P.SetField):
-            fields = self._get(env, s.name).value
+            local = self._get(env, s.name)
             value = self._eval(s.value, env)
             if s.op != "=":
-                value = self._binary(s.op[:-1], self._field(fields, s.field, s.line), value, s.line)
-            fields[s.field] = convert(value, P.STRUCT_FIELDS[dict(self.tr.structs[self._get(env, s.name).ctype[7:]])
-                                                             [s.field]][0])
+                value = self._binary(s.op[:-1], self._field(local.value, s.field, s.line), value, s.line)
+            written = dict(self.tr.structs[local.ctype[7:]])[s.field]
+            local.value[s.field] = convert(value, P.STRUCT_FIELDS[written][0])
         elif isinstance(s, P.SetItem):
             sizes = self._get(env, s.name)
             i = self._size_index(sizes, self._eval(s.index, env), s.line)
@@ -559,10 +564,7 @@ class Interpreter:
     def _launch(self, s: P.Launch, env: list[dict]) -> None:
         grid, block = (self._dim3([self._eval(e, env)]) for e in (s.grid, s.block))
         smem = int(convert(self._eval(s.smem, env), "unsigned long").value) if s.smem is not None else 0
-        stream = "default"
-        if s.stream is not None:
-            sv = self._eval(s.stream, env)
-            stream = sv.value if sv.ctype == "stream" else convert(sv, "stream").value
+        stream = _stream(self._eval(s.stream, env)) if s.stream is not None else "default"
         args: list[tuple[str, Any]] = []     # pointers as Ptr until launched
         for expr, code in zip(s.args, s.codes):
             v = self._eval(expr, env)
@@ -935,8 +937,7 @@ class Interpreter:
         to the full build."""
         t = source.value.tensor if source.ctype.startswith("pointer") else None
         n, at = (int(convert(v, "unsigned long").value) for v in (count, offset))
-        on_gpu = t is not None and (t.is_cuda or (self.cuda_device != "cuda" and t.device.type == self.cuda_device))
-        if int(convert(kind, "int").value) not in (3, 4) or not on_gpu or \
+        if int(convert(kind, "int").value) not in (3, 4) or t is None or not self._on_gpu(t) or \
                 not t.is_contiguous() or not 0 <= source.value.offset <= t.numel() * t.element_size() - n:
             raise Unsupported(f"line {line}: cudaMemcpyToSymbol from outside a GPU tensor's bytes")
         size = self.launcher.symbol_size(symbol.value)     # the module's answer where there is one: NVRTC's truth
@@ -947,9 +948,12 @@ class Interpreter:
             self.last_error = 1
             return V("error", 1)
         if n:
-            where = stream.value if stream.ctype == "stream" else convert(stream, "stream").value
-            self._torch(self.launcher.copy_to_symbol, t, source.value.offset, n, symbol.value, at, where)
+            self._torch(self.launcher.copy_to_symbol, t, source.value.offset, n, symbol.value, at, _stream(stream))
         return V("error", 0)
+
+    def _on_gpu(self, t: Any) -> bool:
+        """Whether tensor `t` is on the device the C++ calls CUDA (the meta device while traced)."""
+        return t.is_cuda or (self.cuda_device != "cuda" and t.device.type == self.cuda_device)
 
     def _method(self, e: P.Method, obj: V, args: list[V]) -> V:
         name, torch = e.name, self.torch
@@ -1021,7 +1025,7 @@ class Interpreter:
         if name == "device":
             return V("device", str(t.device))
         if name == "is_cuda":
-            return V("bool", int(t.is_cuda or (self.cuda_device != "cuda" and t.device.type == self.cuda_device)))
+            return V("bool", int(self._on_gpu(t)))
         if name == "is_contiguous":
             return V("bool", int(t.is_contiguous(**self._memory_format(args))))
         if name == "is_floating_point":

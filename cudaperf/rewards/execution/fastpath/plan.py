@@ -558,7 +558,6 @@ class _Translator:
         self.constants[name] = node
         return node
 
-
     def struct(self, raw: str) -> str | None:
         """`struct:Name` for a struct of the sources whose fields are all plain scalars (STRUCT_FIELDS), else None."""
         name = " ".join(re.sub(r"\b(?:const|struct)\b", " ", raw).split())
@@ -1031,9 +1030,8 @@ class _FunctionTranslator:
                 continue
             base = bound.get(p.type, p.type)
             base = " ".join(re.sub(r"\b(?:const|volatile|__restrict__)\b", " ", base).split())
-            code = KERNEL_CODES.get(INT_TYPES.get(base, ""))
-            if code is None and self.tr.struct(base) is not None:
-                code = f"s:{self.tr.struct(base)[7:]}"
+            struct = self.tr.struct(base)
+            code = KERNEL_CODES.get(INT_TYPES.get(base, "")) or (f"s:{struct[7:]}" if struct else None)
             if code is None:
                 raise Fallback(f"kernel {name} parameter {p.name} of type {base!r} passed by value at line {line}")
             codes.append(code)
