@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import queue
 import re
 import sys
 import threading
@@ -464,32 +465,61 @@ _RECURSION_LIMIT = 60_000
 _local = threading.local()
 
 
-def _with_deep_stack(fn, *args):
-    """Run on a thread with a large stack: deeply nested code (hundreds of levels of blocks or
-    parentheses) recurses deeply in the tree walks, and must not crash the interpreter."""
-    if getattr(_local, "deep", False):
-        return fn(*args)
-    outcome: dict = {}
+class _DeepThread:
+    """One long-lived thread with a large stack per process, running the analyses one at a time:
+    deeply nested code (hundreds of levels of blocks or parentheses) recurses deeply in the tree
+    walks, and must not crash the interpreter.  A thread made per file cost about a millisecond of
+    CPU, and the page faults of its fresh stack system time, on every file of a corpus run.  The
+    interpreter lock runs one analysis at a time anyway, so callers on several threads lose nothing
+    by queueing."""
 
-    def target() -> None:
-        _local.deep = True
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue | None = None
+        self.lock = threading.Lock()
+        os.register_at_fork(after_in_child=self._forget)  # a forked worker has the queue but not the thread
+
+    def _forget(self) -> None:
+        self.jobs, self.lock = None, threading.Lock()
+
+    def run(self, fn, *args):
+        if getattr(_local, "deep", False):
+            return fn(*args)
+        outcome: dict = {}
+        done = threading.Event()
+        self._queue().put((fn, args, outcome, done))
+        done.wait()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
+
+    def _queue(self) -> queue.SimpleQueue:
+        with self.lock:
+            if self.jobs is None:
+                if sys.getrecursionlimit() < _RECURSION_LIMIT:
+                    sys.setrecursionlimit(_RECURSION_LIMIT)
+                jobs: queue.SimpleQueue = queue.SimpleQueue()
+                previous = threading.stack_size(_STACK_BYTES)
+                try:
+                    threading.Thread(target=_serve, args=(jobs,), name="cudaperf-analysis", daemon=True).start()
+                finally:
+                    threading.stack_size(previous)
+                self.jobs = jobs
+            return self.jobs
+
+
+def _serve(jobs: queue.SimpleQueue) -> None:
+    _local.deep = True
+    while True:
+        fn, args, outcome, done = jobs.get()
         try:
             outcome["value"] = fn(*args)
         except BaseException as exc:  # re-raised in the caller's thread
             outcome["error"] = exc
+        finally:
+            done.set()
 
-    if sys.getrecursionlimit() < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
-    previous = threading.stack_size(_STACK_BYTES)
-    try:
-        worker = threading.Thread(target=target, name="cudaperf-analysis")
-        worker.start()
-    finally:
-        threading.stack_size(previous)
-    worker.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+
+_DEEP = _DeepThread()
 
 
 def _annotated(options: Options, head: bytes) -> tuple[Options, list[Diagnostic]]:
@@ -513,7 +543,7 @@ def _analysis(source: Callable[[Options], SourceFile], head: bytes, options: Opt
         unit = source(options)
         unit.diagnostics += notes
         return FileAnalysis(unit, options).report()
-    return _with_deep_stack(run)
+    return _DEEP.run(run)
 
 
 def analyze_source(data: bytes | str, path: str = "<string>", options: Options | None = None) -> FileReport:

@@ -1,0 +1,40 @@
+"""The analyses run on one long-lived deep-stack thread per process (analyzer._DeepThread): callers on
+several threads each get their own report or their own error, and deep nesting still does not crash."""
+
+from __future__ import annotations
+
+import threading
+
+from cudaperf.analysis.analyzer import analyze_source
+from cudaperf.analysis.source import SourceError
+
+KERNEL = "__global__ void k_{i}(float* a) {{ a[threadIdx.x * {i}] = 1.f; }}\n"
+
+
+def test_callers_on_several_threads_get_their_own_reports():
+    results: dict[int, object] = {}
+
+    def analyse(i: int) -> None:
+        try:
+            results[i] = analyze_source(KERNEL.format(i=i) if i % 3 else b"\x00\xff" * 64, f"t{i}.cu")
+        except SourceError as exc:
+            results[i] = exc
+
+    threads = [threading.Thread(target=analyse, args=(i,)) for i in range(1, 10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, got in results.items():
+        if i % 3 == 0:
+            assert isinstance(got, SourceError)
+        else:
+            assert [k.kernel.name for k in got.kernels] == [f"k_{i}"]
+    assert len(results) == 9
+
+
+def test_deep_nesting_is_analysed_on_the_deep_thread():
+    depth = 3000
+    source = "__global__ void k(float* a) {" + "{" * depth + "a[threadIdx.x] = 1.f;" + "}" * depth + "}"
+    report = analyze_source(source, "deep.cu")
+    assert [k.kernel.name for k in report.kernels] == ["k"]
