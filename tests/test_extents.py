@@ -66,3 +66,49 @@ def test_a_counter_one_per_warp_by_arithmetic_keeps_its_sectors():
     report = _report(per_element, {})
     assert accesses(report, "col")[0]["sectors_per_request"] == 1.0
     assert accesses(report, "x")[0]["sectors_per_request"] == 4.0
+
+
+CHUNKED_BAG = """
+__global__ void bag(const long* idx, const long* off, const float* w, float* out, long bags, long total, long dim) {
+    __shared__ long staged[256];
+    const long b = blockIdx.x;
+    const long start = off[b];
+    const long end = (b + 1 < bags) ? off[b + 1] : total;
+    const long d = threadIdx.x;
+    float acc = 0.0f;
+    for (long c = start; c < end; c += 256) {
+        const int n = (int)((end - c) < 256 ? (end - c) : 256);
+        __syncthreads();
+        for (int i = threadIdx.x; i < n; i += blockDim.x) staged[i] = idx[c + i];
+        __syncthreads();
+        for (int i = 0; i < n; ++i) acc += w[staged[i] * dim + d];
+    }
+    out[b * dim + d] = acc;
+}
+"""
+BAG_EXTENTS = {"idx": 8 * 262144, "off": 8 * 4096, "w": 4 * 100000 * 128, "out": 4 * 4096 * 128}
+
+
+def _bag(code: str, extents: dict[str, int]) -> dict:
+    options = Options(grid=(4096, 1, 1), block=(128, 1, 1), extents=extents, resources="estimate",
+                      args={"bags": 4096, "total": 262144, "dim": 128})
+    return document([analyze_source(code, "bag.cu", options)], "sm_90")["files"][0]["kernels"][0]
+
+
+def test_what_a_row_bound_decides_follows_the_average_row():
+    """`n = min(end - c, 256)` from the row's bounds: the inner loop over the staged chunk runs the row's 64
+    entries, as the row loop does, where the rows are known; one iteration where they are not.  Either way
+    the trip count rests on data, and the estimate says so."""
+    known, unknown = _bag(CHUNKED_BAG, BAG_EXTENTS), _bag(CHUNKED_BAG, {})
+    assert accesses(known, "w")[0]["executions_per_thread"] == pytest.approx(64.0, rel=0.02)
+    assert accesses(known, "idx")[0]["executions_per_thread"] == pytest.approx(0.5, rel=0.02)  # 64 over 128 threads
+    assert accesses(unknown, "w")[0]["executions_per_thread"] == pytest.approx(1.0)
+    for report in (known, unknown):
+        assert not report["estimate_exact"]
+        assert "whose trip count depends on data" in report["compute"]["reason"]
+
+
+def test_a_pointer_array_the_kernel_writes_is_not_read_as_rows():
+    written = CHUNKED_BAG.replace("const long* off", "long* off").replace(
+        "    out[b * dim + d] = acc;", "    out[b * dim + d] = acc;\n    off[b] = 0;")
+    assert accesses(_bag(written, BAG_EXTENTS), "w")[0]["executions_per_thread"] == pytest.approx(1.0)

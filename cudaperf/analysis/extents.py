@@ -15,7 +15,7 @@ import networkx as nx
 
 from . import graph as access_graph
 from .ir import Access, Loop
-from .symbolic import Op, Sym, evaluate, free_symbols, loads_in
+from .symbolic import Expr, Op, Sym, evaluate, free_symbols, loads_in
 
 
 def _row_bounds(loop: Loop, accesses: dict[int, Access]) -> Access | None:
@@ -45,14 +45,14 @@ def _one_element_on(start: Access, end: Access) -> bool:
     return gaps == {float(start.size)}
 
 
-def row_spans(g: nx.DiGraph, extents: dict[str, int]) -> dict[int, float]:
-    """Loop id -> the entries of an average row (the sampler divides them by the counter's step), for each
-    compressed-row loop whose arrays' lengths `extents` gives."""
+def _rows(g: nx.DiGraph, extents: dict[str, int]) -> list[tuple[Loop, Access, float]]:
+    """Each compressed-row loop whose arrays' lengths `extents` gives: the loop, its `ptr[r]` access and
+    the entries of an average row."""
     if not extents:
-        return {}
+        return []
     placed = list(access_graph.accesses(g))
     accesses = {a.id: a for a, _ in placed}
-    found: dict[int, float] = {}
+    found = []
     for loop, _ in access_graph.statements(g, Loop):
         start = _row_bounds(loop, accesses)
         if start is None or start.array not in extents:
@@ -62,6 +62,23 @@ def row_spans(g: nx.DiGraph, extents: dict[str, int]) -> dict[int, float]:
                   if any(c is loop for c in context) and a.array in extents and a.array != start.array
                   and loop.counter in free_symbols(a.offset) and a.kind == "load"]
         if rows > 0 and walked:
-            found[loop.id] = max(1.0, min(walked) / rows)
+            found.append((loop, start, max(1.0, min(walked) / rows)))
     return found
 
+
+def row_spans(g: nx.DiGraph, extents: dict[str, int]) -> dict[int, float]:
+    """Loop id -> the entries of an average row (the sampler divides them by the counter's step), for each
+    compressed-row loop whose arrays' lengths `extents` gives."""
+    return {loop.id: span for loop, _, span in _rows(g, extents)}
+
+
+def pointer_fills(g: nx.DiGraph, extents: dict[str, int]) -> dict[int, tuple[Expr, int, float]]:
+    """Load id -> (offset, element bytes, entries per row) for every load of a compressed-row loop's pointer
+    array that the kernel does not write: the sampler reads `ptr[r]` as `r` whole rows of the average
+    length (`Sampler.fills`), so what is computed from the row's bounds (`n = min(ptr[r + 1] - c, CHUNK)`,
+    the trips of a loop over a staged chunk) follows the same even split the row loop assumes."""
+    spans = {start.array: span for _, start, span in _rows(g, extents)}
+    placed = [a for a, _ in access_graph.accesses(g)]
+    written = {a.array for a in placed if a.kind != "load"}
+    return {a.id: (a.offset, a.size, spans[a.array]) for a in placed
+            if a.array in spans and a.array not in written and a.kind == "load" and a.size > 0}

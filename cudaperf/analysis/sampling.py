@@ -22,7 +22,7 @@ import numpy as np
 
 from .ir import Branch, Loop, walk
 from .launch import Launch
-from .symbolic import RELATIONS, Const, Expr, Op, Sym, evaluate, free_symbols
+from .symbolic import RELATIONS, Const, Expr, Op, Sym, evaluate, free_symbols, loads_in
 
 WARP = 32
 MAX_ROWS = 512  # cap on sampled warp executions per statement
@@ -432,10 +432,11 @@ class Sampler:
 
     def __init__(self, launch: Launch, all_warps: bool = False, neighbours: bool = False,
                  cuts: tuple[tuple[int, ...], ...] = ((), (), ()), assumed_trips: int = 1,
-                 row_spans: dict[int, float] | None = None):
-        self.root = initial_batch(launch, all_warps=all_warps, neighbours=neighbours, cuts=cuts)
+                 row_spans: dict[int, float] | None = None, fills: dict[int, tuple[Expr, int, float]] | None = None):
         self.assumed_trips = assumed_trips  # trips of a loop whose count rests on unseen values (enter_loop)
         self.row_spans = row_spans or {}    # entries of a compressed-row loop's row, by loop id (extents.row_spans)
+        self.fills = fills or {}  # loads read as values: a row pointer's `ptr[r]` as r rows (extents.pointer_fills)
+        self.root = self._filled(initial_batch(launch, all_warps=all_warps, neighbours=neighbours, cuts=cuts))
         self.cache: dict[tuple, Batch] = {(): self.root}
         self.unknown_trips: set[int] = set()
 
@@ -447,13 +448,32 @@ class Sampler:
         last = ancestors[-1]
         if isinstance(last, Loop):
             out, known = enter_loop(parent, last, self._unknown_trips(parent, last))
-            if not known:
+            if not known or self._reads_fills(last.init, last.condition, last.step):
                 self.unknown_trips.add(last.id)
+                out.exact = False
         else:
             branch, side = last
             out = enter_branch(parent, branch, side)
-        self.cache[ancestors] = out
-        return out
+            if self._reads_fills(branch.condition):
+                out.exact = False
+        self.cache[ancestors] = self._filled(out)
+        return self.cache[ancestors]
+
+    def _reads_fills(self, *exprs: Expr | None) -> bool:
+        """Does a value the sampler made up for a load (a row's bounds) decide this?"""
+        return bool(self.fills) and any(e is not None and any(ld.access_id in self.fills for ld in loads_in(e))
+                                        for e in exprs)
+
+    def _filled(self, batch: Batch) -> Batch:
+        """The batch with the fills its values can place: `ptr[r]` is r rows of the average length, once
+        `r` is known (a loop counter inside its loop).  Added before anything is evaluated on the batch."""
+        for load, (offset, size, span) in self.fills.items():
+            if load in batch.env:
+                continue
+            row = np.floor(np.asarray(evaluate(offset, batch.env, batch.cache), dtype=float) / size)
+            if np.isfinite(row).any():
+                batch.env[load] = np.floor(row * span)  # type: ignore[index]
+        return batch
 
     def _unknown_trips(self, batch: Batch, loop: Loop) -> float | np.ndarray:
         """Trips of a loop whose count rests on unseen values: a compressed row's entries over the counter's

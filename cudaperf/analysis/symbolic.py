@@ -414,8 +414,8 @@ def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[Expr, Value] | N
         return expr.value
     if isinstance(expr, Sym):
         return env.get(expr.name, np.nan)
-    if not isinstance(expr, Op):
-        return np.nan
+    if not isinstance(expr, Op):  # a load has the value the sampler gave it under its id (Sampler.fills), if any
+        return env.get(expr.access_id, np.nan) if isinstance(expr, Load) else np.nan  # type: ignore[call-overload]
     if cache is not None:
         hit = cache.get(expr)
         if hit is not None:
