@@ -300,6 +300,43 @@ def test_a_reference_reading_scalars_while_it_is_built_is_traced():
     assert [o["op"] for o in trace.run(SCALARS_IN_INIT, [])["reference_ops"]] == ["relu", "mul"]
 
 
+VALUE_SIZED_INPUTS = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, crow, col, val):
+        return val * 2
+
+
+def get_inputs():
+    counts = torch.randint(0, 9, (1000,))
+    crow = torch.zeros(1001, dtype=torch.int64)
+    crow[1:] = torch.cumsum(counts, 0)
+    nnz = int(crow[-1])                      # a size read from the inputs' own values
+    return [crow, torch.randint(0, 50, (nnz,)), torch.randn(nnz)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+@pytest.mark.torch
+def test_inputs_whose_sizes_rest_on_their_values_are_made_on_the_cpu():
+    """A CSR task's `get_inputs` reads nnz from the row pointer it built: a meta tensor has no value, so the
+    inputs are made for real on the CPU and traced by their shapes (tests/kb_fresh14's spmm_csr had no
+    estimate for any candidate)."""
+    pytest.importorskip("torch")
+    from cudaperf.costmodel import trace
+
+    traced = trace.run(VALUE_SIZED_INPUTS, [])
+    crow, col, val = traced["inputs"]
+    assert crow["shape"] == [1001] and col["shape"] == val["shape"]
+    assert 0 <= col["shape"][0] <= 8000
+    assert [o["op"] for o in traced["reference_ops"]] == ["mul"]
+
+
 RELU_REFERENCE = '''import torch
 import torch.nn as nn
 

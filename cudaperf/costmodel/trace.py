@@ -628,12 +628,25 @@ def trace_request(request: dict) -> dict:
     ref: dict = {"__name__": "reference"}
     with on_meta_mode():
         exec(compile(configured(request["reference"], request.get("sizes")), "reference.py", "exec"), ref)
-        with torch.device("meta"):
-            inputs = ref["get_inputs"]()
+    inputs = _inputs(ref["get_inputs"], on_meta_mode)
+    with on_meta_mode():
         init = ref["get_init_inputs"]() if "get_init_inputs" in ref else []
     return {"inputs": [_describe(x) for x in inputs], "init": [_describe(x) for x in init],
             **_reference_ops(ref, inputs, init),
             "candidates": [_trace_one(src, inputs, init) for src in request["candidates"]]}
+
+
+def _inputs(get_inputs, on_meta_mode) -> list:
+    """`get_inputs()` on the meta device (shapes only, nothing allocated); where its shapes rest on its own
+    values (`nnz = int(crow[-1])` after a cumsum: a meta tensor has none), made for real on the CPU (the
+    child's address space stays capped) and kept as their shapes."""
+    import torch
+
+    try:
+        with on_meta_mode(), torch.device("meta"):
+            return get_inputs()
+    except Exception:
+        return [x.to("meta") if isinstance(x, torch.Tensor) else x for x in get_inputs()]
 
 
 # calls of a candidate's forward, at most, before the one whose record is kept: the timing's median call is

@@ -107,9 +107,13 @@ FRESH12 = Corpus(("tests/kb_fresh12",), {f"kb_fresh12 run {i}": [f"h100/kb_fresh
 # committed before it was timed on an H100
 FRESH13 = Corpus(("tests/kb_fresh13",), {f"kb_fresh13 run {i}": [f"h100/kb_fresh13/run{i}.jsonl"] for i in (1, 2)},
                  DATA / "kb_fresh13" / "rank_features.jsonl.gz")
+# tests/kb_fresh14: written the same way on 2026-12-06 (session 49), after kb_fresh13 was scored; its estimates
+# committed before it was timed
+FRESH14 = Corpus(("tests/kb_fresh14",), {f"kb_fresh14 run {i}": [f"h100/kb_fresh14/run{i}.jsonl"] for i in (1, 2)},
+                 DATA / "kb_fresh14" / "rank_features.jsonl.gz")
 CORPORA = {"kb": KB, "fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5,
            "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8, "fresh9": FRESH9, "fresh10": FRESH10,
-           "fresh11": FRESH11, "fresh12": FRESH12, "fresh13": FRESH13}
+           "fresh11": FRESH11, "fresh12": FRESH12, "fresh13": FRESH13, "fresh14": FRESH14}
 
 
 def _relative(path: str, corpus: Corpus) -> str:
