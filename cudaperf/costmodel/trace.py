@@ -618,8 +618,6 @@ def _guess(record: dict, loaded: list, model, reference_inputs, init, recorder, 
 
 def trace_request(request: dict) -> dict:
     """Run in the child: the reference's input shapes, then every candidate traced."""
-    import torch
-
     from . import cupyshim
     from .cudashim import install, on_meta_mode
 
