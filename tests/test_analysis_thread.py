@@ -1,9 +1,11 @@
-"""The analyses run on one long-lived deep-stack thread per process (analyzer._DeepThread): callers on
-several threads each get their own report or their own error, and deep nesting still does not crash."""
+"""The analyses run on a long-lived deep-stack thread per calling thread (analyzer._DeepThread): callers on
+several threads each get their own report or their own error, the threads end with their callers, and deep
+nesting still does not crash."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 from cudaperf.analysis.analyzer import analyze_source
 from cudaperf.analysis.source import SourceError
@@ -24,7 +26,8 @@ def test_callers_on_several_threads_get_their_own_reports():
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout=120)
+        assert not t.is_alive()
     for i, got in results.items():
         if i % 3 == 0:
             assert isinstance(got, SourceError)
@@ -38,3 +41,18 @@ def test_deep_nesting_is_analysed_on_the_deep_thread():
     source = "__global__ void k(float* a) {" + "{" * depth + "a[threadIdx.x] = 1.f;" + "}" * depth + "}"
     report = analyze_source(source, "deep.cu")
     assert [k.kernel.name for k in report.kernels] == ["k"]
+
+
+def _analysis_threads() -> int:
+    return sum(t.name == "cudaperf-analysis" for t in threading.enumerate())
+
+
+def test_a_callers_analysis_thread_ends_with_it():
+    before = _analysis_threads()
+    caller = threading.Thread(target=analyze_source, args=(KERNEL.format(i=1), "t.cu"))
+    caller.start()
+    caller.join(timeout=120)
+    deadline = time.monotonic() + 10
+    while _analysis_threads() > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _analysis_threads() == before

@@ -112,3 +112,27 @@ def test_a_pointer_array_the_kernel_writes_is_not_read_as_rows():
     written = CHUNKED_BAG.replace("const long* off", "long* off").replace(
         "    out[b * dim + d] = acc;", "    out[b * dim + d] = acc;\n    off[b] = 0;")
     assert accesses(_bag(written, BAG_EXTENTS), "w")[0]["executions_per_thread"] == pytest.approx(1.0)
+
+
+ADAPTIVE_ROW = """
+__global__ void spmv(const int* ptr, const int* col, const float* val, const float* x, float* y) {
+    const int r = blockIdx.x;
+    const int start = ptr[r], end = ptr[r + 1];
+    float acc = 0.0f;
+    if (end - start > 64) {
+        for (int j = start + threadIdx.x; j < end; j += 128) acc += val[j] * x[col[j]];
+    } else if (threadIdx.x == 0) {
+        for (int j = start; j < end; ++j) acc += val[j] * x[col[j]];
+    }
+    y[r * 128 + threadIdx.x] = acc;
+}
+"""
+
+
+def test_a_branch_on_a_rows_length_keeps_both_sides():
+    """Every row of the average length would take one side of `end - start > 64`; real rows differ, so both
+    sides run, as for any condition on data."""
+    report = _report(ADAPTIVE_ROW, {"ptr": 4 * 4097, "col": 4 * 245760, "val": 4 * 245760})  # 60 per row
+    strided, serial = accesses(report, "val")
+    assert strided["executions_per_thread"] > 0 and serial["executions_per_thread"] > 0
+    assert not report["estimate_exact"]

@@ -468,60 +468,58 @@ _local = threading.local()
 
 
 class _DeepThread:
-    """One long-lived thread with a large stack per process, running the analyses one at a time:
-    deeply nested code (hundreds of levels of blocks or parentheses) recurses deeply in the tree
-    walks, and must not crash the interpreter.  A thread made per file cost about a millisecond of
-    CPU, and the page faults of its fresh stack system time, on every file of a corpus run.  The
-    interpreter lock runs one analysis at a time anyway, so callers on several threads lose nothing
-    by queueing."""
+    """A long-lived thread with a large stack for each thread that asks for analyses: deeply nested code
+    (hundreds of levels of blocks or parentheses) recurses deeply in the tree walks, and must not crash the
+    interpreter.  A thread made per file cost about a millisecond of CPU, and the page faults of its fresh
+    stack system time, on every file of a corpus run.  One per calling thread, so callers on several threads
+    (ptxas compiles under `--resources auto`) still overlap; it ends with its caller (the thread-local is
+    dropped, `__del__` queues the stop), and is dropped when its caller gives up waiting (an interrupt), so the
+    next call does not queue behind the abandoned analysis.  A forked child makes its own."""
 
     def __init__(self) -> None:
-        self.jobs: queue.SimpleQueue | None = None
-        self.lock = threading.Lock()
-        os.register_at_fork(after_in_child=self._forget)  # a forked worker has the queue but not the thread
+        self.pid = os.getpid()
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        if sys.getrecursionlimit() < _RECURSION_LIMIT:
+            sys.setrecursionlimit(_RECURSION_LIMIT)
+        previous = threading.stack_size(_STACK_BYTES)
+        try:
+            threading.Thread(target=_serve, args=(self.jobs,), name="cudaperf-analysis", daemon=True).start()
+        finally:
+            threading.stack_size(previous)
 
-    def _forget(self) -> None:
-        self.jobs, self.lock = None, threading.Lock()
+    def __del__(self) -> None:
+        self.jobs.put(None)
 
-    def run(self, fn, *args):
+    @staticmethod
+    def run(fn, *args):
         if getattr(_local, "deep", False):
             return fn(*args)
+        worker = getattr(_local, "worker", None)
+        if worker is None or worker.pid != os.getpid():
+            worker = _local.worker = _DeepThread()
         outcome: dict = {}
         done = threading.Event()
-        self._queue().put((fn, args, outcome, done))
-        done.wait()
+        worker.jobs.put((fn, args, outcome, done))
+        try:
+            done.wait()
+        except BaseException:
+            _local.worker = None  # it finishes the abandoned analysis, then stops
+            raise
         if "error" in outcome:
             raise outcome["error"]
         return outcome["value"]
 
-    def _queue(self) -> queue.SimpleQueue:
-        with self.lock:
-            if self.jobs is None:
-                if sys.getrecursionlimit() < _RECURSION_LIMIT:
-                    sys.setrecursionlimit(_RECURSION_LIMIT)
-                jobs: queue.SimpleQueue = queue.SimpleQueue()
-                previous = threading.stack_size(_STACK_BYTES)
-                try:
-                    threading.Thread(target=_serve, args=(jobs,), name="cudaperf-analysis", daemon=True).start()
-                finally:
-                    threading.stack_size(previous)
-                self.jobs = jobs
-            return self.jobs
-
 
 def _serve(jobs: queue.SimpleQueue) -> None:
     _local.deep = True
-    while True:
-        fn, args, outcome, done = jobs.get()
+    while (job := jobs.get()) is not None:
+        fn, args, outcome, done = job
         try:
             outcome["value"] = fn(*args)
         except BaseException as exc:  # re-raised in the caller's thread
             outcome["error"] = exc
         finally:
             done.set()
-
-
-_DEEP = _DeepThread()
 
 
 def _annotated(options: Options, head: bytes) -> tuple[Options, list[Diagnostic]]:
@@ -545,7 +543,7 @@ def _analysis(source: Callable[[Options], SourceFile], head: bytes, options: Opt
         unit = source(options)
         unit.diagnostics += notes
         return FileAnalysis(unit, options).report()
-    return _DEEP.run(run)
+    return _DeepThread.run(run)
 
 
 def analyze_source(data: bytes | str, path: str = "<string>", options: Options | None = None) -> FileReport:

@@ -33,7 +33,7 @@ EXHAUSTIVE_WARPS = 64  # launches with at most this many warps are enumerated, n
 
 @dataclass
 class Batch:
-    env: dict[str, np.ndarray | float]  # values per lane (rows, 32), per row (rows, 1), or scalars
+    env: dict[str, np.ndarray | float]  # values per lane (rows, 32), per row (rows, 1), or scalars; `load:<id>`: a fill
     active: np.ndarray  # bool (rows, 32)
     weight: np.ndarray  # float (rows,)
     exact: bool = True  # False once an unknown trip count or condition was assumed
@@ -436,6 +436,7 @@ class Sampler:
         self.assumed_trips = assumed_trips  # trips of a loop whose count rests on unseen values (enter_loop)
         self.row_spans = row_spans or {}    # entries of a compressed-row loop's row, by loop id (extents.row_spans)
         self.fills = fills or {}  # loads read as values: a row pointer's `ptr[r]` as r rows (extents.pointer_fills)
+        self._keys = {f"load:{load}" for load in self.fills}
         self.root = self._filled(initial_batch(launch, all_warps=all_warps, neighbours=neighbours, cuts=cuts))
         self.cache: dict[tuple, Batch] = {(): self.root}
         self.unknown_trips: set[int] = set()
@@ -453,9 +454,10 @@ class Sampler:
                 out.exact = False
         else:
             branch, side = last
+            if self._reads_fills(branch.condition):  # rows all of the average length would take one side
+                parent = Batch({k: v for k, v in parent.env.items() if k not in self._keys}, parent.active,
+                               parent.weight, parent.exact)  # real rows differ: both sides, as for data
             out = enter_branch(parent, branch, side)
-            if self._reads_fills(branch.condition):
-                out.exact = False
         self.cache[ancestors] = self._filled(out)
         return self.cache[ancestors]
 
@@ -466,13 +468,15 @@ class Sampler:
 
     def _filled(self, batch: Batch) -> Batch:
         """The batch with the fills its values can place: `ptr[r]` is r rows of the average length, once
-        `r` is known (a loop counter inside its loop).  Added before anything is evaluated on the batch."""
+        `r` is known (a loop counter inside its loop).  Placed when the batch is made, before the analyses
+        evaluate anything on it (a branch's batch shares its parent's values, filled already)."""
         for load, (offset, size, span) in self.fills.items():
-            if load in batch.env:
+            key = f"load:{load}"
+            if key in batch.env:
                 continue
             row = np.floor(np.asarray(evaluate(offset, batch.env, batch.cache), dtype=float) / size)
             if np.isfinite(row).any():
-                batch.env[load] = np.floor(row * span)  # type: ignore[index]
+                batch.env[key] = np.floor(row * span)
         return batch
 
     def _unknown_trips(self, batch: Batch, loop: Loop) -> float | np.ndarray:

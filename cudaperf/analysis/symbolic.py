@@ -389,7 +389,8 @@ def evaluable(expr: Op) -> bool:
 
 
 def evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[Expr, Value] | None = None) -> Value:
-    """Evaluate on numpy arrays (broadcasting); unknown symbols, loads and opaque values give NaN.
+    """Evaluate on numpy arrays (broadcasting); unknown symbols, loads and opaque values give NaN (a load
+    whose value the sampler made up, `load:<access id>` in `env`, gives that).
 
     `cache` (keyed by the node: equal trees, whether shared or built apart, have equal values)
     reuses values of subexpressions common to the expressions evaluated on one environment, so an
@@ -414,8 +415,8 @@ def _evaluate(expr: Expr, env: Mapping[str, Value], cache: dict[Expr, Value] | N
         return expr.value
     if isinstance(expr, Sym):
         return env.get(expr.name, np.nan)
-    if not isinstance(expr, Op):  # a load has the value the sampler gave it under its id (Sampler.fills), if any
-        return env.get(expr.access_id, np.nan) if isinstance(expr, Load) else np.nan  # type: ignore[call-overload]
+    if not isinstance(expr, Op):  # a load has the value the sampler made up for it (Sampler.fills), if any
+        return env.get(f"load:{expr.access_id}", np.nan) if isinstance(expr, Load) else np.nan
     if cache is not None:
         hit = cache.get(expr)
         if hit is not None:

@@ -636,15 +636,23 @@ def trace_request(request: dict) -> dict:
 
 def _inputs(get_inputs, on_meta_mode) -> list:
     """`get_inputs()` on the meta device (shapes only, nothing allocated); where its shapes rest on its own
-    values (`nnz = int(crow[-1])` after a cumsum: a meta tensor has none), made for real on the CPU (the
-    child's address space stays capped) and kept as their shapes."""
+    values (`nnz = int(crow[-1])` after a cumsum: a meta tensor has none), made for real on the CPU, seeded so
+    that an estimate is the same on every run (the child's address space stays capped), and kept as their
+    shapes.  Any other error is the reference's own and is raised as it was."""
     import torch
 
     try:
         with on_meta_mode(), torch.device("meta"):
             return get_inputs()
-    except Exception:
-        return [x.to("meta") if isinstance(x, torch.Tensor) else x for x in get_inputs()]
+    except RuntimeError as exc:
+        if "meta tensor" not in str(exc):
+            raise
+        torch.manual_seed(0)
+        try:
+            return [x.to("meta") if isinstance(x, torch.Tensor) else x for x in get_inputs()]
+        except Exception as again:
+            raise RuntimeError(f"{str(exc).splitlines()[0]}; made on the CPU instead: "
+                               f"{type(again).__name__}: {str(again).splitlines()[0] if str(again) else ''}") from exc
 
 
 # calls of a candidate's forward, at most, before the one whose record is kept: the timing's median call is
