@@ -17,7 +17,7 @@ from . import frontend, islands, parse, passes
 from . import graph as access_graph
 from .annotations import HEAD_BYTES, launch_annotation
 from .budget import KERNEL_BUDGET_S, BudgetExceeded, kernel_budget
-from .extents import pointer_fills, row_spans
+from .extents import compressed_rows, pointer_fills, row_spans
 from .host import HostResolver
 from .indices import index_fills
 from .ir import Kernel
@@ -445,8 +445,8 @@ def analyse(kernel: Kernel, launch: Launch, resources: Resources | None = None, 
     report = KernelReport(kernel, launch, [], [], access_graph.build(kernel), arch=target,
                           resources=resources or estimate(kernel, target))
     running = passes.wanted(analyses)
-    sampler = Sampler(launch, row_spans=row_spans(report.graph, launch.extents),
-                      fills=pointer_fills(report.graph, launch.extents))
+    rows = compressed_rows(report.graph, launch.extents)
+    sampler = Sampler(launch, row_spans=row_spans(rows), fills=pointer_fills(report.graph, rows))
     ctx = passes.Context(report, sampler, running)
     for p in passes.ordered():
         if not (p.always or p.name in running):

@@ -45,7 +45,7 @@ def _one_element_on(start: Access, end: Access) -> bool:
     return gaps == {float(start.size)}
 
 
-def _rows(g: nx.DiGraph, extents: dict[str, int]) -> list[tuple[Loop, Access, float]]:
+def compressed_rows(g: nx.DiGraph, extents: dict[str, int]) -> list[tuple[Loop, Access, float]]:
     """Each compressed-row loop whose arrays' lengths `extents` gives: the loop, its `ptr[r]` access and
     the entries of an average row."""
     if not extents:
@@ -66,18 +66,20 @@ def _rows(g: nx.DiGraph, extents: dict[str, int]) -> list[tuple[Loop, Access, fl
     return found
 
 
-def row_spans(g: nx.DiGraph, extents: dict[str, int]) -> dict[int, float]:
+def row_spans(rows: list[tuple[Loop, Access, float]]) -> dict[int, float]:
     """Loop id -> the entries of an average row (the sampler divides them by the counter's step), for each
-    compressed-row loop whose arrays' lengths `extents` gives."""
-    return {loop.id: span for loop, _, span in _rows(g, extents)}
+    compressed row (`compressed_rows`)."""
+    return {loop.id: span for loop, _, span in rows}
 
 
-def pointer_fills(g: nx.DiGraph, extents: dict[str, int]) -> dict[int, tuple[Expr, int, float]]:
-    """Load id -> (offset, element bytes, entries per row) for every load of a compressed-row loop's pointer
-    array that the kernel does not write: the sampler reads `ptr[r]` as `r` whole rows of the average
-    length (`Sampler.fills`), so what is computed from the row's bounds (`n = min(ptr[r + 1] - c, CHUNK)`,
-    the trips of a loop over a staged chunk) follows the same even split the row loop assumes."""
-    spans = {start.array: span for _, start, span in _rows(g, extents)}
+def pointer_fills(g: nx.DiGraph, rows: list[tuple[Loop, Access, float]]) -> dict[int, tuple[Expr, int, float]]:
+    """Load id -> (offset, element bytes, entries per row) for every load of a compressed row's pointer
+    array (`compressed_rows`) that the kernel does not write: the sampler reads `ptr[r]` as `r` whole rows of
+    the average length (`Sampler.fills`), so what is computed from the row's bounds (`n = min(ptr[r + 1] - c,
+    CHUNK)`, the trips of a loop over a staged chunk) follows the same even split the row loop assumes."""
+    if not rows:
+        return {}
+    spans = {start.array: span for _, start, span in rows}
     placed = [a for a, _ in access_graph.accesses(g)]
     written = {a.array for a in placed if a.kind != "load"}
     return {a.id: (a.offset, a.size, spans[a.array]) for a in placed
