@@ -71,7 +71,13 @@ def checksum(directory: Path) -> tuple[int, str]:
 
 
 def _git(*args: str, cwd: Path) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+    """Run git; a failure (no network, a mirror without the pinned commit) ends the run with git's own
+    message and what to try, not a traceback."""
+    done = subprocess.run(["git", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode:
+        said = done.stderr.strip().splitlines()
+        raise SystemExit(f"git {args[0]} failed ({said[-1] if said else f'exit {done.returncode}'}); "
+                         "with no network, pass --from NAME=GIT_MIRROR")
 
 
 def fetch(name: str, cache: Path, source: str | None = None) -> Path:
