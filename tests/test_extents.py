@@ -136,3 +136,30 @@ def test_a_branch_on_a_rows_length_keeps_both_sides():
     strided, serial = accesses(report, "val")
     assert strided["executions_per_thread"] > 0 and serial["executions_per_thread"] > 0
     assert not report["estimate_exact"]
+
+
+SPLIT_BAG = """
+__global__ void bag(const long long* offsets, const long long* indices, const float* w, float* out,
+                    long long num_bags, long long num_indices) {
+    const long long b = blockIdx.x;
+    const long long start = offsets[b];
+    const long long end = (b + 1 < num_bags) ? offsets[b + 1] : num_indices;
+    const int g = threadIdx.x / 64, t = threadIdx.x % 64;
+    float acc = 0.0f;
+    long long k = start + g;
+    for (; k + 4 < end; k += 8)
+        acc += w[indices[k] * 64 + t] + w[indices[k + 4] * 64 + t];
+    out[b * 64 * 4 + threadIdx.x] = acc;
+}
+"""
+
+
+def test_a_row_walked_by_groups_of_the_block_runs_its_share_of_the_entries():
+    """`for (; k + 4 < end; k += 8)` from `start + g`, four groups taking every other pair of a bag's entries
+    (kb_fresh10's block-split embedding bag): 64 entries a bag is 8 trips a thread, not one."""
+    options = Options(grid=(16384, 1, 1), block=(256, 1, 1), args={"num_bags": 16384, "num_indices": 1 << 20},
+                      extents={"offsets": 8 * 16384, "indices": 8 << 20, "w": 4 * 64 * 100000,
+                               "out": 4 * 256 * 16384}, resources="estimate")
+    report = document([analyze_source(SPLIT_BAG, "bag.cu", options)], "sm_90")["files"][0]["kernels"][0]
+    assert accesses(report, "w")[0]["executions_per_thread"] == pytest.approx(8.0, rel=0.15)
+    assert report["estimate_exact"] is False

@@ -893,3 +893,23 @@ def test_a_traced_launch_sizes_its_compressed_rows_from_its_tensors():
     src = next(a for a in gather.report["memory"]["accesses"] if a["array"] == "src")
     assert src["executions_per_thread"] == pytest.approx(64.0) and src["sectors_per_request"] == 4.0
     assert any("a row taken as 64 entries" in u for u in est.unknown)
+
+
+def test_a_loop_on_data_with_no_arithmetic_still_makes_the_estimate_a_guess():
+    """A row copy (`for (j = ptr[r] + tid; j < ptr[r + 1]; ...) y[j] = x[j]`) does no FLOP the analyzer's
+    reason could name the loop by; its trip count is still unknown, and the estimate says so."""
+    from conftest import kernel_report
+
+    from cudaperf.costmodel.candidates import defaulted
+
+    code = """
+    __global__ void rows(const int* ptr, const float* x, float* y) {
+        int r = blockIdx.x;
+        for (int j = ptr[r] + threadIdx.x; j < ptr[r + 1]; j += blockDim.x) y[j] = x[j];
+    }"""
+    report = kernel_report(code, grid=(64, 1, 1), block=(128, 1, 1))
+    assert report["compute"]["reason"] is None and report["estimate_exact"] is False
+    assert any("trip count depends on data" in d for d in defaulted(report))
+    exact = kernel_report(code.replace("ptr[r] + threadIdx.x; j < ptr[r + 1]", "threadIdx.x; j < 512"),
+                          grid=(64, 1, 1), block=(128, 1, 1))
+    assert defaulted(exact) == []

@@ -37,6 +37,28 @@ def test_contraction_loops_and_guards():
     assert dot["flops_fp32"] == 17 * 1024 and dot["flops"] == 17 * 1024
 
 
+def test_an_overloaded_helper_is_inlined_by_its_argument_types():
+    """`acc_add(float&, ...)` beside `acc_add(float4&, ...)`: a float4 call takes the float4 body (four
+    FADDs), a float call the float one; the first definition used to take both, and a float4 sum counted
+    no FLOPs."""
+    code = """
+    __device__ __forceinline__ void acc_add(float& a, const float& b) { a += b; }
+    __device__ __forceinline__ void acc_add(float4& a, const float4& b) {
+        a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w;
+    }
+    template <typename V>
+    __global__ void sum2(const V* a, V* o) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        V s = a[i];
+        acc_add(s, a[i + 1]);
+        o[i] = s;
+    }
+    template __global__ void sum2<float4>(const float4*, float4*);
+    template __global__ void sum2<float>(const float*, float*);"""
+    assert compute(code, kernel="sum2<float4>", grid=(4, 1, 1), block=(256, 1, 1))["flops_fp32"] == 4 * 1024
+    assert compute(code, kernel="sum2<float>", grid=(4, 1, 1), block=(256, 1, 1))["flops_fp32"] == 1024
+
+
 def test_a_macro_argument_is_counted_once_where_it_was_written():
     code = """
     #define F(x) (x)

@@ -27,12 +27,22 @@ def _row_bounds(loop: Loop, accesses: dict[int, Access]) -> Access | None:
     counter, bound = condition.args if condition.name == "<" else condition.args[::-1]
     starts = [accesses.get(x.access_id) for x in loads_in(loop.init)]
     ends = [accesses.get(x.access_id) for x in loads_in(bound)]
-    if not (isinstance(counter, Sym) and counter.name == loop.counter) or len(starts) != 1 or len(ends) != 1:
+    if not _counter_side(counter, loop.counter) or len(starts) != 1 or len(ends) != 1:
         return None
     start, end = starts[0], ends[0]
     if start is None or end is None or start.array != end.array or not _one_element_on(start, end):
         return None
     return start
+
+
+def _counter_side(side: Expr, counter: str) -> bool:
+    """Is `side` the counter, or the counter plus or minus a term without it and without data (`k + groups <
+    end`: a block's groups taking every other pair of a bag's entries)?"""
+    if isinstance(side, Sym):
+        return side.name == counter
+    return isinstance(side, Op) and side.name in ("+", "-") and not loads_in(side) and \
+        isinstance(side.args[0], Sym) and side.args[0].name == counter and \
+        all(counter not in free_symbols(a) for a in side.args[1:])
 
 
 def _one_element_on(start: Access, end: Access) -> bool:

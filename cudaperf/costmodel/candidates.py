@@ -114,9 +114,11 @@ def defaulted(report: dict) -> list[str]:
     if launch.get("source") == "default":
         out.append(f"launch (assumed <<<{launch['grid'][0]}, {launch['block'][0]}>>>)")
     reason = report["compute"].get("reason") or ""
-    out += [why.split(': ', 1)[-1] + ("" if why.endswith("over its rows)") else " (taken as one iteration)")
-            for why in reason.split("; ") if "whose trip count depends on data" in why]
-    return out
+    loops = [why.split(': ', 1)[-1] + ("" if why.endswith("over its rows)") else " (taken as one iteration)")
+             for why in reason.split("; ") if "whose trip count depends on data" in why]
+    if not loops and report.get("estimate_exact") is False:  # the loop's body does no arithmetic to name it by
+        loops.append("a loop's trip count depends on data (taken as one iteration, or a row's average length)")
+    return out + loops
 
 
 def _add(into: dict[str, float], terms: dict[str, float], times: float = 1.0) -> None:

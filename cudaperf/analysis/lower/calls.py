@@ -178,8 +178,7 @@ class Calls:
                       FLOAT if is_float else UNKNOWN)
 
     def _inline(self, name: str, node: Node, values: list[Val], template_values: list[Val] = ()) -> Val:
-        candidates = self.scope.device_functions[name]
-        definition = next((d for d in candidates if _arity(d) == len(values)), candidates[0])
+        definition = self._overload(self.scope.device_functions[name], values)
         frame = Env()
         names, kinds, _ = template_params(definition)  # `f<32>(v)`: the value parameters are known
         for tname, kind, value in zip(names, kinds, template_values):
@@ -219,10 +218,29 @@ class Calls:
         return _opaque(f"result of {name}")
 
 
-def _arity(definition: Node) -> int:
+    def _overload(self, candidates: list[Node], values: list[Val]) -> Node:
+        """The definition a call picks: of those taking as many arguments, the one whose parameter types
+        match the most argument types (`acc_add(float&, ...)` beside `acc_add(float4&, ...)` called on a
+        float4: the first of them took every call, and a float4 sum counted no FLOPs), the first on a tie."""
+        fitting = [d for d in candidates if _arity(d) == len(values)] or candidates[:1]
+        if len(fitting) == 1:
+            return fitting[0]
+        return max(fitting, key=lambda d: sum(self._same_type(p, v) for p, v in zip(_parameters(d), values)))
+
+    def _same_type(self, parameter: Node, value: Val) -> bool:
+        declared = self.type_of(text(parameter.child_by_field_name("type")))
+        given = value.pointee if isinstance(value, Ptr) else getattr(value, "type", None)
+        return declared is not None and declared is not UNKNOWN and given is not None and declared.name == given.name
+
+
+def _parameters(definition: Node) -> list[Node]:
     declarator = function_declarator(definition)
     plist = declarator.child_by_field_name("parameters") if declarator is not None else None
-    return len([p for p in plist.named_children if "parameter" in p.type]) if plist else 0
+    return [p for p in plist.named_children if "parameter" in p.type] if plist else []
+
+
+def _arity(definition: Node) -> int:
+    return len(_parameters(definition))
 
 
 @dataclass(frozen=True)
