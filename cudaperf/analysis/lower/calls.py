@@ -222,7 +222,7 @@ class Calls:
         """The definition a call picks: of those taking as many arguments, the one whose parameter types
         match the most argument types (`acc_add(float&, ...)` beside `acc_add(float4&, ...)` called on a
         float4: the first of them took every call, and a float4 sum counted no FLOPs), the first on a tie."""
-        fitting = [d for d in candidates if _arity(d) == len(values)] or candidates[:1]
+        fitting = [d for d in candidates if len(_parameters(d)) == len(values)] or candidates[:1]
         if len(fitting) == 1:
             return fitting[0]
         return max(fitting, key=lambda d: sum(self._same_type(p, v) for p, v in zip(_parameters(d), values)))
@@ -237,10 +237,6 @@ def _parameters(definition: Node) -> list[Node]:
     declarator = function_declarator(definition)
     plist = declarator.child_by_field_name("parameters") if declarator is not None else None
     return [p for p in plist.named_children if "parameter" in p.type] if plist else []
-
-
-def _arity(definition: Node) -> int:
-    return len(_parameters(definition))
 
 
 @dataclass(frozen=True)
