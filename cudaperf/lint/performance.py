@@ -130,7 +130,10 @@ class BankConflict(Rule):
            "threadIdx.y or .z is judged under several plausible block shapes and reported only when it "
            "conflicts under every one (the message says so).")
     example = "tile[threadIdx.x][k]   // __shared__ float tile[32][32]: every lane in bank k"
-    fix = "Pad the inner dimension by one element (`tile[32][33]`), or swizzle the index."
+    fix = ("A 2-D tile read down a column: pad the inner dimension by one element (`tile[32][33]`) or swizzle "
+           "the index.  A 1-D array read with a stride (`temp[2 * tid]`): let a warp's lanes read consecutive "
+           "words (`temp[tid]` and `temp[tid + blockDim.x]`), or add `index / 32` to every index of the array "
+           "(the padding of the conflict-free scan).")
 
     def unchecked(self, report):
         return [(a.access.line, a.access.column) for a in report.accesses
