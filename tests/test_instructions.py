@@ -61,6 +61,33 @@ __global__ void blocked(const float* x, float* y) {
     assert counts["memory"] == 8 * 64 * 256 // 32
 
 
+HISTOGRAM = """
+__global__ void hist(const int* x, TYPE* out) {
+    __shared__ TYPE h[256];
+    h[threadIdx.x] = 0;
+    __syncthreads();
+    atomicAdd(&h[x[blockIdx.x * blockDim.x + threadIdx.x] & 255], (TYPE)1);
+    __syncthreads();
+    out[blockIdx.x * 256 + threadIdx.x] = h[threadIdx.x];
+}
+"""
+
+
+@pytest.mark.parametrize("type_name, loop", [("int", False), ("unsigned int", False), ("float", True),
+                                             ("double", True), ("unsigned long long", True)])
+def test_a_shared_atomic_without_an_instruction_of_its_own_is_a_cas_loop(type_name, loop):
+    """nvcc (13.0, sm_75 to sm_120) compiles a shared-memory atomicAdd on a 32-bit integer to one ATOMS.ADD
+    and on a float, a double or a 64-bit integer to a compare-and-swap loop: LDS, the add, ATOMS.CAST.SPIN,
+    its test and branch (read with cuobjdump; docs/ranking.md).  Everything else in the kernel is alike."""
+    counts = issued(HISTOGRAM.replace("TYPE", type_name), kernel="hist")
+    plain = issued(HISTOGRAM.replace("TYPE", "int"), kernel="hist")
+    warps = 64 * 256 // 32
+    expected = dict.fromkeys(counts, 0)
+    if loop:
+        expected.update(memory=warps, arithmetic=warps, branch=2 * warps)
+    assert {kind: counts[kind] - plain[kind] for kind in counts} == expected
+
+
 def _measured(csv_path: Path) -> dict[str, float]:
     """Kernel base name -> executed warp instructions of its first profiled launch (a sections CSV's
     "Executed Instructions" or a metrics CSV's `sm__inst_executed.sum`)."""

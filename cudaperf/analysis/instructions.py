@@ -14,7 +14,10 @@ difference is the integer work around the memory operations, and where nvcc puts
   offset; a division or remainder by a runtime value costs INTEGER_DIVISION;
 - `loop`: the increment, test and branch of each iteration of a rolled loop (per `#pragma unroll N`
   group of N iterations);
-- `branch`: each comparison of a condition and its branch.
+- `branch`: each comparison of a condition and its branch;
+- a shared-memory atomic nvcc has no instruction for (a float or double `atomicAdd`, 64-bit
+  arithmetic and bitwise ones) is a compare-and-swap loop: a load, the operation, the CAS, its
+  test and branch (SHARED_CAS_LOOP), once per warp (the retries of lanes that collide not counted).
 
 Every count is over the sampled warp executions of the statement's context (`sampling.Sampler`),
 so trip counts, guards and the grid are those the memory analyses see."""
@@ -34,6 +37,12 @@ KINDS = ("memory", "arithmetic", "address", "loop", "branch", "collective", "bar
 FULL_UNROLL_TRIPS = 32   # nvcc unrolls a loop of a compile-time trip count up to about this many iterations
 LOOP_CONTROL = 3         # increment, compare, branch
 INTEGER_DIVISION = 20    # a division or remainder by a runtime value (sm_90 SASS: I2F, MUFU.RCP, F2I, IMAD.HI, fixes)
+# Shared-memory atomics compiled as a CAS loop (LDS, the operation, ATOMS.CAST.SPIN, ISETP, BRA) by nvcc 13
+# -O3 for every arch from sm_75 to sm_120 alike (cuobjdump); 32-bit integer ones and 64-bit exchanges are
+# single ATOMS instructions.
+SHARED_CAS_ATOMICS = frozenset({"atomicAdd.f32", "atomicAdd.f64", *(f"atomic{op}.i64" for op in
+                                ("Add", "Min", "Max", "And", "Or", "Xor"))})
+SHARED_CAS_LOOP = {"memory": 1, "arithmetic": 1, "branch": 2}  # beyond the ATOMS: the LDS, the operation, test, branch
 
 
 def warp_executions(batch: Batch) -> float:
@@ -114,6 +123,11 @@ def issued(g: nx.DiGraph, sampler: Sampler) -> dict[str, float]:
     issuing = [(access, context) for access, context in access_graph.statements(g, Access)
                if access.space in ("global", "shared") or _moves_with(access.offset, context, rolled)]
     totals["memory"] = sum(warp_executions(sampler.batch(context)) for _, context in issuing)
+    for access, context in issuing:
+        if access.space == "shared" and access.operation in SHARED_CAS_ATOMICS:
+            warps = warp_executions(sampler.batch(context))
+            for kind, count in SHARED_CAS_LOOP.items():
+                totals[kind] += count * warps
     for kind, statement_type in (("collective", Collective), ("barrier", Barrier)):
         totals[kind] = sum(warp_executions(sampler.batch(context))
                            for _, context in access_graph.statements(g, statement_type))
