@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
+from .analysis.analyzer import release_thread
 from .analysis.process import descendants, kill_frozen
 
 
@@ -22,6 +23,7 @@ def _ignore_interrupts() -> None:
 
 @contextmanager
 def pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    release_thread()  # the workers are forked: the analysis thread of an earlier in-process call must be gone
     executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
     try:
         yield executor

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 
 from cudaperf.analysis.analyzer import analyze_source
 from cudaperf.analysis.source import SourceError
@@ -55,4 +56,22 @@ def test_a_callers_analysis_thread_ends_with_it():
     deadline = time.monotonic() + 10
     while _analysis_threads() > before and time.monotonic() < deadline:
         time.sleep(0.05)
+    assert _analysis_threads() == before
+
+
+def test_workers_are_forked_after_the_callers_analysis_thread_ended():
+    """`analyze -j` and `lint -j` fork their workers: an analysis made earlier in the process leaves its
+    thread running, and forking a multi-threaded process can deadlock the child (Python 3.12 and later
+    warn).  The pool ends the caller's analysis thread first; the next analysis starts another."""
+    from cudaperf import workers
+
+    analyze_source(KERNEL.format(i=1), "t.cu")
+    before = _analysis_threads()
+    assert before >= 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        with workers.pool(2) as pool:
+            assert _analysis_threads() == before - 1
+            assert list(pool.map(abs, [-1, -2, -3])) == [1, 2, 3]
+    assert [k.kernel.name for k in analyze_source(KERNEL.format(i=2), "t.cu").kernels] == ["k_2"]
     assert _analysis_threads() == before

@@ -474,7 +474,8 @@ class _DeepThread:
     stack system time, on every file of a corpus run.  One per calling thread, so callers on several threads
     (ptxas compiles under `--resources auto`) still overlap; it ends with its caller (the thread-local is
     dropped, `__del__` queues the stop), and is dropped when its caller gives up waiting (an interrupt), so the
-    next call does not queue behind the abandoned analysis.  A forked child makes its own."""
+    next call does not queue behind the abandoned analysis.  A forked child makes its own; before forking
+    workers, `release_thread` ends the caller's."""
 
     def __init__(self) -> None:
         self.pid = os.getpid()
@@ -483,7 +484,8 @@ class _DeepThread:
             sys.setrecursionlimit(_RECURSION_LIMIT)
         previous = threading.stack_size(_STACK_BYTES)
         try:
-            threading.Thread(target=_serve, args=(self.jobs,), name="cudaperf-analysis", daemon=True).start()
+            self.thread = threading.Thread(target=_serve, args=(self.jobs,), name="cudaperf-analysis", daemon=True)
+            self.thread.start()
         finally:
             threading.stack_size(previous)
 
@@ -508,6 +510,18 @@ class _DeepThread:
         if "error" in outcome:
             raise outcome["error"]
         return outcome["value"]
+
+
+def release_thread() -> None:
+    """End the calling thread's analysis thread, if it has one, and wait for it: a process that forks
+    workers (`analyze -j`, `lint -j` after analyses in the same process) must not hold it, since forking a
+    multi-threaded process can deadlock the child (Python 3.12 and later warn).  The next analysis starts
+    another."""
+    worker = getattr(_local, "worker", None)
+    _local.worker = None
+    if worker is not None and worker.pid == os.getpid():
+        worker.jobs.put(None)
+        worker.thread.join()
 
 
 def _serve(jobs: queue.SimpleQueue) -> None:
