@@ -155,9 +155,9 @@ def test_the_estimate_follows_the_instructions_ncu_counted_on_kb_fresh12():
     after their estimates were committed (91d28b6): as committed, 49 kernels over a million warp
     instructions, the estimate within 2x for 41 (84%), within 3x for 46, Spearman 0.865.  Since the fast path
     reads the privatised `index_add_` wrapper (5c1de41), its shared-memory kernel is matched too: 50
-    kernels, 84%, 98%, 0.891; 0.892 since a shared fp32 atomicAdd counts its CAS loop.  The lowest ratios (0.43 to 0.6) are kernels of transcendental math (BCE's log
-    and exp, a vector norm's square root and division), whose expansions the arithmetic count prices as one
-    instruction or a few."""
+    kernels, 84%, 98%, 0.891; 0.892 since a shared fp32 atomicAdd counts its CAS loop.  The lowest ratios
+    (0.43 to 0.6) are kernels of transcendental math (BCE's log and exp, a vector norm's square root and
+    division), whose expansions the arithmetic count prices as one instruction or a few."""
     pairs = _pairs("kb_fresh12")
     measured, estimated = np.array(pairs).T
     error = np.abs(np.log(estimated / measured))
